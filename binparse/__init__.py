@@ -1,0 +1,17 @@
+"""binparse: typed, zero-copy access to accelerator artifacts and device buffers, from schemas.
+
+    import binparse
+    io = binparse.open("201_tidl_io_1.bin")     # detected from its size, memory-mapped
+    io.in_width[: io.num_input_buf]             # numpy view of the file, no copy
+"""
+
+from .api import open, open_as
+from .buffers import byte_view, view
+from .errors import BinparseError, FormatError, LayoutError, SchemaError, ValidationError
+from .registry import Format, detect, registered
+from .schema import load_schema
+
+__version__ = "0.1.0"
+
+__all__ = ["BinparseError", "Format", "FormatError", "LayoutError", "SchemaError", "ValidationError",
+           "byte_view", "detect", "registered", "load_schema", "open", "open_as", "view"]

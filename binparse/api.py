@@ -1,0 +1,67 @@
+"""`binparse.open`: detect a file's format and return its typed accessor, without reading it."""
+
+from __future__ import annotations
+
+import builtins
+import mmap
+import os
+from pathlib import Path
+from typing import Any
+
+from .buffers import BufferLike, byte_view
+from .errors import BinparseError, FormatError
+from .registry import Format, detect, get
+from .runtime import Accessor
+
+
+def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
+    """Map a file read-only (an empty file gives b''). Errors become `FormatError`s."""
+    p = Path(path)
+    try:
+        with builtins.open(p, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size == 0:
+                return b""
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except IsADirectoryError:
+        raise FormatError("is a directory, not a file", file=str(p)) from None
+    except FileNotFoundError:
+        raise FormatError("no such file", file=str(p)) from None
+    except PermissionError:
+        raise FormatError("cannot read the file (permission denied)", file=str(p)) from None
+    except OSError as exc:
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=str(p)) from None
+
+
+def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,  # noqa: A001
+         **params: int) -> Any:
+    """Open a file path or a buffer and return the typed accessor of its format.
+
+    A path is memory-mapped read-only: nothing is read until a field is touched, and every view is
+    read-only. `format` names a registered format (see `binparse schemas`); without it the format
+    is detected from the size or magic. Raises `FormatError` (wrong size, unknown file).
+    """
+    file: str | None = None
+    if isinstance(source, (str, os.PathLike)):
+        file = os.fspath(source)
+        buf: Any = map_file(file)
+    else:
+        buf = source
+    mv = byte_view(buf, file=file)
+    fmt = get(format) if format else detect(mv.nbytes, bytes(mv[:16]), file=file)
+    return open_as(fmt, mv, file=file, **params)
+
+
+def open_as(fmt: Format, buf: BufferLike, *, file: str | None = None, **params: int) -> Accessor:
+    """The accessor of `fmt` over `buf`, after the format's size check."""
+    mv = byte_view(buf, file=file)
+    if fmt.size is not None and fmt.exact_size and mv.nbytes != fmt.size:
+        raise FormatError(
+            f"wrong size for {fmt.name}", file=file, expected=f"{fmt.size:,} bytes ({fmt.version})",
+            found=f"{mv.nbytes:,} bytes",
+            hint="the file is truncated or padded, or was written by another SDK version; "
+                 "`binparse schemas` lists the sizes each version writes")
+    try:
+        return fmt.accessor.from_buffer(mv, file=file, **{**fmt.params, **params})
+    except BinparseError as exc:
+        raise exc.with_file(file) if file else exc

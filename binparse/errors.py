@@ -1,0 +1,99 @@
+"""The one exception hierarchy binparse raises.
+
+Every error says where (file, schema path of the field, byte offset), what was expected and what
+was found, and, where possible, what to do about it. Callers catch `BinparseError`; nothing else
+escapes binparse for bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BinparseError(Exception):
+    """Base class: bad input (schema, file or buffer) described well enough to act on."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        path: str | None = None,
+        offset: int | None = None,
+        expected: Any = None,
+        found: Any = None,
+        hint: str | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.path = path
+        self.offset = offset
+        self.expected = expected
+        self.found = found
+        self.hint = hint
+        super().__init__(str(self))
+
+    def where(self) -> str:
+        parts = []
+        if self.file is not None:
+            parts.append(str(self.file))
+        if self.path is not None:
+            parts.append(self.path)
+        if self.offset is not None:
+            parts.append(f"offset {self.offset} (0x{self.offset:x})")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        text = self.message
+        where = self.where()
+        if where:
+            text = f"{where}: {text}"
+        if self.expected is not None:
+            text += f"; expected {self.expected}"
+        if self.found is not None:
+            text += f", found {self.found}" if self.expected is not None else f"; found {self.found}"
+        if self.hint:
+            text += f". {self.hint}"
+        return text
+
+    def with_file(self, file: str) -> BinparseError:
+        """Fill in the file name if the raiser did not know it (returns self)."""
+        if self.file is None:
+            self.file = file
+            self.args = (str(self),)
+        return self
+
+
+class SchemaError(BinparseError):
+    """A .ksy schema uses something outside binparse's subset, or is inconsistent.
+
+    `file` is the schema file, `line` the 1-based line and `key` the offending YAML key.
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 key: str | None = None, **kw: Any) -> None:
+        self.line = line
+        self.key = key
+        super().__init__(message, file=file, **kw)
+
+    def where(self) -> str:
+        loc = str(self.file) if self.file is not None else "<schema>"
+        if self.line is not None:
+            loc += f":{self.line}"
+        if self.key is not None:
+            loc += f": key '{self.key}'"
+        if self.path is not None:
+            loc += f" ({self.path})"
+        return loc
+
+
+class FormatError(BinparseError):
+    """A file or buffer does not match the schema or format it was read as."""
+
+
+class ValidationError(FormatError):
+    """A field's value breaks the schema's `valid` or `contents` rule."""
+
+
+class LayoutError(BinparseError):
+    """A layout or view request cannot be satisfied inside the given buffer."""

@@ -1,0 +1,85 @@
+"""Which formats binparse knows and how a file is recognised (size, magic), filled by each family.
+
+A family module calls `register(Format(...))` at import; `detect` and `binparse.open` read the
+registry. Detection never guesses between two matches: it reports them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .errors import FormatError
+from .runtime import Accessor
+
+
+@dataclass(frozen=True)
+class Format:
+    """A kind of file: its accessor class and what identifies it.
+
+    `size`: the file is exactly this many bytes (one struct, as TIDL io files are);
+    `magic`: the file starts with these bytes; `version`: the vendor versions that write it.
+    """
+
+    name: str
+    accessor: type[Accessor]
+    family: str
+    kind: str
+    version: str
+    size: int | None = None
+    magic: bytes | None = None
+    params: dict[str, int] = field(default_factory=dict)
+    describe: str = ""
+    exact_size: bool = True
+
+    def identifies(self) -> str:
+        if self.size is not None:
+            return f"{self.size:,} bytes"
+        if self.magic is not None:
+            return f"magic {self.magic!r}"
+        return "by request only (--format)"
+
+
+_FORMATS: dict[str, Format] = {}
+_LOADERS: list[Callable[[], None]] = []
+
+
+def register(fmt: Format) -> Format:
+    if fmt.name in _FORMATS and _FORMATS[fmt.name] != fmt:
+        raise ValueError(f"format {fmt.name} registered twice")
+    _FORMATS[fmt.name] = fmt
+    return fmt
+
+
+def _ensure_loaded() -> None:
+    importlib.import_module("binparse.formats")  # importing the families fills the registry
+
+
+def registered() -> list[Format]:
+    """Every registered format, sorted by name."""
+    _ensure_loaded()
+    return [f for _, f in sorted(_FORMATS.items())]
+
+
+def get(name: str) -> Format:
+    _ensure_loaded()
+    if name not in _FORMATS:
+        raise FormatError(f"unknown format '{name}'", expected=f"one of {sorted(_FORMATS)}", found=name,
+                          hint="`binparse schemas` lists the formats")
+    return _FORMATS[name]
+
+
+def detect(size: int, head: bytes, *, file: str | None = None) -> Format:
+    """The one format a file of `size` bytes starting with `head` matches (FormatError otherwise)."""
+    found = [f for f in registered()
+             if (f.size is not None and f.size == size) or (f.magic is not None and head.startswith(f.magic))]
+    if len(found) == 1:
+        return found[0]
+    known = "; ".join(f"{f.identifies()} = {f.name} ({f.version})" for f in registered() if f.size or f.magic)
+    if not found:
+        raise FormatError("no known format matches this file", file=file,
+                          expected=f"one of: {known}", found=f"{size:,} bytes starting {head[:8].hex(' ') or '(empty)'}",
+                          hint="pass --format NAME if you know what it is (`binparse schemas` lists them)")
+    raise FormatError("several formats match this file", file=file,
+                      found=", ".join(f.name for f in found), hint="choose one with --format NAME")

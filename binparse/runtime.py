@@ -1,0 +1,702 @@
+"""What generated accessor classes stand on: field specs, lazy layout, typed getters.
+
+A generated class lists its fields as `FieldSpec`s (plain data: kinds, numpy types, sizes and
+counts as ints or expression ASTs) and exposes one typed property per field that calls a getter
+here. Nothing is read when an accessor is made: `from_buffer` checks the size and keeps a
+`memoryview`; a field is located when first touched (fixed-size types use offsets computed at
+generation time; others are walked field by field, with every count checked against the bytes
+that are really there). Arrays come back as numpy views of the caller's buffer (see
+`binparse.buffers`); copies happen only in methods named so (`to_dict`).
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .buffers import BufferLike, byte_view
+from .errors import BinparseError, FormatError, ValidationError
+from .schema import expr as ex
+
+A = TypeVar("A", bound="Accessor")
+Expr = tuple[Any, ...]
+Size = int | Expr | None
+
+
+@dataclass(frozen=True)
+class ValidSpec:
+    """A field's `valid` rule with enum literals already resolved to numbers."""
+
+    eq: Expr | None = None
+    min: Expr | None = None
+    max: Expr | None = None
+    any_of: tuple[Expr, ...] | None = None
+    in_enum: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One seq field or pos instance, as data.
+
+    kind: "prim" (number), "str", "bytes", "contents", "user", "switch".
+    np: numpy type of one element ('<i4', 'S512', '|u1' …); size: bytes of one element (int,
+    expression AST, or None for user types whose size comes from their class); count: repeat-expr.
+    """
+
+    name: str
+    kind: str
+    np: str | None = None
+    fmt: str | None = None
+    size: Size = None
+    count: Size = None
+    user: str | None = None
+    args: tuple[Expr, ...] = ()
+    switch_on: Expr | None = None
+    cases: tuple[tuple[Any, str, tuple[Expr, ...]], ...] = ()
+    default: tuple[str, tuple[Expr, ...]] | None = None
+    enum: str | None = None
+    valid: ValidSpec | None = None
+    encoding: str | None = None
+    zero_terminated: bool = False
+    contents: bytes | None = None
+    pos: Expr | None = None
+
+
+@dataclass(frozen=True)
+class StaticLayout:
+    """Offsets (relative to the record start), element counts and the size of a fixed type."""
+
+    offsets: tuple[int, ...]
+    counts: tuple[int | None, ...]
+    elem_sizes: tuple[int, ...]
+    size: int
+
+
+def _kdiv(a: Any, b: Any) -> Any:
+    return a // b if isinstance(a, int) and isinstance(b, int) else a / b
+
+
+def _const(v: Size) -> int | None:
+    if v is None or isinstance(v, int):
+        return v
+    return None
+
+
+class StrArray(Sequence[str]):
+    """A read-only sequence of strings over a zero-copy `S<n>` array (`.array`).
+
+    Items are decoded when indexed (Kaitai `strz` semantics: up to the first NUL).
+    """
+
+    __slots__ = ("array", "encoding", "zero_terminated", "_owner", "_path")
+
+    def __init__(self, array: NDArray[np.bytes_], encoding: str, zero_terminated: bool,
+                 owner: Accessor | None = None, path: str = "") -> None:
+        self.array = array
+        self.encoding = encoding
+        self.zero_terminated = zero_terminated
+        self._owner = owner
+        self._path = path
+
+    def __len__(self) -> int:
+        return int(self.array.shape[0])
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        k = range(len(self))[i]
+        raw = self.array[k:k + 1].tobytes()  # the whole item: numpy scalars drop trailing NULs
+        return _decode(raw, self.encoding, self.zero_terminated, self._owner, f"{self._path}[{k}]")
+
+    def __repr__(self) -> str:
+        return f"StrArray({list(self)!r})"
+
+
+def _decode(raw: bytes, encoding: str, zterm: bool, owner: Accessor | None, path: str) -> str:
+    if zterm:
+        raw = raw.split(b"\0", 1)[0]
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"text is not valid {encoding}", file=owner._file if owner else None,
+                          path=path, found=raw[:40]) from None
+
+
+class RecordArray(Generic[A], Sequence[A]):
+    """A sequence of accessors over consecutive records; `.array` is the zero-copy structured view
+    when the records have a fixed size."""
+
+    __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path")
+
+    def __init__(self, owner: Accessor, cls: type[A], offsets: list[int], args: dict[str, Any], path: str) -> None:
+        self._owner, self._cls, self._offsets, self._args, self._path = owner, cls, offsets, args, path
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        k = range(len(self._offsets))[i]
+        return self._owner._child(self._cls, self._offsets[k], self._args, f"{self._path}[{k}]", index=k)
+
+    def __iter__(self) -> Iterator[A]:
+        for k in range(len(self._offsets)):
+            yield self[k]
+
+    @property
+    def array(self) -> NDArray[Any]:
+        """Structured numpy view of all records (fixed-size records only)."""
+        dt = self._cls._dtype_for(self._args)
+        if dt is None:
+            raise FormatError("records have no fixed size, so there is no single structured view",
+                              path=self._path)
+        n = len(self._offsets)
+        start = self._offsets[0] if n else 0
+        return np.ndarray((n,), dt, buffer=self._owner._mv, offset=start if n else 0)
+
+
+class _Scope:
+    __slots__ = ("acc",)
+
+    def __init__(self, acc: Accessor) -> None:
+        self.acc = acc
+
+    def lookup(self, name: str) -> Any:
+        a = self.acc
+        if name == "_root":
+            return a._root
+        if name == "_parent":
+            return a._parent
+        if name == "_index":
+            return a._index
+        if name in a._params:
+            return a._params[name]
+        return getattr(a, name)
+
+    def attr(self, obj: Any, name: str) -> Any:
+        return getattr(obj, name)
+
+    def enum_value(self, enum: str, member: str) -> int:  # generator resolves enum literals
+        raise BinparseError(f"unresolved enum literal {enum}::{member}")
+
+
+class Accessor:
+    """Base of every generated accessor: a typed window onto one record of a buffer."""
+
+    __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root", "_params", "_file",
+                 "_path", "_index", "_lay", "_cache", "__weakref__")
+
+    _FIELDS: ClassVar[tuple[FieldSpec, ...]] = ()
+    _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = ()
+    _PARAMS: ClassVar[tuple[str, ...]] = ()
+    _STATIC: ClassVar[StaticLayout | None] = None
+    _STATIC_BY_PARAMS: ClassVar[bool] = False
+    _DTYPE: ClassVar[np.dtype[Any] | None] = None
+    _TYPE_PATH: ClassVar[str] = ""
+    _SCHEMA: ClassVar[str] = ""
+    _ENUMS: ClassVar[dict[str, type[IntEnum]]] = {}
+
+    # -- construction ------------------------------------------------------------------------------
+    @classmethod
+    def from_buffer(cls: type[A], buf: BufferLike, offset: int = 0, *, file: str | None = None,
+                    **params: int) -> A:
+        """An accessor over `buf` at byte `offset`; nothing is copied and nothing read yet.
+
+        `buf` may be bytes, bytearray, memoryview, mmap.mmap or a C-contiguous np.ndarray; views
+        are read-only when `buf` is. Raises `FormatError` when the record does not fit.
+        """
+        mv = byte_view(buf, file=file)
+        missing = [p for p in cls._PARAMS if p not in params]
+        if missing or set(params) - set(cls._PARAMS):
+            raise BinparseError(f"{cls.__name__} takes params {list(cls._PARAMS)}", file=file,
+                                path=cls._TYPE_PATH, found=sorted(params))
+        end = mv.nbytes
+        if offset < 0 or offset > end:
+            raise FormatError("offset outside the buffer", file=file, path=cls._TYPE_PATH,
+                              offset=offset, expected=f"0..{end}")
+        self = cls.__new__(cls)
+        self._init(mv, offset, offset, end, None, None, params, file, cls._TYPE_PATH, None)
+        self._check_fixed_size()
+        return self
+
+    def _init(self, mv: memoryview, off: int, io_start: int, io_end: int, parent: Accessor | None,
+              root: Accessor | None, params: dict[str, Any], file: str | None, path: str,
+              index: int | None) -> None:
+        self._mv, self._off, self._io_start, self._io_end = mv, off, io_start, io_end
+        self._parent, self._root = parent, root if root is not None else self
+        self._params, self._file, self._path, self._index = params, file, path, index
+        self._cache: dict[Any, Any] = {}
+        lay = self._STATIC if not self._PARAMS else type(self)._static_for(params)
+        self._lay: StaticLayout | list[tuple[int, int | None, int | None]] | None = lay if lay is not None else []
+
+    def _check_fixed_size(self) -> None:
+        lay = self._lay
+        if isinstance(lay, StaticLayout) and self._off + lay.size > self._io_end:
+            raise FormatError(
+                "data too short for the record", file=self._file, path=self._path, offset=self._off,
+                expected=f"{lay.size} bytes", found=f"{self._io_end - self._off} bytes",
+                hint="the file is truncated or is not this format")
+
+    def _child(self, cls: type[A], off: int, args: dict[str, Any], path: str, *,
+               index: int | None = None, io: tuple[int, int] | None = None) -> A:
+        obj = cls.__new__(cls)
+        start, end = io if io is not None else (self._io_start, self._io_end)
+        obj._init(self._mv, off, start, end, self, self._root, args, self._file, path, index)
+        obj._check_fixed_size()
+        return obj
+
+    # -- layout ------------------------------------------------------------------------------------
+    @classmethod
+    def _static_for(cls, params: dict[str, Any]) -> StaticLayout | None:
+        """Layout of a parameterised type whose sizes depend on params only (cached per params)."""
+        if not cls._STATIC_BY_PARAMS:
+            return None
+        key = (cls, tuple(params[p] for p in cls._PARAMS))
+        lay = _STATIC_CACHE.get(key)
+        if lay is None:
+            lay = static_layout(cls._FIELDS, params, _module_of(cls))
+            _STATIC_CACHE[key] = lay
+        return lay
+
+    @classmethod
+    def _dtype_for(cls, params: dict[str, Any]) -> np.dtype[Any] | None:
+        if not cls._PARAMS:
+            return cls._DTYPE
+        key = ("dtype", cls, tuple(params[p] for p in cls._PARAMS))
+        if key not in _STATIC_CACHE:
+            lay = cls._static_for(params)
+            _STATIC_CACHE[key] = None if lay is None else record_dtype(cls._FIELDS, lay, params, _module_of(cls))
+        dt: np.dtype[Any] | None = _STATIC_CACHE[key]
+        return dt
+
+    def _eval(self, e: Size) -> Any:
+        if e is None or isinstance(e, int):
+            return e
+        try:
+            return ex.evaluate(e, _Scope(self))
+        except BinparseError:
+            raise
+        except Exception as exc:  # an expression over bad data (index out of range, zero division)
+            raise FormatError(f"cannot evaluate schema expression: {exc}", file=self._file,
+                              path=self._path) from None
+
+    def _loc(self, i: int) -> tuple[int, int | None, int | None]:
+        """(absolute offset, count or None, element size or None) of field i."""
+        lay = self._lay
+        if isinstance(lay, StaticLayout):
+            return self._off + lay.offsets[i], lay.counts[i], lay.elem_sizes[i]
+        assert lay is not None
+        while len(lay) <= i:
+            k = len(lay)
+            off = self._off if k == 0 else self._end_of(k - 1)
+            spec = self._FIELDS[k]
+            lay.append(self._place(spec, off))
+        return lay[i]
+
+    def _place(self, spec: FieldSpec, off: int) -> tuple[int, int | None, int | None]:
+        count = self._eval(spec.count) if spec.count is not None else None
+        path = f"{self._path}.{spec.name}"
+        if count is not None:
+            count = int(count)
+            if count < 0:
+                raise FormatError("negative repeat count", file=self._file, path=path, offset=off,
+                                  expected="a count >= 0", found=count)
+        size = self._elem_size(spec)
+        if size is not None:
+            total = size * (1 if count is None else count)
+            if size < 0:
+                raise FormatError("negative size", file=self._file, path=path, offset=off,
+                                  expected="a size >= 0", found=size)
+            if off + total > self._io_end:
+                raise FormatError(
+                    "field runs past the end of the data", file=self._file, path=path, offset=off,
+                    expected=f"{total} bytes ({count if count is not None else 1} x {size})",
+                    found=f"{max(self._io_end - off, 0)} bytes left",
+                    hint="the file is truncated, or a count in it is corrupt")
+        return off, count, size
+
+    def _elem_size(self, spec: FieldSpec) -> int | None:
+        if spec.kind == "contents":
+            return len(spec.contents or b"")
+        if spec.kind == "user" and spec.size is None:
+            cls = _resolve(type(self), spec.user or "")
+            lay = cls._STATIC if not cls._PARAMS else cls._static_for(self._args_of(spec.args, cls))
+            return None if lay is None else lay.size
+        if spec.kind == "switch" and spec.size is None:
+            return None
+        v = self._eval(spec.size)
+        return None if v is None else int(v)
+
+    def _end_of(self, i: int) -> int:
+        off, count, size = self._loc(i)
+        if size is not None:
+            return off + size * (1 if count is None else count)
+        spec = self._FIELDS[i]  # variable-size user records: walk them
+        n = 1 if count is None else count
+        for k in range(n):
+            child = self._user_at(spec, off, k if count is not None else None)
+            off = child._nbytes_end()
+        return off
+
+    def _nbytes_end(self) -> int:
+        lay = self._lay
+        if isinstance(lay, StaticLayout):
+            return self._off + lay.size
+        return self._off if not self._FIELDS else self._end_of(len(self._FIELDS) - 1)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes this record spans in the buffer."""
+        return self._nbytes_end() - self._off
+
+    @property
+    def offset(self) -> int:
+        """Byte offset of this record in the buffer."""
+        return self._off
+
+    def _args_of(self, args: tuple[Expr, ...], cls: type[Accessor]) -> dict[str, Any]:
+        return {p: self._eval(a) for p, a in zip(cls._PARAMS, args)}
+
+    def _user_at(self, spec: FieldSpec, off: int, index: int | None) -> Accessor:
+        cls = _resolve(type(self), spec.user or "")
+        path = f"{self._path}.{spec.name}" + (f"[{index}]" if index is not None else "")
+        io = None
+        if spec.size is not None:
+            io = (off, off + int(self._eval(spec.size)))
+        return self._child(cls, off, self._args_of(spec.args, cls), path, index=index, io=io)
+
+    # -- getters used by generated properties ------------------------------------------------------
+    def _num(self, i: int) -> Any:
+        spec = self._FIELDS[i]
+        off = self._loc(i)[0]
+        v = struct.unpack_from(spec.fmt or "", self._mv, off)[0]
+        if spec.valid is not None:
+            self._check(spec, v, off)
+        return v
+
+    def _enum(self, i: int, enum: type[IntEnum]) -> Any:
+        v = self._num(i)
+        try:
+            return enum(v)
+        except ValueError:
+            return v
+
+    def _array(self, i: int) -> NDArray[Any]:
+        hit = self._cache.get(i)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        spec = self._FIELDS[i]
+        off, count, size = self._loc(i)
+        shape: tuple[int, ...] = (count,) if count is not None else ()
+        dt = np.dtype(spec.np)
+        if spec.kind in ("bytes", "contents"):
+            shape += (size or 0,)
+        arr: NDArray[Any] = np.ndarray(shape, dt, buffer=self._mv, offset=off)
+        if spec.valid is not None:
+            self._check(spec, arr, off)
+        if spec.kind == "contents" and spec.contents is not None and bytes(arr) != spec.contents:
+            raise ValidationError("magic bytes differ", file=self._file, path=f"{self._path}.{spec.name}",
+                                  offset=off, expected=spec.contents, found=bytes(arr))
+        self._cache[i] = arr
+        return arr
+
+    def _str(self, i: int) -> str:
+        spec = self._FIELDS[i]
+        off, _, size = self._loc(i)
+        raw = bytes(self._mv[off:off + (size or 0)])
+        return _decode(raw, spec.encoding or "ascii", spec.zero_terminated, self, f"{self._path}.{spec.name}")
+
+    def _strs(self, i: int) -> StrArray:
+        spec = self._FIELDS[i]
+        return StrArray(self._array(i), spec.encoding or "ascii", spec.zero_terminated, self,
+                        f"{self._path}.{spec.name}")
+
+    def _obj(self, i: int) -> Any:
+        hit = self._cache.get(i)
+        if hit is None:
+            hit = self._user_at(self._FIELDS[i], self._loc(i)[0], None)
+            self._cache[i] = hit
+        return hit
+
+    def _objs(self, i: int) -> Any:
+        hit = self._cache.get(i)
+        if hit is None:
+            spec = self._FIELDS[i]
+            off, count, size = self._loc(i)
+            cls = _resolve(type(self), spec.user or "")
+            n = count or 0
+            if size is not None:
+                offsets = list(range(off, off + n * size, size)) if size else [off] * n
+            else:
+                offsets = []
+                for k in range(n):
+                    offsets.append(off)
+                    off = self._user_at(spec, off, k)._nbytes_end()
+            hit = RecordArray(self, cls, offsets, self._args_of(spec.args, cls), f"{self._path}.{spec.name}")
+            self._cache[i] = hit
+        return hit
+
+    def _switch(self, i: int) -> Any:
+        hit = self._cache.get(i)
+        if hit is not None:
+            return hit
+        spec = self._FIELDS[i]
+        off, count, size = self._loc(i)
+        on = self._eval(spec.switch_on)
+        target = spec.default
+        for key, cname, args in spec.cases:
+            if on == key:
+                target = (cname, args)
+                break
+        if target is None:
+            if size is None:
+                raise FormatError("no case of the switch matches and it has no size to skip",
+                                  file=self._file, path=f"{self._path}.{spec.name}", offset=off,
+                                  expected=[k for k, _, _ in spec.cases], found=on)
+            hit = np.ndarray((size,), np.uint8, buffer=self._mv, offset=off)
+        else:
+            cls = _resolve(type(self), target[0])
+            io = (off, off + size) if size is not None else None
+            hit = self._child(cls, off, self._args_of(target[1], cls), f"{self._path}.{spec.name}", io=io)
+        self._cache[i] = hit
+        return hit
+
+    def _pos(self, j: int) -> Any:
+        """A `pos` instance: a field read at a position relative to this record's stream."""
+        hit = self._cache.get(("pos", j))
+        if hit is not None:
+            return hit
+        spec = self._INSTANCES[j]
+        off = self._io_start + int(self._eval(spec.pos))
+        path = f"{self._path}.{spec.name}"
+        if off < self._io_start or off > self._io_end:
+            raise FormatError("instance position outside the data", file=self._file, path=path,
+                              offset=off, expected=f"{self._io_start}..{self._io_end}")
+        _, count, size = self._place(spec, off)
+        if spec.kind == "prim" and count is None:
+            v = struct.unpack_from(spec.fmt or "", self._mv, off)[0]
+            if spec.valid is not None:
+                self._check(spec, v, off)
+            hit = v
+        elif spec.kind == "user" and count is None:
+            hit = self._user_at(spec, off, None)
+        else:
+            shape = ((count,) if count is not None else ()) + ((size or 0,) if spec.kind == "bytes" else ())
+            hit = np.ndarray(shape, np.dtype(spec.np), buffer=self._mv, offset=off)
+            if spec.kind == "str":
+                hit = (StrArray(hit, spec.encoding or "ascii", spec.zero_terminated, self, path)
+                       if count is not None else _decode(bytes(hit), spec.encoding or "ascii",
+                                                         spec.zero_terminated, self, path))
+        self._cache[("pos", j)] = hit
+        return hit
+
+    # -- validation --------------------------------------------------------------------------------
+    def _check(self, spec: FieldSpec, value: Any, off: int) -> None:
+        v = spec.valid
+        assert v is not None
+        arr = np.asarray(value)
+        bad: Any = None
+        expected = ""
+        if v.eq is not None:
+            want = self._eval(v.eq)
+            bad, expected = arr != want, f"{want}"
+        elif v.any_of is not None:
+            allowed = [self._eval(e) for e in v.any_of]
+            bad, expected = ~np.isin(arr, allowed), f"one of {allowed}"
+        elif v.in_enum is not None:
+            bad, expected = ~np.isin(arr, v.in_enum), f"a value of enum {spec.enum} {list(v.in_enum)}"
+        else:
+            lo, hi = self._eval(v.min), self._eval(v.max)
+            bad = np.zeros(arr.shape, bool)
+            if lo is not None:
+                bad |= arr < lo
+            if hi is not None:
+                bad |= arr > hi
+            expected = f"{'' if lo is None else lo}..{'' if hi is None else hi}"
+        if np.any(bad):
+            path = f"{self._path}.{spec.name}"
+            where = off
+            found = value
+            if arr.ndim:
+                k = int(np.flatnonzero(bad)[0])
+                path += f"[{k}]"
+                where = off + k * arr.dtype.itemsize
+                found = arr.flat[k].item()
+            raise ValidationError("value breaks the schema's valid rule", file=self._file, path=path,
+                                  offset=where, expected=expected, found=found)
+
+    def validate(self) -> None:
+        """Read every field now and apply every `valid`/`contents` rule (raises on the first break)."""
+        for name in self.field_names():
+            v = getattr(self, name)
+            if isinstance(v, Accessor):
+                v.validate()
+            elif isinstance(v, RecordArray):
+                for r in v:
+                    r.validate()
+            elif isinstance(v, StrArray):
+                list(v)
+
+    # -- introspection and copies -----------------------------------------------------------------
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in cls._FIELDS]
+
+    def field_info(self, name: str) -> tuple[int, int | None, int | None]:
+        """(absolute offset, count, element size) of a seq field."""
+        i = self.field_names().index(name)
+        return self._loc(i)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A copy of the seq fields as plain Python values (ints, floats, str, bytes, lists, dicts)."""
+        return {name: to_plain(getattr(self, name)) for name in self.field_names()}
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._path} at offset {self._off}>"
+
+
+def to_plain(v: Any) -> Any:
+    """Plain Python value of anything an accessor returns (a copy)."""
+    if isinstance(v, Accessor):
+        return v.to_dict()
+    if isinstance(v, (RecordArray, StrArray)):
+        return [to_plain(x) for x in v]
+    if isinstance(v, np.ndarray):
+        if v.dtype == np.uint8 and v.ndim >= 1:
+            return bytes(v) if v.ndim == 1 else [bytes(r) for r in v]
+        return v.tolist()
+    if isinstance(v, IntEnum):
+        return int(v)
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+_STATIC_CACHE: dict[Any, Any] = {}
+_RESOLVED: dict[tuple[type, str], type] = {}
+
+
+def _module_of(cls: type) -> dict[str, Any]:
+    return vars(sys.modules[cls.__module__])
+
+
+def _resolve(owner: type, name: str) -> type[Accessor]:
+    key = (owner, name)
+    hit = _RESOLVED.get(key)
+    if hit is None:
+        hit = _module_of(owner)[name]
+        _RESOLVED[key] = hit
+    return hit  # type: ignore[return-value]
+
+
+class _ParamScope:
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = params
+
+    def lookup(self, name: str) -> Any:
+        if name in self.params:
+            return self.params[name]
+        raise KeyError(name)
+
+    def attr(self, obj: Any, name: str) -> Any:
+        raise KeyError(name)
+
+    def enum_value(self, enum: str, member: str) -> int:
+        raise KeyError(enum)
+
+
+def static_eval(e: Size, params: dict[str, Any]) -> int | None:
+    """Value of a size/count expression that depends on params only, else None."""
+    if e is None or isinstance(e, int):
+        return e
+    try:
+        return int(ex.evaluate(e, _ParamScope(params)))
+    except (KeyError, TypeError, ZeroDivisionError, IndexError):
+        return None
+
+
+def static_layout(fields: Sequence[FieldSpec], params: dict[str, Any],
+                  namespace: dict[str, Any]) -> StaticLayout | None:
+    """Offsets of a type whose every size and count is known from params alone, else None.
+
+    `namespace` maps user type names to their classes (or to `StaticLayout`s at generation time).
+    """
+    offsets: list[int] = []
+    counts: list[int | None] = []
+    sizes: list[int] = []
+    off = 0
+    for f in fields:
+        count = static_eval(f.count, params) if f.count is not None else None
+        if f.count is not None and count is None:
+            return None
+        if f.kind == "contents":
+            size: int | None = len(f.contents or b"")
+        elif f.kind == "user" and f.size is None:
+            target = namespace[f.user or ""]
+            if isinstance(target, StaticLayout):
+                size = target.size
+            elif callable(target) and not isinstance(target, type):
+                args = [static_eval(a, params) for a in f.args]
+                if any(a is None for a in args):
+                    return None
+                sub = target(*args)
+                size = None if sub is None else sub.size
+            else:
+                cls: type[Accessor] = target
+                if cls._PARAMS:
+                    args = [static_eval(a, params) for a in f.args]
+                    if any(a is None for a in args):
+                        return None
+                    sub = cls._static_for(dict(zip(cls._PARAMS, args)))
+                else:
+                    sub = cls._STATIC
+                size = None if sub is None else sub.size
+        elif f.kind == "switch" and f.size is None:
+            size = None
+        else:
+            size = static_eval(f.size, params)
+        if size is None or (count is not None and count < 0) or size < 0:
+            return None
+        offsets.append(off)
+        counts.append(count)
+        sizes.append(size)
+        off += size * (1 if count is None else count)
+    return StaticLayout(tuple(offsets), tuple(counts), tuple(sizes), off)
+
+
+def record_dtype(fields: Sequence[FieldSpec], lay: StaticLayout, params: dict[str, Any],
+                 namespace: dict[str, Any]) -> np.dtype[Any]:
+    """Structured dtype with explicit offsets and itemsize; arrays are sub-array fields."""
+    names, formats = [], []
+    for f, n, size in zip(fields, lay.counts, lay.elem_sizes):
+        if f.kind == "user" and f.size is None:
+            target = namespace[f.user or ""]
+            if isinstance(target, np.dtype):
+                base: Any = target
+            else:
+                args = {p: static_eval(a, params) for p, a in zip(target._PARAMS, f.args)}
+                base = target._dtype_for(args)
+        elif f.kind in ("bytes", "contents", "switch", "user"):
+            base = ("u1", (size,)) if size else ("u1", (0,))
+        else:
+            base = np.dtype(f.np)
+        if n is not None:
+            if isinstance(base, tuple):
+                base = (base[0], (n,) + base[1])
+            else:
+                base = (base, (n,))
+        names.append(f.name)
+        formats.append(base)
+    return np.dtype({"names": names, "formats": formats, "offsets": list(lay.offsets), "itemsize": lay.size})
