@@ -39,7 +39,7 @@ def byte_view(buf: BufferLike, *, file: str | None = None) -> memoryview:
                 hint="pass np.ascontiguousarray(buf) (that makes a copy)")
         buf = buf.reshape(-1).view(np.uint8)
     try:
-        mv = memoryview(buf)
+        mv = memoryview(buf)  # type: ignore[arg-type]  # numpy arrays and mmaps are buffers
     except TypeError as exc:
         raise LayoutError("object does not expose a buffer", file=file,
                           expected="bytes, bytearray, memoryview, mmap or numpy array",
@@ -112,6 +112,6 @@ def view(
             expected=f"bytes {lo}..{hi} inside a buffer of {size} bytes",
             found=f"{max(hi - size, 0 - lo, 0)} bytes outside",
             hint="check the shape, pitches and padding, or pass the whole buffer")
-    if hi == lo:  # empty view: numpy needs an in-range base offset
-        return np.ndarray(shape, dt, buffer=mv, offset=0, strides=strides)
-    return np.ndarray(shape, dt, buffer=mv, offset=int(offset), strides=strides)
+    base = 0 if hi == lo else int(offset)  # an empty view still needs an in-range base offset
+    out: NDArray[Any] = np.ndarray(shape, dt, buffer=mv, offset=base, strides=strides)
+    return out

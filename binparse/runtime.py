@@ -159,8 +159,8 @@ class RecordArray(Generic[A], Sequence[A]):
             raise FormatError("records have no fixed size, so there is no single structured view",
                               path=self._path)
         n = len(self._offsets)
-        start = self._offsets[0] if n else 0
-        return np.ndarray((n,), dt, buffer=self._owner._mv, offset=start if n else 0)
+        out: NDArray[Any] = np.ndarray((n,), dt, buffer=self._owner._mv, offset=self._offsets[0] if n else 0)
+        return out
 
 
 class _Scope:
@@ -598,7 +598,7 @@ def _resolve(owner: type, name: str) -> type[Accessor]:
     if hit is None:
         hit = _module_of(owner)[name]
         _RESOLVED[key] = hit
-    return hit  # type: ignore[return-value]
+    return hit
 
 
 class _ParamScope:

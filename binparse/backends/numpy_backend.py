@@ -21,9 +21,14 @@ from ..schema.expr import Expr
 from ..schema.model import Attr, TypeDef, Valid
 
 
+def camel(name: str) -> str:
+    """CamelCase of a Kaitai name, as the Kaitai compiler names classes and enums."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
+
+
 def class_name(t: TypeDef) -> str:
-    """Python class name of a type: CamelCase of its Kaitai name (as the Kaitai compiler does)."""
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", t.name) if part)
+    """Python class name of a type."""
+    return camel(t.name)
 
 
 def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
@@ -104,14 +109,14 @@ def field_spec(a: Attr, t: TypeDef) -> FieldSpec:
     cases = []
     default = None
     for key, ref in a.switch.cases:
-        target = class_name(t.resolve_type(ref.name))
+        cname = class_name(t.resolve_type(ref.name))
         args = tuple(resolve_enums(x, t) for x in ref.args)
         if key is None:
-            default = (target, args)
+            default = (cname, args)
         else:
             k = resolve_enums(key, t)
             assert k is not None and k[0] == "num", "switch case keys must be constants"
-            cases.append((k[1], target, args))
+            cases.append((k[1], cname, args))
     return FieldSpec(kind="switch", size=_size(a.size, t), switch_on=resolve_enums(a.switch.on, t),
                      cases=tuple(cases), default=default, **common)  # type: ignore[arg-type]
 

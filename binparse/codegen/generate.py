@@ -79,7 +79,7 @@ class _Module:
         e = t.resolve_enum(enum)
         owner = next(o for o, x in (t.schema.root.all_enums() + [p for s in t.schema.all_imports()
                                                                   for p in s.root.all_enums()]) if x is e)
-        return f"{self.ref(owner)}.{nb.class_name(_Named(e.name))}"
+        return f"{self.ref(owner)}.{nb.camel(e.name)}"
 
     def value_type(self, e: ex.Expr, t: TypeDef) -> str:
         op = e[0]
@@ -133,7 +133,7 @@ class _Module:
         elif _static_by_params(t):
             w("    _STATIC_BY_PARAMS: ClassVar[bool] = True\n")
         for e in t.enums.values():
-            w(f"\n    class {nb.class_name(_Named(e.name))}(IntEnum):\n")
+            w(f"\n    class {nb.camel(e.name)}(IntEnum):\n")
             w(_doc(e.doc, None, "        "))
             for value, member in sorted(e.members.items()):
                 name = member + "_" if keyword.iskeyword(member) else member
@@ -238,11 +238,6 @@ class _Module:
         tail = f"\n\n__all__ = {names!r}\n"
         unused = "\n# Names the generated code may use:\n_USED = (Any, ClassVar, FieldSpec, IntEnum, NDArray, RecordArray, StaticLayout, StrArray, ValidSpec, _kdiv, cast, np)\n"
         return "".join(head) + body + tail + unused
-
-
-class _Named:
-    def __init__(self, name: str) -> None:
-        self.name = name
 
 
 def _name(n: str) -> str:
