@@ -557,7 +557,11 @@ class Accessor:
 
     def to_dict(self) -> dict[str, Any]:
         """A copy of the seq fields as plain Python values (ints, floats, str, bytes, lists, dicts)."""
-        return {name: to_plain(getattr(self, name)) for name in self.field_names()}
+        out: dict[str, Any] = {}
+        for spec in self._FIELDS:
+            v = getattr(self, spec.name)
+            out[spec.name] = v.tolist() if spec.kind == "prim" and isinstance(v, np.ndarray) else to_plain(v)
+        return out
 
     @property
     def path(self) -> str:

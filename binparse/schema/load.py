@@ -262,7 +262,8 @@ class _Loader:
 
     def attr(self, aid: str, a: Node, schema: Schema, instance: bool = False) -> Attr:
         line = a.lines.get("id", a.line)
-        at = Attr(id=aid, kind="bytes", line=line, doc=self.text(a, "doc"), doc_ref=self.text(a, "doc-ref"))
+        at = Attr(id=aid, kind="bytes", line=line, doc=self.text(a, "doc"), doc_ref=self.text(a, "doc-ref"),
+                  key_lines={str(k): v for k, v in a.lines.items()})
         if instance and "value" in a:
             if set(a) - {"value", "doc", "doc-ref", "enum"}:
                 raise self.err("a value instance takes only value, enum, doc, doc-ref", a,
@@ -369,7 +370,8 @@ class _Loader:
 
     def check_attr(self, t: TypeDef, a: Attr, visible: set[str]) -> None:
         def fail(msg: str, key: str) -> SchemaError:
-            return SchemaError(msg, file=t.schema.file, line=a.line, key=key, path=f"{t.path}.{a.id}")
+            line = a.key_lines.get(key, a.line)
+            return SchemaError(msg, file=t.schema.file, line=line, key=key, path=f"{t.path}.{a.id}")
 
         exprs: list[tuple[str, ex.Expr | None]] = [("size", a.size), ("repeat-expr", a.count),
                                                    ("value", a.value), ("pos", a.pos)]
@@ -379,7 +381,7 @@ class _Loader:
         if a.switch:
             exprs.append(("switch-on", a.switch.on))
             refs.extend(r for _, r in a.switch.cases)
-            exprs.extend(("cases", k) for k, _ in a.switch.cases)
+            exprs.extend(("type", k) for k, _ in a.switch.cases)
         for r in refs:
             exprs.extend(("type", arg) for arg in r.args)
             try:

@@ -109,6 +109,7 @@ class Attr:
     doc_ref: str | None = None
     value: Expr | None = None
     pos: Expr | None = None
+    key_lines: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,0 +1,97 @@
+"""Shared test fixtures: paths to real vendor files, the engine's feature schema, the Kaitai oracle."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from binparse import kaitai_ref
+from binparse.codegen import generate
+from binparse.schema import Schema, load_schema
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+REAL = Path(os.environ.get("BINPARSE_REAL", REPO.parent / "shared" / "real"))
+REAL_TIDL_08 = REAL / "tidl" / "j7-08.2"
+FIXTURES = REPO / "fixtures"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def real(path: str) -> Path:
+    """A file under ../shared/real; the test is skipped only when that folder is absent."""
+    if not REAL.is_dir():
+        pytest.skip(f"real vendor files not present at {REAL}")
+    p = REAL / path
+    assert p.exists(), f"{p} missing although {REAL} exists"
+    return p
+
+
+def real_tidl_io_files() -> list[Path]:
+    return sorted(REAL_TIDL_08.glob("*/*_tidl_io_1.bin")) if REAL_TIDL_08.is_dir() else []
+
+
+def import_generated(schema: Schema, where: Path, name: str) -> ModuleType:
+    path = where / f"{name}.py"
+    path.write_text(generate(schema), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="session")
+def features_schema() -> Schema:
+    return load_schema(DATA / "features.ksy", DATA)
+
+
+@pytest.fixture(scope="session")
+def features(features_schema: Schema, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """The accessor module generated from tests/data/features.ksy."""
+    return import_generated(features_schema, tmp_path_factory.mktemp("gen"), "features_accessors")
+
+
+FEATURE_VALUES: dict[str, Any] = {
+    "version": 2, "kind": 2, "num_items": 3, "items": [-1, 7, 1 << 30], "per_core": [1, 2, 3, 65535],
+    "label": "abc", "raw": "xyz", "blob": b"\x01\x02\x03\x04",
+    "points": [{"x": 1.5, "y": -2, "tag": 1}, {"x": -0.25, "y": 300, "tag": 2}],
+    "body": {"a": -5, "b": 6}, "table": {"cells": [1, 2, 3, 4, 5, 6]}, "ratio": 0.125,
+}
+
+# The bytes FEATURE_VALUES must build to with n_cores=2, written out by hand from features.ksy.
+FEATURE_BYTES = bytes.fromhex(
+    "4250"            # magic "BP"
+    "0200"            # version 2 (u2le)
+    "02"              # kind pair
+    "03"              # num_items 3
+    "ffffffff" "07000000" "00000040"   # items -1, 7, 2**30
+    "0001" "0002" "0003" "ffff"        # per_core (u2be) 1, 2, 3, 65535
+    "616263000000"    # label strz[6] "abc"
+    "78797a"          # raw str[3] "xyz"
+    "01020304"        # blob: num_items + 1 bytes
+    "0000c03f" "feff" "01"             # points[0]: 1.5, -2, scalar
+    "000080be" "2c01" "02"             # points[1]: -0.25, 300, pair
+    "fbff" "0600" "00000000"           # body (8 bytes): pair a=-5 b=6, then 4 bytes of slack
+    "010203040506"    # table(3): 6 cells
+    "000000000000c03f"  # ratio 0.125 (f8le)
+)
+
+
+@pytest.fixture(scope="session")
+def kaitai_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Python parsers compiled by the official Kaitai compiler from every schema (and features.ksy)."""
+    if not kaitai_ref.available():
+        if IN_CI:
+            pytest.fail("kaitai-struct-compiler is not installed in CI (.ci/run installs it into .kaitai/)")
+        pytest.skip("kaitai-struct-compiler (npm) not installed in .kaitai/; see README")
+    out = tmp_path_factory.mktemp("kaitai")
+    kaitai_ref.compile_all(out)
+    kaitai_ref.compile_schemas([DATA / "features.ksy"], out)
+    return out
