@@ -53,7 +53,7 @@ class BinparseError(Exception):
         if self.found is not None:
             text += f", found {self.found}" if self.expected is not None else f"; found {self.found}"
         if self.hint:
-            text += f". {self.hint}"
+            text += f". {self.hint[:1].upper()}{self.hint[1:]}"
         return text
 
     def with_file(self, file: str) -> BinparseError:

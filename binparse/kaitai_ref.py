@@ -18,10 +18,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from kaitaistruct import BytesIO, KaitaiStream
+
 from .backends.numpy_backend import camel
 from .schema import SCHEMAS_DIR, Schema, TypeDef
 
 REPO = Path(__file__).resolve().parents[1]
+__all__ = ["BytesIO", "KaitaiStream", "available", "compile_all", "compile_schemas", "load_module", "root_class", "to_plain"]
 
 
 def compiler_dir() -> Path:

@@ -66,9 +66,10 @@ def _string(size: Any, encoding: str, zterm: bool) -> c.Construct:
 
 
 class _Builder:
-    def __init__(self, schema: Schema, instances: bool) -> None:
+    def __init__(self, schema: Schema, instances: bool, checks: bool = True) -> None:
         self.schema = schema
         self.instances = instances  # building writes the seq only: instances are derived data
+        self.checks = checks
         self.done: dict[int, c.Construct] = {}
 
     def type(self, t: TypeDef, nested: bool) -> c.Construct:
@@ -79,7 +80,7 @@ class _Builder:
         members: list[c.Construct] = []
         for a in t.seq:
             members.append(a.id / self.attr(a, t))
-            if a.valid is not None:
+            if a.valid is not None and self.checks:
                 members.append(c.Check(self.check(a, t)))
         for a in t.instances if self.instances else ():
             if a.kind == "value":
@@ -192,12 +193,15 @@ class _ParamContext(c.Container):  # type: ignore[misc]
         self.params = values
 
 
-def construct_for(schema: Schema, type_name: str | None = None, *, instances: bool = True) -> c.Construct:
+def construct_for(schema: Schema, type_name: str | None = None, *, instances: bool = True,
+                  checks: bool = True) -> c.Construct:
     """The construct object of the schema's root type (or of a named type).
 
-    With `instances=False` it holds the seq fields only, which is what `build` needs.
+    With `instances=False` it holds the seq fields only, which is what `build` needs. With
+    `checks=False` it leaves out the `valid` checks (Python functions), so that construct's
+    `compile()` accepts it.
     """
-    b = _Builder(schema, instances)
+    b = _Builder(schema, instances, checks)
     t = schema.root if type_name is None else schema.root.resolve_type(type_name)
     return b.type(t, False)
 
