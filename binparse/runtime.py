@@ -135,7 +135,7 @@ class RecordArray(Generic[A], Sequence[A]):
 
     __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path")
 
-    def __init__(self, owner: Accessor, cls: type[A], offsets: list[int], args: dict[str, Any], path: str) -> None:
+    def __init__(self, owner: Accessor, cls: type[A], offsets: Sequence[int], args: dict[str, Any], path: str) -> None:
         self._owner, self._cls, self._offsets, self._args, self._path = owner, cls, offsets, args, path
 
     def __len__(self) -> int:
@@ -310,6 +310,12 @@ class Accessor:
                 raise FormatError("negative repeat count", file=self._file, path=path, offset=off,
                                   expected="a count >= 0", found=count)
         size = self._elem_size(spec)
+        if count is not None and not size and count > self._io_end - self._io_start:
+            # Records of zero or unknown size: a count beyond the data's byte length cannot be
+            # real, and honouring it would loop or allocate without bound.
+            raise FormatError("repeat count larger than the data could describe", file=self._file,
+                              path=path, offset=off, expected=f"at most {self._io_end - self._io_start}",
+                              found=count)
         if size is not None:
             total = size * (1 if count is None else count)
             if size < 0:
@@ -433,8 +439,9 @@ class Accessor:
             off, count, size = self._loc(i)
             cls = _resolve(type(self), spec.user or "")
             n = count or 0
+            offsets: Sequence[int]
             if size is not None:
-                offsets = list(range(off, off + n * size, size)) if size else [off] * n
+                offsets = range(off, off + n * size, size) if size else [off] * n
             else:
                 offsets = []
                 for k in range(n):

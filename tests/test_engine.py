@@ -197,3 +197,49 @@ def test_offset_outside_buffer(features: ModuleType) -> None:
         features.Features.from_buffer(FEATURE_BYTES, offset=len(FEATURE_BYTES) + 1, n_cores=2)
     with pytest.raises(FormatError):
         features.Features.from_buffer(FEATURE_BYTES, offset=-1, n_cores=2)
+
+
+def test_zero_size_records_with_a_huge_count(tmp_path: Any) -> None:
+    from binparse.schema import load_schema
+
+    from .conftest import import_generated
+    p = tmp_path / "empties.ksy"
+    p.write_text("meta: {id: empties, endian: le}\nseq:\n  - id: n\n    type: u4\n"
+                 "  - id: items\n    type: empty\n    repeat: expr\n    repeat-expr: n\ntypes:\n  empty: {}\n")
+    schema = load_schema(p, tmp_path)
+    mod = import_generated(schema, tmp_path, "empties_accessors")
+    ok = mod.Empties.from_buffer(struct.pack("<I", 3))
+    assert len(ok.items) == 3 and ok.items[2].offset == 4
+    huge = struct.pack("<I", 0xFFFFFFFF)
+    with pytest.raises(FormatError, match="larger than the data could describe"):
+        mod.Empties.from_buffer(huge).items
+    with pytest.raises(FormatError, match="exceeds the 4 bytes"):
+        cb.parse(schema, huge)
+
+
+FUZZ_CASES = int(__import__("os").environ.get("BINPARSE_FUZZ_CASES", "300"))
+
+
+def test_bit_flips_give_only_binparse_errors(features: ModuleType, features_schema: Schema) -> None:
+    """Random bit flips and byte smashes: every field read either succeeds or raises a
+    BinparseError; no IndexError, struct.error, MemoryError or reads outside the buffer."""
+    from binparse import BinparseError
+    rng = np.random.default_rng(20261121)
+    raised = 0
+    for _ in range(FUZZ_CASES):
+        data = bytearray(FEATURE_BYTES)
+        for pos in rng.integers(0, len(data), size=int(rng.integers(1, 4))):
+            data[pos] = int(rng.integers(0, 256)) if rng.random() < 0.5 else data[pos] ^ (1 << int(rng.integers(0, 8)))
+        cut = len(data) if rng.random() < 0.7 else int(rng.integers(0, len(data)))
+        blob = bytes(data[:cut])
+        try:
+            a = features.Features.from_buffer(blob, n_cores=2)
+            a.validate()
+            a.to_dict()
+        except BinparseError:
+            raised += 1
+        try:
+            cb.parse(features_schema, blob, n_cores=2)
+        except BinparseError:
+            pass
+    assert 0 < raised < FUZZ_CASES  # both outcomes happen, so the cases are not all trivial

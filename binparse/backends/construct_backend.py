@@ -51,9 +51,23 @@ def _fn(e: ex.Expr | None, t: TypeDef) -> Any:
     return lambda ctx: ex.evaluate(e, _CtxScope(ctx))
 
 
+def _bounded(count: Any, ctx: Any, name: str) -> int:
+    """A repeat count from the data, refused when it exceeds the stream's length in bytes (no
+    element is smaller than a byte unless it is empty, and empty ones must not loop unbounded)."""
+    stream = ctx.get("_io")
+    if ctx.get("_parsing") and stream is not None:
+        limit = c.stream_size(stream) if hasattr(c, "stream_size") else len(stream.getvalue())
+        if int(count) > limit:
+            raise c.ExplicitError(f"{name}: repeat count {count} exceeds the {limit} bytes of data")
+    return int(count)
+
+
 def _string(size: Any, encoding: str, zterm: bool) -> c.Construct:
     def decode(raw: bytes, ctx: Any) -> str:
-        return (raw.split(b"\0", 1)[0] if zterm else raw).decode(encoding)
+        try:
+            return (raw.split(b"\0", 1)[0] if zterm else raw).decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise c.StringError(f"text is not valid {encoding}: {exc.reason} at byte {exc.start}") from None
 
     def encode(text: str, ctx: Any) -> bytes:
         n = size(ctx) if callable(size) else size
@@ -132,7 +146,12 @@ class _Builder:
 
     def attr(self, a: Attr, t: TypeDef) -> c.Construct:
         one = self.one(a, t)
-        return c.Array(_fn(a.count, t), one) if a.count is not None else one
+        if a.count is None:
+            return one
+        count = _fn(a.count, t)
+        if not callable(count):
+            return c.Array(count, one)
+        return c.Array(lambda ctx: _bounded(count(ctx), ctx, a.id), one)
 
     def check(self, a: Attr, t: TypeDef) -> Any:
         v = a.valid
