@@ -288,8 +288,15 @@ class Accessor:
             raise FormatError(f"cannot evaluate schema expression: {exc}", file=self._file,
                               path=self._path) from None
 
+    def _spec(self, i: int) -> FieldSpec:
+        """Spec of field i: seq fields first, then pos instances."""
+        n = len(self._FIELDS)
+        return self._FIELDS[i] if i < n else self._INSTANCES[i - n]
+
     def _loc(self, i: int) -> tuple[int, int | None, int | None]:
         """(absolute offset, count or None, element size or None) of field i."""
+        if i >= len(self._FIELDS):
+            return self._pos_loc(self._INSTANCES[i - len(self._FIELDS)])
         lay = self._lay
         if isinstance(lay, StaticLayout):
             return self._off + lay.offsets[i], lay.counts[i], lay.elem_sizes[i]
@@ -381,7 +388,7 @@ class Accessor:
 
     # -- getters used by generated properties ------------------------------------------------------
     def _num(self, i: int) -> Any:
-        spec = self._FIELDS[i]
+        spec = self._spec(i)
         off = self._loc(i)[0]
         v = struct.unpack_from(spec.fmt or "", self._mv, off)[0]
         if spec.valid is not None:
@@ -399,7 +406,7 @@ class Accessor:
         hit = self._cache.get(i)
         if hit is not None:
             return hit  # type: ignore[no-any-return]
-        spec = self._FIELDS[i]
+        spec = self._spec(i)
         off, count, size = self._loc(i)
         shape: tuple[int, ...] = (count,) if count is not None else ()
         dt = np.dtype(spec.np)
@@ -415,27 +422,27 @@ class Accessor:
         return arr
 
     def _str(self, i: int) -> str:
-        spec = self._FIELDS[i]
+        spec = self._spec(i)
         off, _, size = self._loc(i)
         raw = bytes(self._mv[off:off + (size or 0)])
         return _decode(raw, spec.encoding or "ascii", spec.zero_terminated, self, f"{self._path}.{spec.name}")
 
     def _strs(self, i: int) -> StrArray:
-        spec = self._FIELDS[i]
+        spec = self._spec(i)
         return StrArray(self._array(i), spec.encoding or "ascii", spec.zero_terminated, self,
                         f"{self._path}.{spec.name}")
 
     def _obj(self, i: int) -> Any:
         hit = self._cache.get(i)
         if hit is None:
-            hit = self._user_at(self._FIELDS[i], self._loc(i)[0], None)
+            hit = self._user_at(self._spec(i), self._loc(i)[0], None)
             self._cache[i] = hit
         return hit
 
     def _objs(self, i: int) -> Any:
         hit = self._cache.get(i)
         if hit is None:
-            spec = self._FIELDS[i]
+            spec = self._spec(i)
             off, count, size = self._loc(i)
             cls = _resolve(type(self), spec.user or "")
             n = count or 0
@@ -455,7 +462,7 @@ class Accessor:
         hit = self._cache.get(i)
         if hit is not None:
             return hit
-        spec = self._FIELDS[i]
+        spec = self._spec(i)
         off, count, size = self._loc(i)
         on = self._eval(spec.switch_on)
         target = spec.default
@@ -476,34 +483,14 @@ class Accessor:
         self._cache[i] = hit
         return hit
 
-    def _pos(self, j: int) -> Any:
-        """A `pos` instance: a field read at a position relative to this record's stream."""
-        hit = self._cache.get(("pos", j))
-        if hit is not None:
-            return hit
-        spec = self._INSTANCES[j]
+    def _pos_loc(self, spec: FieldSpec) -> tuple[int, int | None, int | None]:
+        """Location of a `pos` instance: relative to the start of this record's stream."""
         off = self._io_start + int(self._eval(spec.pos))
-        path = f"{self._path}.{spec.name}"
         if off < self._io_start or off > self._io_end:
-            raise FormatError("instance position outside the data", file=self._file, path=path,
-                              offset=off, expected=f"{self._io_start}..{self._io_end}")
-        _, count, size = self._place(spec, off)
-        if spec.kind == "prim" and count is None:
-            v = struct.unpack_from(spec.fmt or "", self._mv, off)[0]
-            if spec.valid is not None:
-                self._check(spec, v, off)
-            hit = v
-        elif spec.kind == "user" and count is None:
-            hit = self._user_at(spec, off, None)
-        else:
-            shape = ((count,) if count is not None else ()) + ((size or 0,) if spec.kind == "bytes" else ())
-            hit = np.ndarray(shape, np.dtype(spec.np), buffer=self._mv, offset=off)
-            if spec.kind == "str":
-                hit = (StrArray(hit, spec.encoding or "ascii", spec.zero_terminated, self, path)
-                       if count is not None else _decode(bytes(hit), spec.encoding or "ascii",
-                                                         spec.zero_terminated, self, path))
-        self._cache[("pos", j)] = hit
-        return hit
+            raise FormatError("instance position outside the data", file=self._file,
+                              path=f"{self._path}.{spec.name}", offset=off,
+                              expected=f"{self._io_start}..{self._io_end}")
+        return self._place(spec, off)
 
     # -- validation --------------------------------------------------------------------------------
     def _check(self, spec: FieldSpec, value: Any, off: int) -> None:

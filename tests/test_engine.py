@@ -77,6 +77,12 @@ def test_numpy_backend_dtypes(features_schema: Schema) -> None:
     assert nb.type_layout(features_schema.root, {"n_cores": 2}) is None  # counts depend on data
     table = nb.type_layout(features_schema.root.types["table"], {"rows": 4})
     assert table is not None and table.size == 8
+    buf = bytearray(FEATURE_BYTES)
+    rec = nb.read_record(point, buf, 39)  # points[0]: after 2+2+1+1 + 12 + 8 + 6 + 3 + 4 bytes
+    assert (float(rec["x"]), int(rec["y"]), int(rec["tag"])) == (1.5, -2, 1)
+    assert np.shares_memory(rec, np.frombuffer(buf, np.uint8))
+    rec["y"] = 7
+    assert buf[43:45] == b"\x07\x00"
 
 
 def test_accessor_equals_construct_backend(features: ModuleType, features_schema: Schema) -> None:

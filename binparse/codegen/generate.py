@@ -143,10 +143,9 @@ class _Module:
             w(f"    def {p.id}(self) -> int:\n")
             w(_doc(p.doc or f"Param '{p.id}' ({p.type})."))
             w(f"        return int(self._params[{p.id!r}])\n")
-        for i, (a, f) in enumerate(zip(t.seq, fields)):
-            self.emit_property(t, a, f, f"self.{{}}({i}{{}})", "_")
-        for j, (a, f) in enumerate(zip([x for x in t.instances if x.kind != "value"], insts)):
-            self.emit_property(t, a, f, f"self._pos({j}){{}}", "pos")
+        attrs = t.seq + [x for x in t.instances if x.kind != "value"]
+        for i, (a, f) in enumerate(zip(attrs, fields + insts)):
+            self.emit_property(t, a, f, i)
         for a in t.instances:
             if a.kind == "value":
                 assert a.value is not None
@@ -164,47 +163,30 @@ class _Module:
                     w(_doc(a.doc, a.doc_ref))
                     w(f"        return {typ}({code})\n")
 
-    def emit_property(self, t: TypeDef, a: Attr, f: FieldSpec, call: str, mode: str) -> None:
-        """One typed property. `call` renders the getter call for seq fields or pos instances."""
-        def get(method: str, extra: str = "") -> str:
-            if mode == "pos":
-                return call.format("")
-            return call.format(method, extra)
+    def emit_property(self, t: TypeDef, a: Attr, f: FieldSpec, i: int) -> None:
+        """One typed property over getter `i` (seq fields first, then pos instances)."""
         many = f.count is not None
-        if f.kind == "prim":
-            if many:
-                typ, body = f"NDArray[{_np_scalar(f.np or '')}]", f"return {_cast('NDArray[Any]', get('_array'))}" if mode == "pos" else f"return {get('_array')}"
-            elif f.enum:
-                enum = self.enum_ref(t, f.enum)
-                strict = f.valid is not None and f.valid.in_enum is not None
-                typ = enum if strict else f"{enum} | int"
-                if mode == "pos":
-                    body = f"v = int({get('')})\n        return {enum}(v) if v in {enum}._value2member_map_ else v"
-                    if strict:
-                        body = f"return {enum}(int({get('')}))"
-                else:
-                    body = f"return cast({typ!r}, {get('_enum', ', ' + enum)})"
-            else:
-                typ = "float" if (f.np or "").lstrip("<>|")[0] == "f" else "int"
-                body = f"return {typ}({get('_num')})"
+        if f.kind == "prim" and not many and f.enum:
+            enum = self.enum_ref(t, f.enum)
+            typ = enum if f.valid is not None and f.valid.in_enum is not None else f"{enum} | int"
+            body = f"cast({typ!r}, self._enum({i}, {enum}))"
+        elif f.kind == "prim" and not many:
+            typ = "float" if (f.np or "").lstrip("<>|")[0] == "f" else "int"
+            body = f"{typ}(self._num({i}))"
+        elif f.kind == "prim":
+            typ, body = f"NDArray[{_np_scalar(f.np or '')}]", f"self._array({i})"
         elif f.kind == "str":
-            typ = "StrArray" if many else "str"
-            body = f"return {_cast(typ, get('_strs' if many else '_str'))}" if mode == "pos" else f"return {get('_strs' if many else '_str')}"
+            typ, body = ("StrArray", f"self._strs({i})") if many else ("str", f"self._str({i})")
         elif f.kind in ("bytes", "contents"):
-            typ = "NDArray[np.uint8]"
-            body = f"return {get('_array')}" if mode != "pos" else f"return {_cast('NDArray[Any]', get(''))}"
+            typ, body = "NDArray[np.uint8]", f"self._array({i})"
         elif f.kind == "user":
             assert a.user is not None
             cls = self.ref(t.resolve_type(a.user.name))
-            if many:
-                typ = f"RecordArray[{cls}]"
-                body = f"return cast({typ!r}, {get('_objs')})"
-            else:
-                typ = cls
-                body = f"return cast({cls!r}, {get('_obj')})"
+            typ = f"RecordArray[{cls}]" if many else cls
+            body = f"cast({typ!r}, self.{'_objs' if many else '_obj'}({i}))"
         else:
             assert a.switch is not None
-            names = []
+            names: list[str] = []
             for _, ref in a.switch.cases:
                 n = self.ref(t.resolve_type(ref.name))
                 if n not in names:
@@ -212,12 +194,12 @@ class _Module:
             if f.default is None and f.size is not None:
                 names.append("NDArray[np.uint8]")
             typ = " | ".join(names)
-            body = f"return cast({typ!r}, {get('_switch')})"
+            body = f"cast({typ!r}, self._switch({i}))"
         w = self.out.append
         w("\n    @property\n")
         w(f"    def {a.id}(self) -> {typ}:\n")
         w(_doc(a.doc, a.doc_ref))
-        w(f"        {body}\n")
+        w(f"        return {body}\n")
 
     def render(self) -> str:
         types = self.schema.root.all_types()
@@ -236,8 +218,7 @@ class _Module:
         names = [nb.class_name(t) for t in types]
         body = "".join(self.out)
         tail = f"\n\n__all__ = {names!r}\n"
-        unused = "\n# Names the generated code may use:\n_USED = (Any, ClassVar, FieldSpec, IntEnum, NDArray, RecordArray, StaticLayout, StrArray, ValidSpec, _kdiv, cast, np)\n"
-        return "".join(head) + body + tail + unused
+        return "".join(head) + body + tail
 
 
 def _name(n: str) -> str:
@@ -248,10 +229,6 @@ def _name(n: str) -> str:
     if n == "_index":
         return "self._index"
     return f"self.{n}"
-
-
-def _cast(typ: str, code: str) -> str:
-    return f"cast({typ!r}, {code})"
 
 
 def _spec_literal(f: FieldSpec) -> str:

@@ -313,6 +313,3 @@ class TidlIoBufDescJ708(Accessor):
 
 
 __all__ = ['TidlIoBufDescJ708']
-
-# Names the generated code may use:
-_USED = (Any, ClassVar, FieldSpec, IntEnum, NDArray, RecordArray, StaticLayout, StrArray, ValidSpec, _kdiv, cast, np)
