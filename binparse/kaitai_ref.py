@@ -70,7 +70,8 @@ def root_class(mod: ModuleType, schema: Schema) -> Any:
 
 def to_plain(obj: Any, t: TypeDef) -> dict[str, Any]:
     """Plain values of a Kaitai-generated object (the shape of accessor `to_dict`)."""
-    return {a.id: _plain(getattr(obj, a.id), t, a.user.name if a.user else None) for a in t.seq}
+    # An `if`-false field is not set at all on Kaitai objects: it reads as None, as in binparse.
+    return {a.id: _plain(getattr(obj, a.id, None), t, a.user.name if a.user else None) for a in t.seq}
 
 
 def _plain(v: Any, t: TypeDef, user: str | None) -> Any:

@@ -67,11 +67,15 @@ class FieldSpec:
     zero_terminated: bool = False
     contents: bytes | None = None
     pos: Expr | None = None
+    cond: Expr | None = None
 
 
 @dataclass(frozen=True)
 class StaticLayout:
-    """Offsets (relative to the record start), element counts and the size of a fixed type."""
+    """Offsets (relative to the record start), element counts and the size of a fixed type.
+
+    A field whose `if` is false has element size -1 (absent: it takes no bytes, reads as None).
+    """
 
     offsets: tuple[int, ...]
     counts: tuple[int | None, ...]
@@ -309,6 +313,8 @@ class Accessor:
         return lay[i]
 
     def _place(self, spec: FieldSpec, off: int) -> tuple[int, int | None, int | None]:
+        if spec.cond is not None and not self._eval(spec.cond):
+            return off, None, ABSENT
         count = self._eval(spec.count) if spec.count is not None else None
         path = f"{self._path}.{spec.name}"
         if count is not None:
@@ -350,6 +356,8 @@ class Accessor:
 
     def _end_of(self, i: int) -> int:
         off, count, size = self._loc(i)
+        if size == ABSENT:
+            return off
         if size is not None:
             return off + size * (1 if count is None else count)
         spec = self._FIELDS[i]  # variable-size user records: walk them
@@ -389,7 +397,9 @@ class Accessor:
     # -- getters used by generated properties ------------------------------------------------------
     def _num(self, i: int) -> Any:
         spec = self._spec(i)
-        off = self._loc(i)[0]
+        off, _, size = self._loc(i)
+        if size == ABSENT:
+            return None
         v = struct.unpack_from(spec.fmt or "", self._mv, off)[0]
         if spec.valid is not None:
             self._check(spec, v, off)
@@ -397,6 +407,8 @@ class Accessor:
 
     def _enum(self, i: int, enum: type[IntEnum]) -> Any:
         v = self._num(i)
+        if v is None:
+            return None
         try:
             return enum(v)
         except ValueError:
@@ -408,6 +420,8 @@ class Accessor:
             return hit  # type: ignore[no-any-return]
         spec = self._spec(i)
         off, count, size = self._loc(i)
+        if size == ABSENT:
+            return None  # type: ignore[return-value]
         shape: tuple[int, ...] = (count,) if count is not None else ()
         dt = np.dtype(spec.np)
         if spec.kind in ("bytes", "contents"):
@@ -421,20 +435,26 @@ class Accessor:
         self._cache[i] = arr
         return arr
 
-    def _str(self, i: int) -> str:
+    def _str(self, i: int) -> Any:
         spec = self._spec(i)
         off, _, size = self._loc(i)
+        if size == ABSENT:
+            return None
         raw = bytes(self._mv[off:off + (size or 0)])
         return _decode(raw, spec.encoding or "ascii", spec.zero_terminated, self, f"{self._path}.{spec.name}")
 
-    def _strs(self, i: int) -> StrArray:
+    def _strs(self, i: int) -> Any:
         spec = self._spec(i)
+        if self._loc(i)[2] == ABSENT:
+            return None
         return StrArray(self._array(i), spec.encoding or "ascii", spec.zero_terminated, self,
                         f"{self._path}.{spec.name}")
 
     def _obj(self, i: int) -> Any:
         hit = self._cache.get(i)
         if hit is None:
+            if self._loc(i)[2] == ABSENT:
+                return None
             hit = self._user_at(self._spec(i), self._loc(i)[0], None)
             self._cache[i] = hit
         return hit
@@ -444,6 +464,8 @@ class Accessor:
         if hit is None:
             spec = self._spec(i)
             off, count, size = self._loc(i)
+            if size == ABSENT:
+                return None
             cls = _resolve(type(self), spec.user or "")
             n = count or 0
             offsets: Sequence[int]
@@ -464,6 +486,8 @@ class Accessor:
             return hit
         spec = self._spec(i)
         off, count, size = self._loc(i)
+        if size == ABSENT:
+            return None
         on = self._eval(spec.switch_on)
         target = spec.default
         for key, cname, args in spec.cases:
@@ -582,11 +606,16 @@ def to_plain(v: Any) -> Any:
     return v
 
 
+ABSENT = -1  # element size of a field whose `if` is false
 _STATIC_CACHE: dict[Any, Any] = {}
 _RESOLVED: dict[tuple[type, str], type] = {}
 
 
 def _module_of(cls: type) -> dict[str, Any]:
+    """Namespace of the generated module that declares `cls` (or the generated class it extends)."""
+    for klass in cls.__mro__:
+        if "_FIELDS" in vars(klass):
+            return vars(sys.modules[klass.__module__])
     return vars(sys.modules[cls.__module__])
 
 
@@ -636,6 +665,15 @@ def static_layout(fields: Sequence[FieldSpec], params: dict[str, Any],
     sizes: list[int] = []
     off = 0
     for f in fields:
+        if f.cond is not None:
+            present = static_eval(f.cond, params)
+            if present is None:
+                return None
+            if not present:
+                offsets.append(off)
+                counts.append(None)
+                sizes.append(ABSENT)
+                continue
         count = static_eval(f.count, params) if f.count is not None else None
         if f.count is not None and count is None:
             return None
@@ -677,8 +715,10 @@ def static_layout(fields: Sequence[FieldSpec], params: dict[str, Any],
 def record_dtype(fields: Sequence[FieldSpec], lay: StaticLayout, params: dict[str, Any],
                  namespace: dict[str, Any]) -> np.dtype[Any]:
     """Structured dtype with explicit offsets and itemsize; arrays are sub-array fields."""
-    names, formats = [], []
-    for f, n, size in zip(fields, lay.counts, lay.elem_sizes):
+    names, formats, offsets = [], [], []
+    for f, n, size, off in zip(fields, lay.counts, lay.elem_sizes, lay.offsets):
+        if size == ABSENT:
+            continue
         if f.kind == "user" and f.size is None:
             target = namespace[f.user or ""]
             if isinstance(target, np.dtype):
@@ -697,4 +737,5 @@ def record_dtype(fields: Sequence[FieldSpec], lay: StaticLayout, params: dict[st
                 base = (base, (n,))
         names.append(f.name)
         formats.append(base)
-    return np.dtype({"names": names, "formats": formats, "offsets": list(lay.offsets), "itemsize": lay.size})
+        offsets.append(off)
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": lay.size})

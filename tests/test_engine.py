@@ -53,6 +53,16 @@ def test_accessor_reads_every_field(features: ModuleType) -> None:
     assert a.field_info("table") == (61, None, 6)
 
 
+def test_if_fields(features: ModuleType, features_schema: Schema) -> None:
+    a = features.Features.from_buffer(FEATURE_BYTES, n_cores=2)
+    assert a.tail_v3 is None and a.cores_tag is None and a.nbytes == len(FEATURE_BYTES)
+    data = build(features_schema, {**FEATURE_VALUES, "version": 3, "tail_v3": 7})
+    assert data == FEATURE_BYTES[:2] + b"\x03" + FEATURE_BYTES[3:] + b"\x07"
+    b = features.Features.from_buffer(data, n_cores=2)
+    assert b.tail_v3 == 7 and b.to_dict()["tail_v3"] == 7 and b.to_dict()["cores_tag"] is None
+    assert b.to_dict() == cb.to_plain(cb.parse(features_schema, data, n_cores=2), features_schema.root)
+
+
 def test_switch_picks_the_other_case(features: ModuleType, features_schema: Schema) -> None:
     data = build(features_schema, {**FEATURE_VALUES, "kind": 1, "body": {"value": 0xDEADBEEF}})
     a = features.Features.from_buffer(data, n_cores=2)
@@ -61,10 +71,11 @@ def test_switch_picks_the_other_case(features: ModuleType, features_schema: Sche
 
 
 def test_params_change_the_layout(features: ModuleType, features_schema: Schema) -> None:
-    data = build(features_schema, {**FEATURE_VALUES, "per_core": [9] * 6}, n_cores=3)
-    assert len(data) == len(FEATURE_BYTES) + 4
+    data = build(features_schema, {**FEATURE_VALUES, "per_core": [9] * 6, "cores_tag": 0xAB}, n_cores=3)
+    assert len(data) == len(FEATURE_BYTES) + 4 + 1 and data[-1] == 0xAB
     a = features.Features.from_buffer(data, n_cores=3)
     assert a.per_core.tolist() == [9] * 6 and a.ratio == 0.125
+    assert a.cores_tag == 0xAB and a.tail_v3 is None
     with pytest.raises(Exception, match="takes params"):
         features.Features.from_buffer(data)
 

@@ -146,12 +146,18 @@ class _Builder:
 
     def attr(self, a: Attr, t: TypeDef) -> c.Construct:
         one = self.one(a, t)
-        if a.count is None:
-            return one
-        count = _fn(a.count, t)
-        if not callable(count):
-            return c.Array(count, one)
-        return c.Array(lambda ctx: _bounded(count(ctx), ctx, a.id), one)
+        if a.count is not None:
+            count = _fn(a.count, t)
+            if callable(count):
+                one = c.Array(lambda ctx: _bounded(count(ctx), ctx, a.id), one)
+            else:
+                one = c.Array(count, one)
+        if a.cond is not None:
+            cond = _fn(a.cond, t)
+            if not callable(cond):
+                return one if cond else c.Pass
+            return c.If(cond, one)
+        return one
 
     def check(self, a: Attr, t: TypeDef) -> Any:
         v = a.valid
@@ -160,6 +166,8 @@ class _Builder:
 
         def ok(ctx: Any) -> bool:
             value = ctx[a.id]
+            if value is None:  # absent (`if` false)
+                return True
             values = value if isinstance(value, list) else [value]
             scope = _CtxScope(ctx)
 

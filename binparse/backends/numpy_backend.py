@@ -88,7 +88,7 @@ def _valid(v: Valid | None, a: Attr, t: TypeDef) -> ValidSpec | None:
 def field_spec(a: Attr, t: TypeDef) -> FieldSpec:
     """The runtime spec of one seq field or pos instance."""
     common: dict[str, Any] = dict(name=a.id, count=_size(a.count, t), valid=_valid(a.valid, a, t),
-                                  pos=resolve_enums(a.pos, t))
+                                  pos=resolve_enums(a.pos, t), cond=resolve_enums(a.cond, t))
     if a.kind == "prim":
         assert a.prim is not None
         return FieldSpec(kind="prim", np=a.prim.numpy, fmt=a.prim.struct, size=a.prim.size,

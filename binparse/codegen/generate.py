@@ -9,6 +9,7 @@ the numpy backend and written out as literals, so importing a generated module p
 from __future__ import annotations
 
 import keyword
+import re
 from pathlib import Path
 from typing import Any
 
@@ -176,7 +177,8 @@ class _Module:
         elif f.kind == "prim":
             typ, body = f"NDArray[{_np_scalar(f.np or '')}]", f"self._array({i})"
         elif f.kind == "str":
-            typ, body = ("StrArray", f"self._strs({i})") if many else ("str", f"self._str({i})")
+            typ = "StrArray" if many else "str"
+            body = f"cast({typ!r}, self.{'_strs' if many else '_str'}({i}))"
         elif f.kind in ("bytes", "contents"):
             typ, body = "NDArray[np.uint8]", f"self._array({i})"
         elif f.kind == "user":
@@ -195,6 +197,11 @@ class _Module:
                 names.append("NDArray[np.uint8]")
             typ = " | ".join(names)
             body = f"cast({typ!r}, self._switch({i}))"
+        if f.cond is not None:  # `if`: None when the condition is false
+            call = re.search(r"self\._\w+\([^()]*\)", body)
+            assert call is not None
+            typ = f"{typ} | None"
+            body = f"cast({typ!r}, {call.group(0)})"
         w = self.out.append
         w("\n    @property\n")
         w(f"    def {a.id}(self) -> {typ}:\n")
@@ -241,7 +248,8 @@ def _spec_literal(f: FieldSpec) -> str:
 def _static_by_params(t: TypeDef) -> bool:
     allowed = {p.id for p in t.params}
     for a in t.seq:
-        for e in (a.size, a.count):
+        for e in (a.size, a.count, a.cond):
+            e = nb.resolve_enums(e, t)
             if e is not None and not ex.names(e) <= allowed:
                 return False
         if a.kind == "switch" and a.size is None:

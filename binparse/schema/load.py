@@ -24,7 +24,7 @@ ROOT_KEYS = {"meta", "doc", "doc-ref", "seq", "types", "enums", "instances", "pa
 TYPE_KEYS = ROOT_KEYS - {"meta"}
 META_KEYS = {"id", "endian", "imports", "title", "file-extension", "license", "ks-version", "xref"}
 ATTR_KEYS = {"id", "type", "size", "repeat", "repeat-expr", "encoding", "contents", "valid",
-             "enum", "doc", "doc-ref"}
+             "enum", "doc", "doc-ref", "if"}
 INSTANCE_KEYS = (ATTR_KEYS - {"id"}) | {"value", "pos"}
 PARAM_KEYS = {"id", "type", "doc", "doc-ref"}
 VALID_KEYS = {"eq", "min", "max", "any-of", "in-enum"}
@@ -276,6 +276,8 @@ class _Loader:
                 raise self.err("an instance needs 'value' or 'pos'", a)
             at.pos = self.expr(a["pos"], a, "pos")
         typ = a.get("type")
+        if "if" in a:
+            at.cond = self.expr(a["if"], a, "if")
         if "size" in a:
             at.size = self.expr(a["size"], a, "size")
         if "contents" in a:
@@ -374,7 +376,7 @@ class _Loader:
             return SchemaError(msg, file=t.schema.file, line=line, key=key, path=f"{t.path}.{a.id}")
 
         exprs: list[tuple[str, ex.Expr | None]] = [("size", a.size), ("repeat-expr", a.count),
-                                                   ("value", a.value), ("pos", a.pos)]
+                                                   ("value", a.value), ("pos", a.pos), ("if", a.cond)]
         refs: list[TypeRef] = []
         if a.user:
             refs.append(a.user)

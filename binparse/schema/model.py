@@ -109,6 +109,7 @@ class Attr:
     doc_ref: str | None = None
     value: Expr | None = None
     pos: Expr | None = None
+    cond: Expr | None = None  # Kaitai `if`: the field exists only when this is true
     key_lines: dict[str, int] = field(default_factory=dict)
 
 

@@ -56,6 +56,14 @@ seq:
     type: table(num_items)
   - id: ratio
     type: f8
+  - id: tail_v3
+    type: u1
+    if: version == 3
+    doc: Present in version 3 only.
+  - id: cores_tag
+    type: u1
+    if: n_cores > 2
+    doc: Present when the param n_cores exceeds 2.
 instances:
   double_items:
     value: num_items * 2

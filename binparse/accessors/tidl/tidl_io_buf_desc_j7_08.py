@@ -214,7 +214,7 @@ class TidlIoBufDescJ708(Accessor):
     @property
     def in_data_name(self) -> StrArray:
         """inDataName[TIDL_MAX_ALG_IN_BUFS][TIDL_STRING_SIZE]. Name of the input tensor in the original model, NUL-padded."""
-        return self._strs(22)
+        return cast('StrArray', self._strs(22))
 
     @property
     def out_width(self) -> NDArray[np.int32]:
@@ -279,7 +279,7 @@ class TidlIoBufDescJ708(Accessor):
     @property
     def out_data_name(self) -> StrArray:
         """outDataName[TIDL_MAX_ALG_OUT_BUFS][TIDL_STRING_SIZE]. Name of the output tensor in the original model, NUL-padded."""
-        return self._strs(35)
+        return cast('StrArray', self._strs(35))
 
     @property
     def out_tensor_scale(self) -> NDArray[np.float32]:
