@@ -1,4 +1,4 @@
-"""The `binparse` command: inspect, generate, schemas.
+"""The `binparse` command: inspect, view, generate, schemas.
 
 Exit codes: 0 ok, 1 `generate --check` found stale modules, 2 usage error, 3 bad input
 (the error's one-line message on stderr).
@@ -7,6 +7,7 @@ Exit codes: 0 ok, 1 `generate --check` found stale modules, 2 usage error, 3 bad
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 
@@ -14,16 +15,37 @@ from .errors import BinparseError
 
 
 def _inspect(args: argparse.Namespace) -> int:
-    from . import api, render, registry
+    from . import api, registry, render
     acc = api.open(args.file, format=args.format)
-    fmt = registry.get(args.format) if args.format else next(
-        f for f in registry.registered() if f.accessor is type(acc))
+    fmt = registry.get(args.format) if args.format else registry.format_of(acc)
     acc.validate()
+    meta = {"file": args.file, "format": fmt.name, "size": acc.nbytes}
+    family = not args.fields and hasattr(acc, "summary")
     if args.json:
-        print(render.to_json(acc, {"file": args.file, "format": fmt.name, "version": fmt.version,
-                                   "size": acc.nbytes}))
+        doc = {**meta, **acc.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
+        print(json.dumps(doc, indent=1))
     else:
-        print(render.table(acc, f"{args.file}: {fmt.name}, {fmt.version}, {acc.nbytes:,} bytes"))
+        title = f"{args.file}: {fmt.name}, {fmt.version}, {acc.nbytes:,} bytes"
+        print(title + "\n" + acc.report() if family else render.table(acc, title))
+    return 0
+
+
+def _view(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from . import api
+    from .errors import FormatError
+    io = api.open(args.io_file, format=args.format)
+    if not hasattr(io, "tensor"):
+        raise FormatError("not an io descriptor with tensors", file=args.io_file)
+    which: str | int = int(args.name) if args.name.isdigit() else args.name
+    tensor = io.tensor(which, "input" if args.input else "output")
+    buf = api.map_file(args.buffer)
+    arr = tensor.dequantize(buf) if args.dequantize else tensor.view(buf)
+    out = np.ascontiguousarray(arr)
+    with open(args.npy, "wb") as f:
+        np.save(f, out)
+    print(f"{args.npy}: {tensor.direction} {tensor.name or tensor.index}, {out.dtype}, shape {tuple(out.shape)}")
     return 0
 
 
@@ -57,7 +79,18 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("file")
     i.add_argument("--format", help="format name (see `binparse schemas`); default: detect")
     i.add_argument("--json", action="store_true", help="JSON instead of a table")
+    i.add_argument("--fields", action="store_true", help="every raw field instead of the family's summary")
     i.set_defaults(run=_inspect)
+    v = sub.add_parser("view", help="write a tensor of a device buffer as .npy (logical order, no padding)")
+    v.add_argument("io_file", help="the io descriptor (*_tidl_io_1.bin)")
+    v.add_argument("buffer", help="the raw device buffer, from its first byte, padding included")
+    side = v.add_mutually_exclusive_group(required=True)
+    side.add_argument("--output", dest="name", help="output tensor name or index")
+    side.add_argument("--input", dest="input_name", help="input tensor name or index")
+    v.add_argument("--npy", required=True, help="where to write the array")
+    v.add_argument("--dequantize", action="store_true", help="float32 (q - zero point) / scale")
+    v.add_argument("--format", help="format of the io file; default: detect")
+    v.set_defaults(run=_view)
     g = sub.add_parser("generate", help="regenerate binparse/accessors from schemas/")
     g.add_argument("--check", action="store_true", help="only report stale modules (exit 1)")
     g.set_defaults(run=_generate)
@@ -68,6 +101,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if getattr(args, "input_name", None) is not None:
+        args.name, args.input = args.input_name, True
+    elif hasattr(args, "input_name"):
+        args.input = False
     try:
         return int(args.run(args))
     except BinparseError as exc:

@@ -70,6 +70,14 @@ def get(name: str) -> Format:
     return _FORMATS[name]
 
 
+def format_of(acc: Accessor) -> Format:
+    """The registered format an accessor was opened as (its class and params)."""
+    for f in registered():
+        if type(acc) is f.accessor and all(acc._params.get(k) == v for k, v in f.params.items()):
+            return f
+    raise FormatError("accessor of no registered format", found=type(acc).__name__)
+
+
 def detect(size: int, head: bytes, *, file: str | None = None) -> Format:
     """The one format a file of `size` bytes starting with `head` matches (FormatError otherwise)."""
     found = [f for f in registered()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
-from .runtime import Accessor, FieldSpec, RecordArray, StrArray, to_plain
+from .runtime import ABSENT, Accessor, FieldSpec, RecordArray, StrArray, to_plain
 
 
 def _runs(values: list[Any]) -> str:
@@ -54,6 +53,8 @@ def rows(acc: Accessor, prefix: str = "") -> list[tuple[str, str, str, str]]:
     out: list[tuple[str, str, str, str]] = []
     for i, spec in enumerate(acc._FIELDS):
         off, count, size = acc._loc(i)
+        if size == ABSENT:
+            continue  # not in this version of the struct (`if` false)
         name = prefix + spec.name
         v = getattr(acc, spec.name)
         if isinstance(v, Accessor):
@@ -91,7 +92,6 @@ def _jsonable(v: Any) -> Any:
     return v
 
 
-def to_json(acc: Accessor, meta: dict[str, Any] | None = None) -> str:
-    doc = dict(meta or {})
-    doc["fields"] = _jsonable(to_plain(acc))
-    return json.dumps(doc, indent=1)
+def plain_json(acc: Accessor) -> Any:
+    """Every seq field as JSON-ready values (bytes as hex)."""
+    return _jsonable(to_plain(acc))

@@ -24,21 +24,68 @@ def test_inspect_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", str(FIXTURE)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"{FIXTURE}: tidl.io.j7_08, J7 TIDL 08.x (08_00 … 08_06), 37,256 bytes"
+    assert out[1] == "TIDL io descriptor 08.x, 1 core"
+    assert out[2] == "inputs: 2"
+    assert out[4].split() == ["0", "images", "uint8", "1,1,1,3,224,224", "1,1,1,1,0", "51076", "226", "1", "0",
+                              "NCHW", "153228", "(computed)"]
+    assert out[6] == "outputs: 3"
+    assert out[9].split()[:8] == ["1", "seg_map", "uint8", "1,1,1,21,64,64", "1,1,2,1,1", "4422", "67", "4"]
+    assert out[-1].startswith("padded in the device buffer: input images, output seg_map, output detections")
+
+
+def test_inspect_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", "--fields", str(FIXTURE)]) == 0
+    out = capsys.readouterr().out.splitlines()
     rows = {line.split()[0]: line for line in out[2:]}
     assert rows["num_input_buf"].split()[1:] == ["0", "i4", "2"]
-    assert rows["in_width"].split(None, 3)[1:] == ["520", "i4", "×32                           [224, 3, 0 ×30]"]
+    assert rows["in_width"].split() == ["in_width", "520", "i4", "×32", "[224,", "3,", "0", "×30]"]
+    assert "in_dim1" not in rows and "num_cores" not in rows  # not in the 08.x struct
     assert "['images', 'im_info', '' ×30]" in rows["in_data_name"]
     assert "[32.0, 4.0, 1.0, 0.0 ×29]" in rows["out_tensor_scale"]
     assert rows["out_layout"].split()[1] == "37128"
+    assert main(["inspect", "--fields", "--json", str(FIXTURE)]) == 0
+    f = json.loads(capsys.readouterr().out)["fields"]
+    assert f["num_output_buf"] == 3 and f["out_pad_ch"][:3] == [0, 1, 1] and f["in_buf_size"] is None
+    assert f["out_data_name"][:3] == ["logits", "seg_map", "detections"] and len(f["out_data_name"]) == 32
 
 
-def test_inspect_json(capsys: pytest.CaptureFixture[str]) -> None:
+def test_inspect_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", "--json", str(FIXTURE)]) == 0
     doc = json.loads(capsys.readouterr().out)
+    assert (doc["family"], doc["kind"], doc["version"], doc["cores"]) == ("tidl", "io_bufdesc", "08.x", 1)
     assert doc["format"] == "tidl.io.j7_08" and doc["size"] == 37256
-    f = doc["fields"]
-    assert f["num_output_buf"] == 3 and f["out_pad_ch"][:3] == [0, 1, 1]
-    assert f["out_data_name"][:3] == ["logits", "seg_map", "detections"] and len(f["out_data_name"]) == 32
+    assert [t["name"] for t in doc["inputs"]] == ["images", "im_info"]
+    seg = doc["outputs"][1]
+    assert seg == {"name": "seg_map", "index": 1, "data_id": 61, "dtype": "uint8", "shape": [1, 1, 1, 21, 64, 64],
+                   "pad": {"left": 1, "top": 1, "right": 2, "bottom": 1, "channel": 1},
+                   "channel_pitch": 4422, "line_pitch": 67, "scale": 4.0, "zero_point": 3, "layout": "NCHW",
+                   "buf_size": 97284, "buf_size_source": "computed"}
+    assert doc["outputs"][0]["dtype"] == "int8" and doc["outputs"][2]["dtype"] == "float32"
+
+
+def test_view_writes_the_logical_tensor(tmp_path: Path) -> None:
+    import numpy as np
+
+    from binparse import open as bopen
+    seg = bopen(FIXTURE).tensor("seg_map")
+    logical = (np.arange(21 * 64 * 64) % 200).astype(np.uint8).reshape(1, 1, 1, 21, 64, 64)
+    buf = tmp_path / "seg.bin"
+    buf.write_bytes(bytes(seg.pack(logical)))
+    out = tmp_path / "seg.npy"
+    r = run("view", str(FIXTURE), str(buf), "--output", "seg_map", "--npy", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == f"{out}: output seg_map, uint8, shape (1, 1, 1, 21, 64, 64)"
+    assert np.array_equal(np.load(out), logical)
+    r = run("view", str(FIXTURE), str(buf), "--output", "1", "--npy", str(out), "--dequantize")
+    assert r.returncode == 0, r.stderr
+    got = np.load(out)
+    assert got.dtype == np.float32 and got[0, 0, 0, 2, 5, 7] == (logical[0, 0, 0, 2, 5, 7] - 3) / 4.0
+    short = tmp_path / "short.bin"
+    short.write_bytes(buf.read_bytes()[:1000])
+    r = run("view", str(FIXTURE), str(short), "--output", "seg_map", "--npy", str(out))
+    assert r.returncode == 3 and "outside the buffer" in r.stderr
+    r = run("view", str(FIXTURE), str(buf), "--input", "nope", "--npy", str(out))
+    assert r.returncode == 3 and "no input 'nope'" in r.stderr
 
 
 def test_exit_codes(tmp_path: Path) -> None:
@@ -60,7 +107,9 @@ def test_schemas_and_generate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schemas"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["format", "version", "identified", "by", "schema"]
-    assert lines[1].split()[0] == "tidl.io.j7_08" and "37,256 bytes" in lines[1] and lines[1].endswith("tidl/tidl_io_buf_desc_j7_08")
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert "37,256 bytes" in rows["tidl.io.j7_08"] and rows["tidl.io.j7_08"].endswith("tidl/tidl_io_buf_desc")
+    assert "378,392 bytes" in rows["tidl.io.j7_10.c4"] and "1,160 bytes" in rows["tidl.io.tda2"]
     assert main(["generate", "--check"]) == 0
     assert capsys.readouterr().out.strip() == "generated accessors are up to date"
     r = subprocess.run([sys.executable, "-m", "binparse.codegen", "--check"], capture_output=True, text=True, cwd=REPO)

@@ -31,23 +31,26 @@ def test_every_schema_has_a_module_that_says_it_is_generated() -> None:
 def test_a_schema_edit_makes_the_check_fail(tmp_path: Path) -> None:
     schemas = tmp_path / "schemas"
     (schemas / "tidl").mkdir(parents=True)
-    src = (REPO / "schemas" / "tidl" / "tidl_io_buf_desc_j7_08.ksy").read_text()
-    (schemas / "tidl" / "tidl_io_buf_desc_j7_08.ksy").write_text(src)
+    for name in ("tidl_io_buf_desc.ksy", "tidl_enums.ksy"):
+        (schemas / "tidl" / name).write_text((REPO / "schemas" / "tidl" / name).read_text())
+    src = (schemas / "tidl" / "tidl_io_buf_desc.ksy").read_text()
     out = tmp_path / "accessors"
     assert write_all(schemas, out)  # first write
     assert write_all(schemas, out, check=True) == []
-    (schemas / "tidl" / "tidl_io_buf_desc_j7_08.ksy").write_text(src.replace("Number of input tensors", "Inputs"))
-    assert write_all(schemas, out, check=True) == [out / "tidl" / "tidl_io_buf_desc_j7_08.py"]
+    (schemas / "tidl" / "tidl_io_buf_desc.ksy").write_text(src.replace("Number of input tensors", "Inputs"))
+    assert write_all(schemas, out, check=True) == [out / "tidl" / "tidl_io_buf_desc.py"]
 
 
 def test_properties_are_typed_and_documented() -> None:
-    text = (ACCESSORS_DIR / "tidl" / "tidl_io_buf_desc_j7_08.py").read_text()
+    text = (ACCESSORS_DIR / "tidl" / "tidl_io_buf_desc.py").read_text()
     assert re.search(r"def num_input_buf\(self\) -> int:\n\s+\"\"\"numInputBuf\.", text)
     assert "def in_width(self) -> NDArray[np.int32]:" in text
     assert "def in_tensor_scale(self) -> NDArray[np.float32]:" in text
     assert "def in_data_name(self) -> StrArray:" in text
-    assert "class TidlElementType(IntEnum):" in text and "single_prec_float = 6" in text
-    assert "def max_alg_in_bufs(self) -> int:" in text
+    assert "def in_buf_size(self) -> NDArray[np.int32] | None:" in text  # `if: io_version >= 10`
+    assert "def max_alg_in_bufs(self) -> int:" in text  # a param
+    enums = (ACCESSORS_DIR / "tidl" / "tidl_enums.py").read_text()
+    assert "class ElementType(IntEnum):" in enums and "single_prec_float = 6" in enums
 
 
 def test_mypy_strict_passes_on_accessors() -> None:

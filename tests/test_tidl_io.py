@@ -9,14 +9,16 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.accessors.tidl.tidl_io_buf_desc_j7_08 import TidlIoBufDescJ708
+from binparse.accessors.tidl.tidl_enums import TidlEnums
+from binparse.formats.tidl import IoBufDesc
 from binparse.backends import construct_backend as cb
 from binparse.fixtures import build_spec
 from binparse.schema import SCHEMAS_DIR, load_schema
 
 from .conftest import FIXTURES, real, real_tidl_io_files
 
-IO_SCHEMA = SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc_j7_08.ksy"
+IO_SCHEMA = SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc.ksy"
+P08 = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8}
 FIXTURE = FIXTURES / "tidl" / "900_tidl_io_1.bin"
 
 
@@ -39,7 +41,7 @@ def net_log_data_layers(path: Path) -> tuple[list[dict[str, object]], list[dict[
 def test_real_io_agrees_with_ti_net_log(model: str, prefix: str) -> None:
     io = binparse.open(real(f"tidl/j7-08.2/{model}/{prefix}_tidl_io_1.bin"))
     inputs, outputs = net_log_data_layers(real(f"tidl/j7-08.2/{model}/{prefix}_tidl_net.bin_netLog.txt"))
-    assert isinstance(io, TidlIoBufDescJ708)
+    assert isinstance(io, IoBufDesc) and io.version == "08.x"
     assert (io.num_input_buf, io.num_output_buf) == (len(inputs), len(outputs))
     for k, layer in enumerate(inputs):
         n, c, h, w = layer["out_nchw"]  # type: ignore[misc]
@@ -59,7 +61,7 @@ def test_real_deeplabv3_fields() -> None:
     assert (io.in_num_channels[0], io.in_height[0], io.in_width[0]) == (3, 512, 512)
     assert io.in_channel_pitch[0] == 512 * 512
     assert io.raw_data_in_element_type[0] == 6 and io.in_element_type[0] == 0  # float fed, uint8 in the buffer
-    assert io.in_layout[0] == TidlIoBufDescJ708.TidlLayout.nhwc
+    assert io.in_layout[0] == TidlEnums.Layout.nhwc
     assert io.in_data_name[0] == ("MobilenetV2/Conv/Relu6;MobilenetV2/Conv/BatchNorm/FusedBatchNormV3;"
                                   "logits/semantic/Conv2D;MobilenetV2/Conv/weights;"
                                   "MobilenetV2/Conv/Conv2D1/Mul/Bias/InCast")
@@ -89,7 +91,7 @@ def test_every_real_io_file_matches_construct_backend() -> None:
         data = f.read_bytes()
         io = binparse.open(f)
         io.validate()
-        assert io.to_dict() == cb.to_plain(cb.parse(schema, data), schema.root), f
+        assert io.to_dict() == cb.to_plain(cb.parse(schema, data, **P08), schema.root), f
 
 
 def test_fixture_is_what_its_spec_builds() -> None:
@@ -116,10 +118,12 @@ def test_fixture_through_the_accessor_and_numpy_dtype() -> None:
     assert list(io.in_data_name[:2]) == ["images", "im_info"]
     assert io.out_zero_point[:3].tolist() == [0, 3, 0]
     assert io.out_tensor_scale.dtype == np.dtype("<f4")
-    rec = np.frombuffer(FIXTURE.read_bytes(), dtype=TidlIoBufDescJ708._DTYPE)[0]
+    dt = IoBufDesc._dtype_for(P08)
+    assert dt is not None and dt.itemsize == 37256
+    rec = np.frombuffer(FIXTURE.read_bytes(), dtype=dt)[0]
     assert rec["out_pad_r"][1] == 2 and rec["in_channel_pitch"][0] == 51076
-    assert TidlIoBufDescJ708._DTYPE is not None and TidlIoBufDescJ708._DTYPE.itemsize == 37256
-    assert TidlIoBufDescJ708._DTYPE.fields["out_data_name"][1] == 20488  # type: ignore[index]
+    assert dt.fields["out_data_name"][1] == 20488  # type: ignore[index]
+    assert "in_dim1" not in dt.names and "in_buf_size" not in dt.names  # absent in 08.x
 
 
 def test_open_variants_share_memory(tmp_path: Path) -> None:
@@ -150,7 +154,7 @@ def test_wrong_sizes_name_the_known_versions(tmp_path: Path) -> None:
     with pytest.raises(binparse.FormatError, match="37,252 bytes"):
         binparse.open(p, format="tidl.io.j7_08")
     with pytest.raises(binparse.FormatError, match="data too short"):
-        TidlIoBufDescJ708.from_buffer(data[:-4])
+        IoBufDesc.from_buffer(data[:-4], **P08)
 
 
 def test_bad_counts_are_validation_errors() -> None:
@@ -159,7 +163,7 @@ def test_bad_counts_are_validation_errors() -> None:
     io = binparse.open(bytes(data))
     with pytest.raises(binparse.ValidationError) as e:
         io.num_output_buf
-    assert e.value.path == "tidl_io_buf_desc_j7_08.num_output_buf" and e.value.offset == 4
+    assert e.value.path == "tidl_io_buf_desc.num_output_buf" and e.value.offset == 4
     assert e.value.expected == "0..32" and e.value.found == 99
 
 

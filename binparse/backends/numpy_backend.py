@@ -43,9 +43,13 @@ def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
     if e[0] == "name":
         inst = next((a for a in t.instances if a.id == e[1] and a.kind == "value"), None)
         if inst is not None and inst.value is not None:
-            folded = _fold(resolve_enums(inst.value, t))
+            inner = resolve_enums(inst.value, t)
+            assert inner is not None
+            folded = _fold(inner)
             if folded is not None:
                 return folded
+            if ex.names(inner) <= {p.id for p in t.params}:
+                return inner  # a value over params only: inline it so layouts stay static
         return e
     return _fold(tuple(resolve_enums(p, t) if isinstance(p, tuple) else p for p in e)) or e
 
