@@ -24,7 +24,7 @@ from .backends.numpy_backend import camel
 from .schema import SCHEMAS_DIR, Schema, TypeDef
 
 REPO = Path(__file__).resolve().parents[1]
-__all__ = ["BytesIO", "KaitaiStream", "available", "compile_all", "compile_schemas", "load_module", "root_class", "to_plain"]
+__all__ = ["BytesIO", "KaitaiStream", "available", "compile_all", "compile_schemas", "load_module", "parse", "root_class", "to_plain"]
 
 
 def compiler_dir() -> Path:
@@ -66,6 +66,13 @@ def load_module(out_dir: Path, schema: Schema) -> ModuleType:
 
 def root_class(mod: ModuleType, schema: Schema) -> Any:
     return getattr(mod, camel(schema.id))
+
+
+def parse(out_dir: Path, schema: Schema, data: bytes, params: dict[str, int] | None = None) -> Any:
+    """Parse `data` with the compiler's parser for `schema` (params in declaration order)."""
+    cls = root_class(load_module(out_dir, schema), schema)
+    args = [(params or {})[p.id] for p in schema.root.params]
+    return cls(*args, KaitaiStream(BytesIO(data)))
 
 
 def to_plain(obj: Any, t: TypeDef) -> dict[str, Any]:

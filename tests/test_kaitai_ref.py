@@ -29,6 +29,18 @@ def test_tidl_io_fixture_and_real_files(kaitai_out: Path) -> None:
     assert theirs["num_input_buf"] >= 1
 
 
+def test_every_fixture(kaitai_out: Path) -> None:
+    import yaml
+    specs = sorted(FIXTURES.rglob("*.yaml"))
+    assert len(specs) >= 8
+    for spec in specs:
+        doc = yaml.safe_load(spec.read_text())
+        schema = load_schema(binparse.schema.SCHEMAS_DIR / f"{doc['schema']}.ksy")
+        data = (spec.parent / doc["output"]).read_bytes()
+        theirs = kaitai_ref.to_plain(kaitai_ref.parse(kaitai_out, schema, data, doc.get("params")), schema.root)
+        assert theirs == binparse.open(data).to_dict(), spec
+
+
 def test_feature_schema(kaitai_out: Path, features_schema: Schema, features: ModuleType) -> None:
     mod = kaitai_ref.load_module(kaitai_out, features_schema)
     obj = mod.Features(2, kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(FEATURE_BYTES)))

@@ -37,6 +37,11 @@ class _Tensors(Accessor):
     def _entry(self, direction: str, k: int) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _col(self, field: str, k: int) -> Any:
+        """Entry k of a struct-of-arrays field (None for a field this version lacks)."""
+        arr = getattr(self, field)
+        return None if arr is None else arr[k].item() if isinstance(arr, np.ndarray) else arr[k]
+
     def _tensors(self, direction: str) -> list[Tensor]:
         count = self._num(0 if direction == "input" else 1)
         return [make_tensor(direction, k, self._entry(direction, k), root=self._path, file=self._file)
@@ -72,10 +77,6 @@ class _Tensors(Accessor):
         return io_table(f"TIDL io descriptor {self.version}, {cores}", self.inputs, self.outputs)
 
 
-def _at(arr: Any, k: int) -> Any:
-    return None if arr is None else arr[k].item() if isinstance(arr, np.ndarray) else arr[k]
-
-
 class IoBufDesc(TidlIoBufDesc, _Tensors):
     """A J7 `sTIDL_IOBufDesc_t` (08.x, 09.02, 10.x-11.x) with its tensors."""
 
@@ -91,18 +92,17 @@ class IoBufDesc(TidlIoBufDesc, _Tensors):
 
     def _entry(self, direction: str, k: int) -> dict[str, Any]:
         p = "in" if direction == "input" else "out"
-        g = lambda name: _at(getattr(self, f"{p}_{name}"), k)  # noqa: E731
-        scale = _at(self.in_tensor_scale if p == "in" else self.out_tensor_scale, k)
-        zero_point = _at(self.in_zero_point if p == "in" else self.out_zero_point, k)
+
+        def g(name: str) -> Any:
+            return self._col(f"{p}_{name}", k)
         dims = (g("dim1"), g("dim2"))
         return {"width": g("width"), "height": g("height"), "num_channels": g("num_channels"),
                 "num_batches": g("num_batches"), "dim1": 1 if dims[0] is None else dims[0],
                 "dim2": 1 if dims[1] is None else dims[1], "pad_l": g("pad_l"), "pad_t": g("pad_t"),
                 "pad_r": g("pad_r"), "pad_b": g("pad_b"), "pad_ch": g("pad_ch"),
                 "channel_pitch": g("channel_pitch"), "element_type": g("element_type"),
-                "name": (self.in_data_name if p == "in" else self.out_data_name)[k],
-                "scale": float(scale), "zero_point": zero_point,
-                "layout": _at(self.in_layout if p == "in" else self.out_layout, k),
+                "name": g("data_name"), "scale": float(g("tensor_scale")), "zero_point": g("zero_point"),
+                "layout": g("layout"),
                 "buf_size": g("buf_size"), "data_id": g("data_id")}
 
 
@@ -117,7 +117,9 @@ class IoBufDescTda2(TidlIoBufDescTda2, _Tensors):
 
     def _entry(self, direction: str, k: int) -> dict[str, Any]:
         p = "in" if direction == "input" else "out"
-        g = lambda name: _at(getattr(self, f"{p}_{name}"), k)  # noqa: E731
+
+        def g(name: str) -> Any:
+            return self._col(f"{p}_{name}", k)
         width, height = g("width"), g("height")
         pitch = (g("pad_t") + height + g("pad_b")) * (g("pad_l") + width + g("pad_r"))
         return {"width": width, "height": height, "num_channels": g("num_channels"), "num_batches": 1,

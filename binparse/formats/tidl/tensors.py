@@ -122,7 +122,8 @@ class Tensor:
         if self.dtype.kind == "f":
             return q.astype(np.float32)
         scale = self._scale()
-        return ((q.astype(np.float32) - np.float32(self.zero_point)) / np.float32(scale)).astype(np.float32)
+        out: NDArray[np.float32] = (q.astype(np.float32) - np.float32(self.zero_point)) / np.float32(scale)
+        return out
 
     def quantize(self, values: ArrayLike) -> NDArray[Any]:
         """A copy of real values in this tensor's element type: `round(x * scale) + zero_point`, clipped."""
@@ -131,7 +132,8 @@ class Tensor:
             return x.astype(self.dtype)
         info = np.iinfo(self.dtype)
         q = np.rint(x * self._scale()) + self.zero_point
-        return np.clip(q, info.min, info.max).astype(self.dtype)
+        out: NDArray[Any] = np.clip(q, info.min, info.max).astype(self.dtype)
+        return out
 
     def pack(self, array: ArrayLike, into: BufferLike | None = None) -> BufferLike:
         """Write a logical array into a padded buffer (new one by default), zeroing all padding."""
@@ -178,7 +180,7 @@ def make_tensor(direction: str, index: int, fields: dict[str, Any], *, root: str
     shape = (fields["num_batches"], fields["dim1"], fields["dim2"], fields["num_channels"],
              fields["height"], fields["width"])
     pads = Pads(fields["pad_l"], fields["pad_t"], fields["pad_r"], fields["pad_b"], fields["pad_ch"])
-    t = Tensor(direction, index, fields["name"], et, shape, pads, fields["channel_pitch"],  # type: ignore[arg-type]
+    t = Tensor(direction, index, fields["name"], et, shape, pads, fields["channel_pitch"],
                fields["scale"], fields["zero_point"], LAYOUTS.get(fields["layout"], str(fields["layout"])),
                0, "", fields["data_id"], path, file)
     stored = fields.get("buf_size")
