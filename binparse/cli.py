@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -19,13 +20,14 @@ def _inspect(args: argparse.Namespace) -> int:
     acc = api.open(args.file, format=args.format)
     fmt = registry.get(args.format) if args.format else registry.format_of(acc)
     acc.validate()
-    meta = {"file": args.file, "format": fmt.name, "size": acc.nbytes}
+    size = os.stat(args.file).st_size
+    meta = {"file": args.file, "format": fmt.name, "size": size}
     family = not args.fields and hasattr(acc, "summary")
     if args.json:
         doc = {**meta, **acc.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
         print(json.dumps(doc, indent=1))
     else:
-        title = f"{args.file}: {fmt.name}, {fmt.version}, {acc.nbytes:,} bytes"
+        title = f"{args.file}: {fmt.name}, {fmt.version}, {size:,} bytes"
         print(title + "\n" + acc.report() if family else render.table(acc, title))
     return 0
 

@@ -32,8 +32,11 @@ class Format:
     params: dict[str, int] = field(default_factory=dict)
     describe: str = ""
     exact_size: bool = True
+    identified_by: str = ""  # how to say what `magic` is, e.g. "netVersion 0x20211201"
 
     def identifies(self) -> str:
+        if self.identified_by:
+            return self.identified_by
         if self.size is not None:
             return f"{self.size:,} bytes"
         if self.magic is not None:

@@ -137,10 +137,12 @@ class RecordArray(Generic[A], Sequence[A]):
     """A sequence of accessors over consecutive records; `.array` is the zero-copy structured view
     when the records have a fixed size."""
 
-    __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path")
+    __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path", "_sub")
 
-    def __init__(self, owner: Accessor, cls: type[A], offsets: Sequence[int], args: dict[str, Any], path: str) -> None:
+    def __init__(self, owner: Accessor, cls: type[A], offsets: Sequence[int], args: dict[str, Any], path: str,
+                 substream: int | None = None) -> None:
         self._owner, self._cls, self._offsets, self._args, self._path = owner, cls, offsets, args, path
+        self._sub = substream  # records declared with `size` read from a substream of that many bytes
 
     def __len__(self) -> int:
         return len(self._offsets)
@@ -149,7 +151,9 @@ class RecordArray(Generic[A], Sequence[A]):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
         k = range(len(self._offsets))[i]
-        return self._owner._child(self._cls, self._offsets[k], self._args, f"{self._path}[{k}]", index=k)
+        off = self._offsets[k]
+        io = None if self._sub is None else (off, off + self._sub)
+        return self._owner._child(self._cls, off, self._args, f"{self._path}[{k}]", index=k, io=io)
 
     def __iter__(self) -> Iterator[A]:
         for k in range(len(self._offsets)):
@@ -476,7 +480,8 @@ class Accessor:
                 for k in range(n):
                     offsets.append(off)
                     off = self._user_at(spec, off, k)._nbytes_end()
-            hit = RecordArray(self, cls, offsets, self._args_of(spec.args, cls), f"{self._path}.{spec.name}")
+            hit = RecordArray(self, cls, offsets, self._args_of(spec.args, cls), f"{self._path}.{spec.name}",
+                              substream=size if spec.size is not None else None)
             self._cache[i] = hit
         return hit
 

@@ -69,6 +69,7 @@ class _Module:
         self.schema = schema
         self.imports: dict[str, str] = {}  # class name -> module
         self.out: list[str] = []
+        self.tables: list[str] = []  # module-level constants (enum member docs)
 
     def ref(self, t: TypeDef) -> str:
         name = nb.class_name(t)
@@ -139,6 +140,13 @@ class _Module:
             for value, member in sorted(e.members.items()):
                 name = member + "_" if keyword.iskeyword(member) else member
                 w(f"        {name} = {value}\n")
+            if e.docs:
+                table = f"_DOCS_{cls}_{nb.camel(e.name)}"
+                self.tables.append(f"{table}: dict[int, str] = {dict(sorted(e.docs.items()))!r}\n")
+                w("\n        @property\n")
+                w("        def doc(self) -> str:\n")
+                w('            """The schema\'s doc of this member (for vendor enums, the vendor\'s own name)."""\n')
+                w(f"            return {table}.get(self.value, \"\")\n")
         for p in t.params:
             w("\n    @property\n")
             w(f"    def {p.id}(self) -> int:\n")
@@ -223,6 +231,8 @@ class _Module:
         for name, mod in sorted(self.imports.items()):
             head.append(f"from {mod} import {name}\n")
         names = [nb.class_name(t) for t in types]
+        if self.tables:
+            head.append("\n" + "".join(self.tables))
         body = "".join(self.out)
         tail = f"\n\n__all__ = {names!r}\n"
         return "".join(head) + body + tail

@@ -7,7 +7,10 @@ count, so the size identifies the version (TIDL-RT itself refuses a file of any 
 from __future__ import annotations
 
 from ...registry import Format, register
+import struct
+
 from .io import IoBufDesc, IoBufDescTda2
+from .net import NET_VERSIONS, NetJ7, NetTda2
 from .tensors import ELEMENT_DTYPES, Pads, Tensor
 
 IO_FORMATS = [
@@ -32,4 +35,21 @@ for _cores, _size in ((1, 94616), (2, 189208), (4, 378392)):
         params={"max_num_cores": _cores, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 10},
         describe=f"sTIDL_IOBufDesc_t with buffer sizes, {_cores} x (32 inputs / 128 outputs)")))
 
-__all__ = ["ELEMENT_DTYPES", "IO_FORMATS", "IoBufDesc", "IoBufDescTda2", "Pads", "Tensor"]
+NET_FORMATS = [
+    register(Format(name="tidl.net.tda2", accessor=NetTda2, family="tidl", kind="net.bin",
+                    version="TDA2 TIDL 01.01.03 / TIDL-API 1.2", size=483364, params={"api": 12},
+                    describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
+    register(Format(name="tidl.net.am57x", accessor=NetTda2, family="tidl", kind="net.bin",
+                    version="AM57x TIDL-API 1.3", size=484384, params={"api": 13},
+                    describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
+]
+for _version, _gen in NET_VERSIONS.items():
+    _label, _name = {82: ("8.2", "08_2"), 86: ("08.06", "08_06"), 92: ("09.02", "09_02")}[_gen]
+    NET_FORMATS.append(register(Format(
+        name=f"tidl.net.j7_{_name}", accessor=NetJ7, family="tidl", kind="net.bin",
+        version=f"J7 TIDL {_label} (netVersion 0x{_version:08X})", magic=struct.pack("<I", _version),
+        params={"gen": _gen}, exact_size=False, identified_by=f"netVersion 0x{_version:08X}",
+        describe="sTIDL_Network_t header + numLayers layers, then parameters")))
+
+__all__ = ["ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "IoBufDesc", "IoBufDescTda2", "NetJ7", "NetTda2",
+           "Pads", "Tensor"]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .tensors import Tensor
+
+if TYPE_CHECKING:
+    from .net import _Network
 
 
 def columns(head: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
@@ -43,4 +46,21 @@ def io_table(title: str, inputs: Sequence[Tensor], outputs: Sequence[Tensor]) ->
     if padded:
         names = ", ".join(f"{t.direction} {t.name or t.index}" for t in padded)
         lines.append(f"padded in the device buffer: {names}; `binparse view` reads them without the padding")
+    return "\n".join(lines)
+
+
+def net_table(net: _Network) -> str:
+    """A table like TI's `*_netLog.txt`: one row per layer, in file order."""
+    t = net.table()
+    head = ["Num", "TIDL layer type", "#Ins", "#Outs", "Inbuf ids", "Outbuf ids", "Out dims"]
+    rows = []
+    for i in range(len(t)):
+        nin, nout = int(t.num_in[i]), int(t.num_out[i])
+        rows.append([i, net.type_name(int(t.layer_type[i])), nin, nout,
+                     " ".join(map(str, t.in_ids[i, :max(nin, 0)].tolist())) or "-",
+                     " ".join(map(str, t.out_ids[i, :max(nout, 0)].tolist())) or "-",
+                     " ".join("x".join(map(str, s)) for s in t.out_shapes[i, :max(nout, 0)].tolist()) or "-"])
+    version = f", netVersion {net.net_version_hex}" if net.net_version_hex else ""
+    lines = [f"TIDL network {net.version}{version}, {len(t)} layers"]
+    lines.extend(columns(head, rows))
     return "\n".join(lines)

@@ -1,0 +1,219 @@
+"""TIDL network files (`*_tidl_net.bin`, `tidl_net_*.bin`): layers, graph, weights.
+
+`NetJ7` (8.2, 08.06, 09.02) and `NetTda2` (TDA2 / AM57x TIDL-API) extend the generated accessor
+classes with what a user of the network wants: a vectorised layer table (types, buffer counts,
+data ids, out dims, read as columns of the structured layer array, no per-layer parsing), TI's
+layer-type names, producers/consumers by dataId, a topological order, and the weight views
+(`weights.py`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ...accessors.tidl.tidl_enums import TidlEnums
+from ...accessors.tidl.tidl_net_j7 import TidlNetJ7
+from ...accessors.tidl.tidl_net_tda2 import TidlNetTda2
+from ...buffers import BufferLike
+from ...errors import FormatError
+from ...runtime import Accessor
+from .report import net_table
+from .weights import j7_weights, tda2_weights
+
+J7_GENERATIONS = {82: ("8.2", TidlEnums.LayerTypeJ708), 86: ("08.06", TidlEnums.LayerTypeJ708),
+                  92: ("09.02", TidlEnums.LayerTypeJ709)}
+NET_VERSIONS = {0x20211201: 82, 0x20230208: 86, 0x20240401: 92}
+
+
+@dataclass(frozen=True)
+class LayerTable:
+    """Columns over the used layers (one row per layer, in file order).
+
+    `in_ids`/`out_ids` hold every slot's dataId (-1 where the slot is unused, that is beyond
+    max(num_in, 0) / max(num_out, 0)); `out_shapes` holds each out slot's dims as stored (4 or 6).
+    """
+
+    layer_type: NDArray[np.int32]
+    num_in: NDArray[np.int32]
+    num_out: NDArray[np.int32]
+    in_ids: NDArray[np.int32]
+    out_ids: NDArray[np.int32]
+    out_shapes: NDArray[np.int32]
+
+    def __len__(self) -> int:
+        return int(self.layer_type.shape[0])
+
+
+def _mask(ids: NDArray[Any], counts: NDArray[Any]) -> NDArray[np.int32]:
+    """Slot ids with unused slots (k >= count) set to -1; a copy."""
+    used = np.arange(ids.shape[1])[None, :] < np.maximum(counts, 0)[:, None]
+    out: NDArray[np.int32] = np.where(used, ids, -1).astype(np.int32)
+    return out
+
+
+class _Network(Accessor):
+    """What both network classes add to their generated accessor."""
+
+    __slots__ = ()
+
+    @property
+    def version(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def net_version_hex(self) -> str | None:
+        return None
+
+    @property
+    def layer_types(self) -> type[IntEnum]:
+        raise NotImplementedError
+
+    @property
+    def used_layers(self) -> NDArray[Any]:
+        """Structured view of the used layers (zero-copy)."""
+        n = self._num(0 if isinstance(self, TidlNetTda2) else 2)
+        arr: NDArray[Any] = self.layers.array[:n]  # type: ignore[attr-defined]
+        return arr
+
+    def table(self) -> LayerTable:
+        raise NotImplementedError
+
+    def type_name(self, layer_type: int) -> str:
+        """TI's name of a layer type in this version's numbering (e.g. 'TIDL_ConvolutionLayer')."""
+        try:
+            return str(self.layer_types(layer_type).doc)  # type: ignore[attr-defined]
+        except ValueError:
+            return f"unknown layer type {layer_type}"
+
+    # -- graph -------------------------------------------------------------------------------------
+    def producers(self) -> dict[int, int]:
+        """dataId → index of the layer that writes it."""
+        t = self.table()
+        out: dict[int, int] = {}
+        for i, ids in enumerate(t.out_ids.tolist()):
+            for d in ids:
+                if d >= 0:
+                    out.setdefault(d, i)
+        return out
+
+    def consumers(self) -> dict[int, list[int]]:
+        """dataId → indices of the layers that read it."""
+        t = self.table()
+        out: dict[int, list[int]] = {}
+        for i, ids in enumerate(t.in_ids.tolist()):
+            for d in ids:
+                if d >= 0:
+                    out.setdefault(d, []).append(i)
+        return out
+
+    def input_layers(self) -> list[int]:
+        """Data layers that feed the network (numInBufs = -1)."""
+        return [int(i) for i in np.flatnonzero(self.table().num_in == -1)]
+
+    def output_layers(self) -> list[int]:
+        """Data layers that take the network's outputs (numOutBufs = -1)."""
+        return [int(i) for i in np.flatnonzero(self.table().num_out == -1)]
+
+    def topological_order(self) -> list[int]:
+        """Layer indices such that every layer comes after the producers of its inputs."""
+        t = self.table()
+        prod = self.producers()
+        deps = [{prod[d] for d in ids if d >= 0 and d in prod and prod[d] != i}
+                for i, ids in enumerate(t.in_ids.tolist())]
+        users: dict[int, list[int]] = {}
+        for i, ds in enumerate(deps):
+            for d in ds:
+                users.setdefault(d, []).append(i)
+        waiting = [len(ds) for ds in deps]
+        ready = deque(i for i, w in enumerate(waiting) if w == 0)
+        order: list[int] = []
+        while ready:
+            i = ready.popleft()
+            order.append(i)
+            for j in users.get(i, []):
+                waiting[j] -= 1
+                if waiting[j] == 0:
+                    ready.append(j)
+        if len(order) != len(deps):
+            raise FormatError("the layers' data ids form a cycle", file=self._file, path=self._path)
+        return order
+
+    # -- output ------------------------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        t = self.table()
+        layers = []
+        for i in range(len(t)):
+            nin, nout = int(t.num_in[i]), int(t.num_out[i])
+            layers.append({
+                "index": i, "type": self.type_name(int(t.layer_type[i])), "num_in": nin, "num_out": nout,
+                "in_ids": t.in_ids[i, :max(nin, 0)].tolist(), "out_ids": t.out_ids[i, :max(nout, 0)].tolist(),
+                "out_shapes": t.out_shapes[i, :max(nout, 0)].tolist()})
+        return {"family": "tidl", "kind": "network", "version": self.version,
+                "net_version": self.net_version_hex, "layers": layers}
+
+    def report(self) -> str:
+        return net_table(self)
+
+
+class NetJ7(TidlNetJ7, _Network):
+    """A J7 network file (8.2, 08.06 or 09.02)."""
+
+    __slots__ = ()
+
+    @property
+    def version(self) -> str:
+        return J7_GENERATIONS[self.gen][0]
+
+    @property
+    def net_version_hex(self) -> str | None:
+        return f"0x{self.net_version:08X}"
+
+    @property
+    def layer_types(self) -> type[IntEnum]:
+        return J7_GENERATIONS[self.gen][1]
+
+    def weights(self, index: int) -> dict[str, NDArray[Any]]:
+        """Zero-copy views of layer `index`'s weights, bias (and scales) in this file."""
+        return j7_weights(self, index)
+
+    def table(self) -> LayerTable:
+        a = self.used_layers
+        nin, nout = a["num_in_bufs"], a["num_out_bufs"]
+        if self.gen == 82:
+            in_ids, out_ids = a["in_data_params"]["data_id"], a["out_data_params"]["data_id"]
+            shapes = a["out_data_params"]["dim_values"]
+        else:
+            in_ids, out_ids = a["in_data"], a["out_data"]["data_id"][:, None]
+            shapes = a["out_data"]["dim_values"][:, None, :]
+        return LayerTable(a["layer_type"].copy(), nin.copy(), nout.copy(), _mask(in_ids, nin),
+                          _mask(out_ids, nout), shapes.copy())
+
+
+class NetTda2(TidlNetTda2, _Network):
+    """A TDA2 / AM57x TIDL-API network file (all 256 layer slots; weights in a separate file)."""
+
+    __slots__ = ()
+
+    @property
+    def version(self) -> str:
+        return "TIDL-API 1.3 (AM57x)" if self.api == 13 else "TDA2 01.01.03 / TIDL-API 1.2"
+
+    @property
+    def layer_types(self) -> type[IntEnum]:
+        return TidlEnums.LayerTypeTda2
+
+    def weights(self, params: BufferLike, *, file: str | None = None) -> list[dict[str, NDArray[Any]]]:
+        """Zero-copy views of every used layer's parameters in the matching tidl_param_*.bin."""
+        return tda2_weights(self, params, file=file)
+
+    def table(self) -> LayerTable:
+        a = self.used_layers
+        nin, nout = a["num_in_bufs"], a["num_out_bufs"]
+        return LayerTable(a["layer_type"].copy(), nin.copy(), nout.copy(), _mask(a["in_data"]["data_id"], nin),
+                          _mask(a["out_data"]["data_id"], nout), a["out_data"]["dim_values"].copy())

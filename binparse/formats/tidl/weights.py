@@ -1,0 +1,120 @@
+"""Weight, bias and scale views of TIDL layers (zero-copy, bounds-checked).
+
+J7 (8.2 … 09.02): the layer parameters store absolute file offsets of their data
+(`TIDL_alignParamsWrite`, 64-byte aligned). Weights are `(weightsElementSizeInBits + 7) / 8` bytes
+(8 → int8, 16 → int16, 32 → float32); biases int16, int32 under quantisation style AsymNP2_TFL (5),
+float32 with 32-bit weights; per-channel scales float32.
+
+TDA2 / AM57x: the parameters are in a separate `tidl_param_*.bin`, layer after layer in index
+order, weights then bias, without alignment (inferred: the sums match all three real AM57x
+param files to the byte). Weights are weightsElementSize bytes, stored unsigned with their zero
+at zeroWeightValue (uint8 / uint16); biases biasElementSize bytes (int16 for 2); detection prior
+boxes float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ...buffers import BufferLike, byte_view, view
+from ...errors import FormatError, LayoutError
+
+_J7_WEIGHT = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<f4")}
+_TDA2_WEIGHT = {1: np.dtype("u1"), 2: np.dtype("<u2")}
+_SIGNED = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<i4")}
+
+
+def _param_counts(p: Any, kind: str, gen: int) -> dict[str, int]:
+    """Element counts of a layer's parameter arrays, from its decoded layer params."""
+    if kind in ("convolution_layer", "deconv2d_layer"):
+        groups = max(p.num_groups, 1)
+        return {"weights": p.num_out_channels * (p.num_in_channels // groups) * p.kernel_w * p.kernel_h,
+                "bias": p.num_out_channels}
+    if kind == "inner_product_layer":
+        if gen >= 92:
+            return {"weights": p.num_in_cols * p.num_out_cols, "bias": p.num_out_cols}
+        return {"weights": p.num_in_nodes * p.num_out_nodes, "bias": p.num_out_nodes}
+    if kind == "batch_norm_layer":
+        return {"weights": p.num_channels, "bias": p.num_channels}
+    if kind == "detection_output_layer":
+        return {"prior_box": p.prior_box_size}
+    return {}
+
+
+def _check_count(n: int, path: str, file: str | None) -> None:
+    if n < 0:
+        raise FormatError("negative parameter count", file=file, path=path, expected=">= 0", found=n)
+
+
+def j7_weights(net: Any, index: int) -> dict[str, NDArray[Any]]:
+    """Views of layer `index`'s weights/bias/scales in a J7 net file (empty dict if it has none)."""
+    layer = net.layers[index]
+    kind = net.layer_types(int(layer.layer_type)).name if layer.layer_type in set(net.layer_types) else ""
+    p = layer.layer_params
+    counts = _param_counts(p, kind, net.gen)
+    if not counts or isinstance(p, np.ndarray):
+        return {}
+    bits = int(layer.weights_element_size_in_bits)
+    wdt = _J7_WEIGHT.get((bits + 7) // 8)
+    if wdt is None:
+        raise FormatError("unsupported weight element size", file=net._file,
+                          path=f"{layer.path}.weights_element_size_in_bits", expected="8, 16 or 32", found=bits)
+    bdt = np.dtype("<f4") if bits == 32 else (np.dtype("<i4") if net.quantization_style == 5 else np.dtype("<i2"))
+    dtypes = {"weights": wdt, "bias": bdt, "prior_box": np.dtype("<f4")}
+    out: dict[str, NDArray[Any]] = {}
+    for name, n in counts.items():
+        offset = getattr(p, name, 0)
+        path = f"{p.path}.{name}"
+        _check_count(n, path, net._file)
+        if not offset:
+            continue
+        out[name] = _at(net._mv, dtypes[name], offset, n, path, net._file)
+    scales = getattr(p, "weight_scales", None)
+    if scales and counts.get("bias"):
+        out["weight_scales"] = _at(net._mv, np.dtype("<f4"), scales, counts["bias"], f"{p.path}.weight_scales", net._file)
+    return out
+
+
+def _at(mv: memoryview, dt: np.dtype[Any], offset: int, n: int, path: str, file: str | None) -> NDArray[Any]:
+    try:
+        return view(mv, dt, offset, (n,), file=file, path=path)
+    except LayoutError as exc:
+        raise FormatError("parameter offset points outside the file", file=file, path=path, offset=offset,
+                          expected=f"{n} x {dt} inside {mv.nbytes} bytes", found=exc.found) from None
+
+
+def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> list[dict[str, NDArray[Any]]]:
+    """Views of every used layer's parameters in a TDA2/AM57x `tidl_param_*.bin` (one dict per layer).
+
+    Raises FormatError when the network describes more or fewer bytes than the param file holds.
+    """
+    mv = byte_view(params, file=file)
+    sizes = {"weights": int(net.weights_element_size), "bias": int(net.bias_element_size), "prior_box": 4}
+    wdt = _TDA2_WEIGHT.get(sizes["weights"])
+    bdt = _SIGNED.get(sizes["bias"])
+    if wdt is None or bdt is None:
+        raise FormatError("unsupported element sizes", file=net._file, path=net.path,
+                          expected="weightsElementSize 1 or 2, biasElementSize 1, 2 or 4",
+                          found=(sizes["weights"], sizes["bias"]))
+    dtypes = {"weights": wdt, "bias": bdt, "prior_box": np.dtype("<f4")}
+    offset = 0
+    out: list[dict[str, NDArray[Any]]] = []
+    for i in range(int(net.num_layers)):
+        layer = net.layers[i]
+        p = layer.layer_params
+        views: dict[str, NDArray[Any]] = {}
+        kind = layer.layer_type.name if hasattr(layer.layer_type, "name") else ""
+        for name, n in ({} if isinstance(p, np.ndarray) else _param_counts(p, kind, 0)).items():
+            path = f"{layer.path}.{name}"
+            _check_count(n, path, file)
+            views[name] = _at(mv, dtypes[name], offset, n, path, file)
+            offset += n * dtypes[name].itemsize
+        out.append(views)
+    if offset != mv.nbytes:
+        raise FormatError("param file size does not match the network", file=file,
+                          expected=f"{offset:,} bytes (from the network's layers)", found=f"{mv.nbytes:,} bytes",
+                          hint="use the tidl_param_*.bin made together with this tidl_net_*.bin")
+    return out
