@@ -51,6 +51,15 @@ def _fn(e: ex.Expr | None, t: TypeDef) -> Any:
     return lambda ctx: ex.evaluate(e, _CtxScope(ctx))
 
 
+def _stream_relative(pos: Any) -> Any:
+    """Kaitai's `pos` counts from the start of the current stream (a sized type's substream);
+    construct's substreams report offsets in their parent, so add where this one starts."""
+    def offset(ctx: Any) -> int:
+        base = getattr(ctx.get("_io"), "parent_stream_offset", 0)
+        return int(pos(ctx) if callable(pos) else pos) + base
+    return offset
+
+
 def _bounded(count: Any, ctx: Any, name: str) -> int:
     """A repeat count from the data, refused when it exceeds the stream's length in bytes (no
     element is smaller than a byte unless it is empty, and empty ones must not loop unbounded)."""
@@ -100,7 +109,7 @@ class _Builder:
             if a.kind == "value":
                 members.append(a.id / c.Computed(_fn(a.value, t)))
             else:
-                members.append(a.id / c.Pointer(_fn(a.pos, t), self.attr(a, t)))
+                members.append(a.id / c.Pointer(_stream_relative(_fn(a.pos, t)), self.attr(a, t)))
         struct = c.Struct(*members)
         self.done[key] = struct
         return struct

@@ -39,13 +39,13 @@ def detections(buffer: BufferLike, offset: int = 0, *, file: str | None = None) 
     size = _whole(head.obj_info_size, "obj_info_size", offset + 4, file, _BASE)
     first = _whole(head.obj_info_offset, "obj_info_offset", offset + 12, file, 20)
     keep = min(32, (size - _BASE) // 12)
-    names = [n_ for n_ in OBJ_DTYPE.names or () if n_ != "key_points"]
-    fields = OBJ_DTYPE.fields or {}
-    spec: dict[str, Any] = {"names": names, "formats": [fields[x][0] for x in names],
-                            "offsets": [fields[x][1] for x in names], "itemsize": size}
+    fields: dict[str, Any] = dict(OBJ_DTYPE.fields or {})
+    names = [x for x in OBJ_DTYPE.names or () if x != "key_points"]
+    formats: list[Any] = [fields[x][0] for x in names]
+    offsets = [fields[x][1] for x in names]
     if keep:
-        kp = fields["key_points"][0].subdtype[0]
-        spec["names"].append("key_points")
-        spec["formats"].append((kp, (keep,)))
-        spec["offsets"].append(_BASE)
+        names.append("key_points")
+        formats.append((fields["key_points"][0].base, (keep,)))
+        offsets.append(_BASE)
+    spec: Any = {"names": names, "formats": formats, "offsets": offsets, "itemsize": size}
     return view(mv, np.dtype(spec), offset + first, (n,), (size,), file=file, path="tidl_od_output.objects")

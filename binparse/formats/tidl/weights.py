@@ -22,9 +22,9 @@ from numpy.typing import NDArray
 from ...buffers import BufferLike, byte_view, view
 from ...errors import FormatError, LayoutError
 
-_J7_WEIGHT = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<f4")}
-_TDA2_WEIGHT = {1: np.dtype("u1"), 2: np.dtype("<u2")}
-_SIGNED = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<i4")}
+_J7_WEIGHT: dict[int, np.dtype[Any]] = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<f4")}
+_TDA2_WEIGHT: dict[int, np.dtype[Any]] = {1: np.dtype("u1"), 2: np.dtype("<u2")}
+_SIGNED: dict[int, np.dtype[Any]] = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<i4")}
 
 
 def _param_counts(p: Any, kind: str, gen: int) -> dict[str, int]:
@@ -63,7 +63,7 @@ def j7_weights(net: Any, index: int) -> dict[str, NDArray[Any]]:
         raise FormatError("unsupported weight element size", file=net._file,
                           path=f"{layer.path}.weights_element_size_in_bits", expected="8, 16 or 32", found=bits)
     bdt = np.dtype("<f4") if bits == 32 else (np.dtype("<i4") if net.quantization_style == 5 else np.dtype("<i2"))
-    dtypes = {"weights": wdt, "bias": bdt, "prior_box": np.dtype("<f4")}
+    dtypes: dict[str, np.dtype[Any]] = {"weights": wdt, "bias": bdt, "prior_box": np.dtype("<f4")}
     out: dict[str, NDArray[Any]] = {}
     for name, n in counts.items():
         offset = getattr(p, name, 0)
@@ -99,7 +99,7 @@ def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> li
         raise FormatError("unsupported element sizes", file=net._file, path=net.path,
                           expected="weightsElementSize 1 or 2, biasElementSize 1, 2 or 4",
                           found=(sizes["weights"], sizes["bias"]))
-    dtypes = {"weights": wdt, "bias": bdt, "prior_box": np.dtype("<f4")}
+    dtypes: dict[str, np.dtype[Any]] = {"weights": wdt, "bias": bdt, "prior_box": np.dtype("<f4")}
     offset = 0
     out: list[dict[str, NDArray[Any]]] = []
     for i in range(int(net.num_layers)):
