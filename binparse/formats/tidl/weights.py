@@ -101,20 +101,21 @@ def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> li
                           found=(sizes["weights"], sizes["bias"]))
     dtypes: dict[str, np.dtype[Any]] = {"weights": wdt, "bias": bdt, "prior_box": np.dtype("<f4")}
     offset = 0
-    out: list[dict[str, NDArray[Any]]] = []
+    plan: list[list[tuple[str, int, int, str]]] = []  # per layer: (name, count, offset, path)
     for i in range(int(net.num_layers)):
         layer = net.layers[i]
         p = layer.layer_params
-        views: dict[str, NDArray[Any]] = {}
         kind = layer.layer_type.name if hasattr(layer.layer_type, "name") else ""
+        entries = []
         for name, n in ({} if isinstance(p, np.ndarray) else _param_counts(p, kind, 0)).items():
             path = f"{layer.path}.{name}"
             _check_count(n, path, file)
-            views[name] = _at(mv, dtypes[name], offset, n, path, file)
+            entries.append((name, n, offset, path))
             offset += n * dtypes[name].itemsize
-        out.append(views)
+        plan.append(entries)
     if offset != mv.nbytes:
         raise FormatError("param file size does not match the network", file=file,
                           expected=f"{offset:,} bytes (from the network's layers)", found=f"{mv.nbytes:,} bytes",
                           hint="use the tidl_param_*.bin made together with this tidl_net_*.bin")
-    return out
+    return [{name: _at(mv, dtypes[name], off, n, path, file) for name, n, off, path in entries}
+            for entries in plan]
