@@ -48,3 +48,18 @@ def test_feature_schema(kaitai_out: Path, features_schema: Schema, features: Mod
     assert kaitai_ref.to_plain(obj, features_schema.root) == ours.to_dict()
     assert (obj.double_items, obj.first_byte, obj.tail_words) == (6, 0x42, [2, 0x0302])
     assert obj.body.a == -5 and obj.table.cells == [1, 2, 3, 4, 5, 6]
+
+
+def test_real_nets(kaitai_out: Path) -> None:
+    from .conftest import real
+    cases = [("tidl/j7-08.2/deeplabv3-ade20k/201_tidl_net.bin", "tidl_net_j7", {"gen": 82})] + [
+        (f"tidl/am57x/tidl_net_{n}.bin", "tidl_net_tda2", {"api": 13})
+        for n in ("mnist_lenet", "jdetNet_ssd", "imagenet_jacintonet11v2")]
+    for rel, name, params in cases:
+        path = real(rel)
+        schema = load_schema(binparse.schema.SCHEMAS_DIR / "tidl" / f"{name}.ksy")
+        theirs = kaitai_ref.parse(kaitai_out, schema, path.read_bytes(), params)
+        ours = binparse.open(path)
+        assert kaitai_ref.to_plain(theirs, schema.root) == ours.to_dict(), rel
+        # the union decoded through the instance agrees too
+        assert theirs.layers[2].layer_params.num_out_channels == ours.layers[2].layer_params.num_out_channels > 0
