@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import timeit
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,72 +22,57 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 import binparse  # noqa: E402
 from binparse import kaitai_ref  # noqa: E402
-from binparse.accessors.tidl.tidl_io_buf_desc_j7_08 import TidlIoBufDescJ708  # noqa: E402
+from binparse.formats.tidl import IoBufDesc  # noqa: E402
 from binparse.backends.construct_backend import construct_for  # noqa: E402
 from binparse.schema import SCHEMAS_DIR, load_schema  # noqa: E402
+from timing import report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "tidl" / "j7-08.2" / "deeplabv3-ade20k" / "201_tidl_io_1.bin"
 FIXTURE = REPO / "fixtures" / "tidl" / "900_tidl_io_1.bin"
 
 
-def per_call(fn: Callable[[], Any], budget: float = 0.4) -> float:
-    """Best per-call time in seconds over 5 repeats of a loop sized to ~budget/5 seconds."""
-    n = 1
-    while True:
-        t = timeit.timeit(fn, number=n)
-        if t > budget / 25:
-            break
-        n *= 4
-    n = max(1, int(n * (budget / 5) / max(t, 1e-9)))
-    return min(timeit.repeat(fn, number=n, repeat=5)) / n
-
-
 def main() -> None:
     path = REAL if REAL.exists() else FIXTURE
     data = path.read_bytes()
-    schema = load_schema(SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc_j7_08.ksy")
-    names = TidlIoBufDescJ708.field_names()
-    dtype = TidlIoBufDescJ708._DTYPE
+    schema = load_schema(SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc.ksy")
+    params = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8}
+    names = IoBufDesc.field_names()
+    dtype = IoBufDesc._dtype_for(params)
 
     def open_and_touch() -> None:
-        io = TidlIoBufDescJ708.from_buffer(data)
+        io = IoBufDesc.from_buffer(data, **params)
         for n in names:
             getattr(io, n)
 
     def open_and_validate() -> None:
-        TidlIoBufDescJ708.from_buffer(data).validate()
+        IoBufDesc.from_buffer(data, **params).validate()
 
     cases: list[tuple[str, Callable[[], Any]]] = [
         ("numpy: np.frombuffer(structured dtype)", lambda: np.frombuffer(data, dtype=dtype, count=1)),
-        ("binparse: from_buffer (typed accessor)", lambda: TidlIoBufDescJ708.from_buffer(data)),
+        ("binparse: from_buffer (typed accessor)", lambda: IoBufDesc.from_buffer(data, **params)),
         ("binparse: open(bytes) (detect + accessor)", lambda: binparse.open(data)),
         ("binparse: open + every field", open_and_touch),
         ("binparse: open + validate", open_and_validate),
     ]
     plain = construct_for(schema)
-    cases.append(("construct: parse", lambda: plain.parse(data)))
-    compiled = construct_for(schema, checks=False).compile()  # compile() cannot take valid checks
+    cases.append(("construct: parse", lambda: plain.parse(data, **params)))
+    compiled = construct_for(schema, checks=False, params=params).compile()  # no valid checks: compile() cannot take them
     cases.append(("construct: compiled parse (no valid)", lambda: compiled.parse(data)))
     if kaitai_ref.available():
         out = Path(tempfile.mkdtemp(prefix="binparse-bench-"))
         kaitai_ref.compile_all(out)
         cls = kaitai_ref.root_class(kaitai_ref.load_module(out, schema), schema)
         cases.append(("kaitai-struct-compiler 0.11 generated parser",
-                      lambda: cls(kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(data)))))
+                      lambda: cls(1, 32, 32, 8, kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(data)))))
     else:
         print("(kaitai-struct-compiler not installed in .kaitai/: Kaitai row skipped)")
 
-    times = {name: per_call(fn) for name, fn in cases}
-    base = times["binparse: from_buffer (typed accessor)"]
-    floor = times["numpy: np.frombuffer(structured dtype)"]
     print(f"file: {path.name} ({len(data):,} bytes), Python {sys.version.split()[0]}, numpy {np.__version__}")
-    print(f"{'parser':46s} {'per call':>11s} {'÷ binparse open':>16s} {'÷ np.frombuffer':>16s}")
-    for name, t in times.items():
-        print(f"{name:46s} {t * 1e6:9.2f} µs {t / base:15.1f}× {t / floor:15.1f}×")
-
+    report(cases, base="binparse: from_buffer (typed accessor)", floor="numpy: np.frombuffer(structured dtype)")
 
 if __name__ == "__main__":
     main()

@@ -34,12 +34,14 @@ def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
 
 
 def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,  # noqa: A001
-         **params: int) -> Any:
+         version: str | None = None, **params: int) -> Any:
     """Open a file path or a buffer and return the typed accessor of its format.
 
     A path is memory-mapped read-only: nothing is read until a field is touched, and every view is
     read-only. `format` names a registered format (see `binparse schemas`); without it the format
-    is detected from the size or magic. Raises `FormatError` (wrong size, unknown file).
+    is detected from the size or magic, among the formats of `version` when given (e.g.
+    version="09.02": then the size only picks the core count). Raises `FormatError` (wrong size,
+    unknown file).
     """
     file: str | None = None
     if isinstance(source, (str, os.PathLike)):
@@ -48,7 +50,7 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     else:
         buf = source
     mv = byte_view(buf, file=file)
-    fmt = get(format) if format else detect(mv.nbytes, bytes(mv[:16]), file=file)
+    fmt = get(format) if format else detect(mv.nbytes, bytes(mv[:16]), file=file, version=version)
     return open_as(fmt, mv, file=file, **params)
 
 

@@ -81,13 +81,26 @@ def format_of(acc: Accessor) -> Format:
     raise FormatError("accessor of no registered format", found=type(acc).__name__)
 
 
-def detect(size: int, head: bytes, *, file: str | None = None) -> Format:
-    """The one format a file of `size` bytes starting with `head` matches (FormatError otherwise)."""
-    found = [f for f in registered()
+def of_version(version: str) -> list[Format]:
+    """Formats whose name carries `version` ("09.02" → *_09_02*, "08.x" → *_08*, "tda2")."""
+    token = version.lower().replace(".x", "").replace(".", "_").replace("-", "_")
+    return [f for f in registered() if token in f.name]
+
+
+def detect(size: int, head: bytes, *, file: str | None = None, version: str | None = None) -> Format:
+    """The one format a file of `size` bytes starting with `head` matches (FormatError otherwise).
+
+    With `version`, only that version's formats are candidates.
+    """
+    pool = of_version(version) if version else registered()
+    if version and not pool:
+        raise FormatError(f"no format of version {version!r}", file=file,
+                          expected=sorted({f.version for f in registered()}))
+    found = [f for f in pool
              if (f.size is not None and f.size == size) or (f.magic is not None and head.startswith(f.magic))]
     if len(found) == 1:
         return found[0]
-    known = "; ".join(f"{f.identifies()} = {f.name} ({f.version})" for f in registered() if f.size or f.magic)
+    known = "; ".join(f"{f.identifies()} = {f.name} ({f.version})" for f in pool if f.size or f.magic)
     if not found:
         raise FormatError("no known format matches this file", file=file,
                           expected=f"one of: {known}", found=f"{size:,} bytes starting {head[:8].hex(' ') or '(empty)'}",

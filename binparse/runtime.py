@@ -200,7 +200,7 @@ class Accessor:
     """Base of every generated accessor: a typed window onto one record of a buffer."""
 
     __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root", "_params", "_file",
-                 "_path", "_index", "_lay", "_cache", "__weakref__")
+                 "_path", "_index", "_lay", "_pre", "_pkey", "_cache", "__weakref__")
 
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = ()
     _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = ()
@@ -221,9 +221,8 @@ class Accessor:
         `buf` may be bytes, bytearray, memoryview, mmap.mmap or a C-contiguous np.ndarray; views
         are read-only when `buf` is. Raises `FormatError` when the record does not fit.
         """
-        mv = byte_view(buf, file=file)
-        missing = [p for p in cls._PARAMS if p not in params]
-        if missing or set(params) - set(cls._PARAMS):
+        mv = buf if type(buf) is memoryview and buf.format == "B" and buf.ndim == 1 else byte_view(buf, file=file)
+        if len(params) != len(cls._PARAMS) or not all(p in params for p in cls._PARAMS):
             raise BinparseError(f"{cls.__name__} takes params {list(cls._PARAMS)}", file=file,
                                 path=cls._TYPE_PATH, found=sorted(params))
         end = mv.nbytes
@@ -242,8 +241,18 @@ class Accessor:
         self._parent, self._root = parent, root if root is not None else self
         self._params, self._file, self._path, self._index = params, file, path, index
         self._cache: dict[Any, Any] = {}
-        lay = self._STATIC if not self._PARAMS else type(self)._static_for(params)
+        if self._PARAMS:
+            self._pkey = pkey = tuple([params[p] for p in self._PARAMS])
+            lay = _STATIC_CACHE.get((type(self), pkey), _MISSING)
+            if lay is _MISSING:
+                lay = type(self)._static_for(params)
+        else:
+            self._pkey, lay = (), self._STATIC
         self._lay: StaticLayout | list[tuple[int, int | None, int | None]] | None = lay if lay is not None else []
+        if lay is None:  # leading fields whose place depends on params only are located once per class
+            pre = type(self)._prefix_for(params)
+            # Data shorter than the prefix: walk field by field, so each field gets its bounds check.
+            self._pre = pre if off + pre[1] <= io_end else _NO_PREFIX
 
     def _check_fixed_size(self) -> None:
         lay = self._lay
@@ -265,14 +274,23 @@ class Accessor:
     @classmethod
     def _static_for(cls, params: dict[str, Any]) -> StaticLayout | None:
         """Layout of a parameterised type whose sizes depend on params only (cached per params)."""
-        if not cls._STATIC_BY_PARAMS:
-            return None
-        key = (cls, tuple(params[p] for p in cls._PARAMS))
-        lay = _STATIC_CACHE.get(key)
-        if lay is None:
-            lay = static_layout(cls._FIELDS, params, _module_of(cls))
+        key = (cls, tuple([params[p] for p in cls._PARAMS]))
+        lay = _STATIC_CACHE.get(key, _MISSING)
+        if lay is _MISSING:
+            lay = static_layout(cls._FIELDS, params, _module_of(cls)) if cls._STATIC_BY_PARAMS else None
             _STATIC_CACHE[key] = lay
-        return lay
+        out: StaticLayout | None = lay
+        return out
+
+    @classmethod
+    def _prefix_for(cls, params: dict[str, Any]) -> Prefix:
+        key = ("prefix", cls, tuple(params[p] for p in cls._PARAMS))
+        pre = _STATIC_CACHE.get(key)
+        if pre is None:
+            pre = static_prefix(cls._FIELDS, params, _module_of(cls))
+            _STATIC_CACHE[key] = pre
+        out: Prefix = pre
+        return out
 
     @classmethod
     def _dtype_for(cls, params: dict[str, Any]) -> np.dtype[Any] | None:
@@ -288,6 +306,17 @@ class Accessor:
     def _eval(self, e: Size) -> Any:
         if e is None or isinstance(e, int):
             return e
+        if self._PARAMS:  # expressions over params only are evaluated once per class and params
+            key = (id(e), type(self), self._pkey)
+            hit = _PARAM_EXPRS.get(key, _MISSING)
+            if hit is _MISSING:
+                try:
+                    hit = ex.evaluate(e, _ParamScope(self._params))
+                except (KeyError, TypeError, ZeroDivisionError, IndexError):
+                    hit = _DATA
+                _PARAM_EXPRS[key] = hit
+            if hit is not _DATA:
+                return hit
         try:
             return ex.evaluate(e, _Scope(self))
         except BinparseError:
@@ -309,12 +338,16 @@ class Accessor:
         if isinstance(lay, StaticLayout):
             return self._off + lay.offsets[i], lay.counts[i], lay.elem_sizes[i]
         assert lay is not None
-        while len(lay) <= i:
-            k = len(lay)
-            off = self._off if k == 0 else self._end_of(k - 1)
-            spec = self._FIELDS[k]
-            lay.append(self._place(spec, off))
-        return lay[i]
+        entries, end = self._pre
+        k = len(entries)
+        if i < k:
+            o, c, z = entries[i]
+            return self._off + o, c, z
+        while len(lay) <= i - k:
+            j = k + len(lay)
+            off = self._off + end if j == k else self._end_of(j - 1)
+            lay.append(self._place(self._FIELDS[j], off))
+        return lay[i - k]
 
     def _place(self, spec: FieldSpec, off: int) -> tuple[int, int | None, int | None]:
         if spec.cond is not None and not self._eval(spec.cond):
@@ -525,6 +558,10 @@ class Accessor:
     def _check(self, spec: FieldSpec, value: Any, off: int) -> None:
         v = spec.valid
         assert v is not None
+        if not isinstance(value, np.ndarray) and v.eq is None and v.any_of is None and v.in_enum is None:
+            lo, hi = self._eval(v.min), self._eval(v.max)
+            if (lo is None or value >= lo) and (hi is None or value <= hi):
+                return  # the common scalar range check, without numpy
         arr = np.asarray(value)
         bad: Any = None
         expected = ""
@@ -612,6 +649,8 @@ def to_plain(v: Any) -> Any:
 
 
 ABSENT = -1  # element size of a field whose `if` is false
+_MISSING, _DATA = object(), object()
+_PARAM_EXPRS: dict[Any, Any] = {}  # (id(expr), class, params) -> value, or _DATA when it reads fields
 _STATIC_CACHE: dict[Any, Any] = {}
 _RESOLVED: dict[tuple[type, str], type] = {}
 
@@ -659,62 +698,67 @@ def static_eval(e: Size, params: dict[str, Any]) -> int | None:
         return None
 
 
-def static_layout(fields: Sequence[FieldSpec], params: dict[str, Any],
-                  namespace: dict[str, Any]) -> StaticLayout | None:
-    """Offsets of a type whose every size and count is known from params alone, else None.
+Prefix = tuple[tuple[tuple[int, int | None, int], ...], int]
+_NO_PREFIX: Prefix = ((), 0)
 
-    `namespace` maps user type names to their classes (or to `StaticLayout`s at generation time).
+
+def static_prefix(fields: Sequence[FieldSpec], params: dict[str, Any], namespace: dict[str, Any]) -> Prefix:
+    """(offset, count, element size) of the leading fields whose place depends on params only,
+    and the offset where the first other field starts.
+
+    `namespace` maps user type names to their classes (or to functions giving their
+    `StaticLayout` for given params, at generation time).
     """
-    offsets: list[int] = []
-    counts: list[int | None] = []
-    sizes: list[int] = []
+    entries: list[tuple[int, int | None, int]] = []
     off = 0
     for f in fields:
         if f.cond is not None:
             present = static_eval(f.cond, params)
             if present is None:
-                return None
+                break
             if not present:
-                offsets.append(off)
-                counts.append(None)
-                sizes.append(ABSENT)
+                entries.append((off, None, ABSENT))
                 continue
         count = static_eval(f.count, params) if f.count is not None else None
         if f.count is not None and count is None:
-            return None
-        if f.kind == "contents":
-            size: int | None = len(f.contents or b"")
-        elif f.kind == "user" and f.size is None:
-            target = namespace[f.user or ""]
-            if isinstance(target, StaticLayout):
-                size = target.size
-            elif callable(target) and not isinstance(target, type):
-                args = [static_eval(a, params) for a in f.args]
-                if any(a is None for a in args):
-                    return None
-                sub = target(*args)
-                size = None if sub is None else sub.size
-            else:
-                cls: type[Accessor] = target
-                if cls._PARAMS:
-                    args = [static_eval(a, params) for a in f.args]
-                    if any(a is None for a in args):
-                        return None
-                    sub = cls._static_for(dict(zip(cls._PARAMS, args)))
-                else:
-                    sub = cls._STATIC
-                size = None if sub is None else sub.size
-        elif f.kind == "switch" and f.size is None:
-            size = None
-        else:
-            size = static_eval(f.size, params)
+            break
+        size = _static_size(f, params, namespace)
         if size is None or (count is not None and count < 0) or size < 0:
-            return None
-        offsets.append(off)
-        counts.append(count)
-        sizes.append(size)
+            break
+        entries.append((off, count, size))
         off += size * (1 if count is None else count)
-    return StaticLayout(tuple(offsets), tuple(counts), tuple(sizes), off)
+    return tuple(entries), off
+
+
+def _static_size(f: FieldSpec, params: dict[str, Any], namespace: dict[str, Any]) -> int | None:
+    if f.kind == "contents":
+        return len(f.contents or b"")
+    if f.kind == "switch" and f.size is None:
+        return None
+    if f.kind != "user" or f.size is not None:
+        return static_eval(f.size, params)
+    target = namespace[f.user or ""]
+    if isinstance(target, StaticLayout):
+        return target.size
+    args = [static_eval(a, params) for a in f.args]
+    if any(a is None for a in args):
+        return None
+    if callable(target) and not isinstance(target, type):
+        sub = target(*args)
+    else:
+        cls: type[Accessor] = target
+        sub = cls._static_for(dict(zip(cls._PARAMS, args))) if cls._PARAMS else cls._STATIC
+    return None if sub is None else sub.size
+
+
+def static_layout(fields: Sequence[FieldSpec], params: dict[str, Any],
+                  namespace: dict[str, Any]) -> StaticLayout | None:
+    """Offsets of a type whose every size, count and `if` is known from params alone, else None."""
+    entries, end = static_prefix(fields, params, namespace)
+    if len(entries) < len(fields):
+        return None
+    return StaticLayout(tuple(e[0] for e in entries), tuple(e[1] for e in entries),
+                        tuple(e[2] for e in entries), end)
 
 
 def record_dtype(fields: Sequence[FieldSpec], lay: StaticLayout, params: dict[str, Any],

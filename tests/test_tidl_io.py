@@ -186,3 +186,14 @@ def test_input_file_is_never_modified() -> None:
     with pytest.raises(ValueError):
         io.in_width[0] = 1
     assert FIXTURE.read_bytes() == before
+
+
+def test_version_restricts_detection() -> None:
+    two = FIXTURES / "tidl" / "903_tidl_io_1.bin"
+    assert binparse.open(two, version="09.02").cores == 2
+    with pytest.raises(binparse.FormatError) as e:
+        binparse.open(FIXTURES / "tidl" / "905_tidl_io_1.bin", version="09.02")
+    assert "94,616 bytes" in str(e.value) and "93,976 bytes = tidl.io.j7_09_02.c1" in str(e.value)
+    assert "37,256" not in str(e.value)  # only 09.02's sizes are listed
+    with pytest.raises(binparse.FormatError, match="no format of version"):
+        binparse.open(two, version="07.01")

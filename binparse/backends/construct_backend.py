@@ -51,6 +51,12 @@ def _fn(e: ex.Expr | None, t: TypeDef) -> Any:
     return lambda ctx: ex.evaluate(e, _CtxScope(ctx))
 
 
+def _substitute(e: ex.Expr, values: dict[str, int]) -> ex.Expr:
+    if e[0] == "name" and e[1] in values:
+        return ("num", values[e[1]])
+    return tuple(_substitute(p, values) if isinstance(p, tuple) else p for p in e)
+
+
 def _stream_relative(pos: Any) -> Any:
     """Kaitai's `pos` counts from the start of the current stream (a sized type's substream);
     construct's substreams report offsets in their parent, so add where this one starts."""
@@ -89,11 +95,19 @@ def _string(size: Any, encoding: str, zterm: bool) -> c.Construct:
 
 
 class _Builder:
-    def __init__(self, schema: Schema, instances: bool, checks: bool = True) -> None:
+    def __init__(self, schema: Schema, instances: bool, checks: bool = True,
+                 params: dict[str, int] | None = None) -> None:
         self.schema = schema
+        self.params = params or {}  # root params fixed now: they fold into constants
         self.instances = instances  # building writes the seq only: instances are derived data
         self.checks = checks
         self.done: dict[int, c.Construct] = {}
+
+    def fn(self, e: ex.Expr | None, t: TypeDef) -> Any:
+        """Like `_fn`, with the root type's fixed params substituted first."""
+        if t is self.schema.root and self.params and e is not None:
+            e = _substitute(resolve_enums(e, t) or e, self.params)
+        return _fn(e, t)
 
     def type(self, t: TypeDef, nested: bool) -> c.Construct:
         key = id(t) * 2 + nested
@@ -107,9 +121,9 @@ class _Builder:
                 members.append(c.Check(self.check(a, t)))
         for a in t.instances if self.instances else ():
             if a.kind == "value":
-                members.append(a.id / c.Computed(_fn(a.value, t)))
+                members.append(a.id / c.Computed(self.fn(a.value, t)))
             else:
-                members.append(a.id / c.Pointer(_stream_relative(_fn(a.pos, t)), self.attr(a, t)))
+                members.append(a.id / c.Pointer(_stream_relative(self.fn(a.pos, t)), self.attr(a, t)))
         struct = c.Struct(*members)
         self.done[key] = struct
         return struct
@@ -120,7 +134,7 @@ class _Builder:
         if not target.params:
             return inner
         # The callee's params are evaluated in the caller's context, then visible by name.
-        params = [p.id / c.Computed(_fn(arg, t)) for p, arg in zip(target.params, args)]
+        params = [p.id / c.Computed(self.fn(arg, t)) for p, arg in zip(target.params, args)]
         return _WithParams(params, inner)
 
     def one(self, a: Attr, t: TypeDef) -> c.Construct:
@@ -128,15 +142,15 @@ class _Builder:
             assert a.prim is not None
             return c.FormatField(a.prim.struct[0], a.prim.struct[1])
         if a.kind == "str":
-            return _string(_fn(a.size, t), a.encoding or "ascii", a.zero_terminated)
+            return _string(self.fn(a.size, t), a.encoding or "ascii", a.zero_terminated)
         if a.kind == "bytes":
-            return c.Bytes(_fn(a.size, t))
+            return c.Bytes(self.fn(a.size, t))
         if a.kind == "contents":
             return c.Const(a.contents or b"")
         if a.kind == "user":
             assert a.user is not None
             sub = self.user(a.user.name, a.user.args, t)
-            return c.FixedSized(_fn(a.size, t), sub) if a.size is not None else sub
+            return c.FixedSized(self.fn(a.size, t), sub) if a.size is not None else sub
         assert a.switch is not None
         cases: dict[Any, c.Construct] = {}
         default: c.Construct | None = None
@@ -150,19 +164,19 @@ class _Builder:
                 cases[k[1]] = sub
         if default is None:
             default = c.GreedyBytes if a.size is not None else c.Error
-        sw = c.Switch(_fn(a.switch.on, t), cases, default)
-        return c.FixedSized(_fn(a.size, t), sw) if a.size is not None else sw
+        sw = c.Switch(self.fn(a.switch.on, t), cases, default)
+        return c.FixedSized(self.fn(a.size, t), sw) if a.size is not None else sw
 
     def attr(self, a: Attr, t: TypeDef) -> c.Construct:
         one = self.one(a, t)
         if a.count is not None:
-            count = _fn(a.count, t)
+            count = self.fn(a.count, t)
             if callable(count):
                 one = c.Array(lambda ctx: _bounded(count(ctx), ctx, a.id), one)
             else:
                 one = c.Array(count, one)
         if a.cond is not None:
-            cond = _fn(a.cond, t)
+            cond = self.fn(a.cond, t)
             if not callable(cond):
                 return one if cond else c.Pass
             return c.If(cond, one)
@@ -230,14 +244,15 @@ class _ParamContext(c.Container):  # type: ignore[misc]
 
 
 def construct_for(schema: Schema, type_name: str | None = None, *, instances: bool = True,
-                  checks: bool = True) -> c.Construct:
+                  checks: bool = True, params: dict[str, int] | None = None) -> c.Construct:
     """The construct object of the schema's root type (or of a named type).
 
     With `instances=False` it holds the seq fields only, which is what `build` needs. With
     `checks=False` it leaves out the `valid` checks (Python functions), so that construct's
-    `compile()` accepts it.
+    `compile()` accepts it. `params` fixes the root type's params now (so they need not be
+    passed to parse/build, and conditions on them compile).
     """
-    b = _Builder(schema, instances, checks)
+    b = _Builder(schema, instances, checks, params)
     t = schema.root if type_name is None else schema.root.resolve_type(type_name)
     return b.type(t, False)
 
