@@ -43,7 +43,10 @@ def _view(args: argparse.Namespace) -> int:
     which: str | int = int(args.name) if args.name.isdigit() else args.name
     tensor = io.tensor(which, "input" if args.input else "output")
     buf = api.map_file(args.buffer)
-    arr = tensor.dequantize(buf) if args.dequantize else tensor.view(buf)
+    try:
+        arr = tensor.dequantize(buf) if args.dequantize else tensor.view(buf)
+    except BinparseError as exc:
+        raise exc.with_file(args.buffer) from None
     out = np.ascontiguousarray(arr)
     with open(args.npy, "wb") as f:
         np.save(f, out)

@@ -114,7 +114,7 @@ class Tensor:
 
         No copy; read-only when `buffer` is; `LayoutError` when an element would lie outside it.
         """
-        return self.layout_desc.view(buffer, file=self.file)
+        return self.layout_desc.view(buffer)  # errors name the tensor; the buffer is not the io file
 
     def dequantize(self, buffer: BufferLike) -> NDArray[np.float32]:
         """A float32 copy: `(q - zero_point) / scale`; float tensors are copied unchanged."""
