@@ -201,3 +201,20 @@ def test_hostile_net_files(tmp_path: Path) -> None:
     p = tmp_path / "cut_tidl_net.bin"
     p.write_bytes(data[:3000])
     assert main(["inspect", str(p)]) == 3
+
+
+def test_every_real_tidl_binary_opens_as_its_version() -> None:
+    root = real("tidl")
+    expected = {"_tidl_io_1.bin": "tidl.io.j7_08", "_tidl_net.bin": "tidl.net.j7_08_2", "tidl_net_": "tidl.net.am57x"}
+    seen = 0
+    for path in sorted(root.rglob("*.bin")):
+        if path.name.startswith("tidl_param_"):
+            net = binparse.open(path.with_name(path.name.replace("tidl_param_", "tidl_net_")))
+            assert sum(v.nbytes for d in net.weights(binparse.api.map_file(path)) for v in d.values()) == path.stat().st_size
+        else:
+            want = next(v for k, v in expected.items() if k in path.name)
+            acc = binparse.open(path)
+            acc.validate()
+            assert binparse.registry.format_of(acc).name == want, path
+        seen += 1
+    assert seen == 11  # 4 io files, 1 J7 net, 3 AM57x nets, 3 AM57x param files
