@@ -22,18 +22,18 @@ IO_FORMATS = [
                     params={"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8},
                     describe="sTIDL_IOBufDesc_t, 32 inputs / 32 outputs")),
 ]
-for _cores, _size in ((1, 93976), (2, 187928), (4, 375832)):
-    IO_FORMATS.append(register(Format(
-        name=f"tidl.io.j7_09_02.c{_cores}", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
-        version=f"J7 TIDL 09.02, {_cores} core{'s' if _cores > 1 else ''}", size=_size,
-        params={"max_num_cores": _cores, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 9},
-        describe=f"sTIDL_IOBufDesc_t, {_cores} x (32 inputs / 128 outputs)")))
-for _cores, _size in ((1, 94616), (2, 189208), (4, 378392)):
-    IO_FORMATS.append(register(Format(
-        name=f"tidl.io.j7_10.c{_cores}", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
-        version=f"J7 TIDL 10.00-11.x, {_cores} core{'s' if _cores > 1 else ''}", size=_size,
-        params={"max_num_cores": _cores, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 10},
-        describe=f"sTIDL_IOBufDesc_t with buffer sizes, {_cores} x (32 inputs / 128 outputs)")))
+# 09.02 and 10.00-11.x: TIDL_MAX_NUM_CORES (1, 2, 4 per SoC) multiplies every array.
+for _io_version, _name, _label, _sizes in (
+        (9, "j7_09_02", "J7 TIDL 09.02", (93976, 187928, 375832)),
+        (10, "j7_10", "J7 TIDL 10.00-11.x", (94616, 189208, 378392))):
+    for _cores, _size in zip((1, 2, 4), _sizes):
+        IO_FORMATS.append(register(Format(
+            name=f"tidl.io.{_name}.c{_cores}", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
+            version=f"{_label}, {_cores} core{'s' if _cores > 1 else ''}", size=_size,
+            params={"max_num_cores": _cores, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128,
+                    "io_version": _io_version},
+            describe=f"sTIDL_IOBufDesc_t, {_cores} x (32 inputs / 128 outputs)"
+                     + (" with buffer sizes" if _io_version >= 10 else ""))))
 
 NET_FORMATS = [
     register(Format(name="tidl.net.tda2", accessor=NetTda2, family="tidl", kind="net.bin",
