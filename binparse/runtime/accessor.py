@@ -12,163 +12,22 @@ that are really there). Arrays come back as numpy views of the caller's buffer (
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .buffers import BufferLike, byte_view
-from .errors import BinparseError, FormatError, ValidationError
-from .schema import expr as ex
+from ..buffers import BufferLike, byte_view
+from ..errors import BinparseError, FormatError, ValidationError
+from ..schema import expr as ex
+from .layout import _NO_PREFIX, Prefix, _ParamScope, record_dtype, static_layout, static_prefix
+from .sequences import RecordArray, StrArray, _decode
+from .specs import ABSENT, Expr, FieldSpec, Size, StaticLayout
 
 A = TypeVar("A", bound="Accessor")
-Expr = tuple[Any, ...]
-Size = int | Expr | None
-
-
-@dataclass(frozen=True)
-class ValidSpec:
-    """A field's `valid` rule with enum literals already resolved to numbers."""
-
-    eq: Expr | None = None
-    min: Expr | None = None
-    max: Expr | None = None
-    any_of: tuple[Expr, ...] | None = None
-    in_enum: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """One seq field or pos instance, as data.
-
-    kind: "prim" (number), "str", "bytes", "contents", "user", "switch".
-    np: numpy type of one element ('<i4', 'S512', '|u1' …); size: bytes of one element (int,
-    expression AST, or None for user types whose size comes from their class); count: repeat-expr.
-    """
-
-    name: str
-    kind: str
-    np: str | None = None
-    fmt: str | None = None
-    size: Size = None
-    count: Size = None
-    user: str | None = None
-    args: tuple[Expr, ...] = ()
-    switch_on: Expr | None = None
-    cases: tuple[tuple[Any, str, tuple[Expr, ...]], ...] = ()
-    default: tuple[str, tuple[Expr, ...]] | None = None
-    enum: str | None = None
-    valid: ValidSpec | None = None
-    encoding: str | None = None
-    zero_terminated: bool = False
-    contents: bytes | None = None
-    pos: Expr | None = None
-    cond: Expr | None = None
-
-
-@dataclass(frozen=True)
-class StaticLayout:
-    """Offsets (relative to the record start), element counts and the size of a fixed type.
-
-    A field whose `if` is false has element size -1 (absent: it takes no bytes, reads as None).
-    """
-
-    offsets: tuple[int, ...]
-    counts: tuple[int | None, ...]
-    elem_sizes: tuple[int, ...]
-    size: int
-
-
-def _kdiv(a: Any, b: Any) -> Any:
-    return a // b if isinstance(a, int) and isinstance(b, int) else a / b
-
-
-def _const(v: Size) -> int | None:
-    if v is None or isinstance(v, int):
-        return v
-    return None
-
-
-class StrArray(Sequence[str]):
-    """A read-only sequence of strings over a zero-copy `S<n>` array (`.array`).
-
-    Items are decoded when indexed (Kaitai `strz` semantics: up to the first NUL).
-    """
-
-    __slots__ = ("array", "encoding", "zero_terminated", "_owner", "_path")
-
-    def __init__(self, array: NDArray[np.bytes_], encoding: str, zero_terminated: bool,
-                 owner: Accessor | None = None, path: str = "") -> None:
-        self.array = array
-        self.encoding = encoding
-        self.zero_terminated = zero_terminated
-        self._owner = owner
-        self._path = path
-
-    def __len__(self) -> int:
-        return int(self.array.shape[0])
-
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        k = range(len(self))[i]
-        raw = self.array[k:k + 1].tobytes()  # the whole item: numpy scalars drop trailing NULs
-        return _decode(raw, self.encoding, self.zero_terminated, self._owner, f"{self._path}[{k}]")
-
-    def __repr__(self) -> str:
-        return f"StrArray({list(self)!r})"
-
-
-def _decode(raw: bytes, encoding: str, zterm: bool, owner: Accessor | None, path: str) -> str:
-    if zterm:
-        raw = raw.split(b"\0", 1)[0]
-    try:
-        return raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise FormatError(f"text is not valid {encoding}", file=owner._file if owner else None,
-                          path=path, found=raw[:40]) from None
-
-
-class RecordArray(Generic[A], Sequence[A]):
-    """A sequence of accessors over consecutive records; `.array` is the zero-copy structured view
-    when the records have a fixed size."""
-
-    __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path", "_sub")
-
-    def __init__(self, owner: Accessor, cls: type[A], offsets: Sequence[int], args: dict[str, Any], path: str,
-                 substream: int | None = None) -> None:
-        self._owner, self._cls, self._offsets, self._args, self._path = owner, cls, offsets, args, path
-        self._sub = substream  # records declared with `size` read from a substream of that many bytes
-
-    def __len__(self) -> int:
-        return len(self._offsets)
-
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        k = range(len(self._offsets))[i]
-        off = self._offsets[k]
-        io = None if self._sub is None else (off, off + self._sub)
-        return self._owner._child(self._cls, off, self._args, f"{self._path}[{k}]", index=k, io=io)
-
-    def __iter__(self) -> Iterator[A]:
-        for k in range(len(self._offsets)):
-            yield self[k]
-
-    @property
-    def array(self) -> NDArray[Any]:
-        """Structured numpy view of all records (fixed-size records only)."""
-        dt = self._cls._dtype_for(self._args)
-        if dt is None:
-            raise FormatError("records have no fixed size, so there is no single structured view",
-                              path=self._path)
-        n = len(self._offsets)
-        out: NDArray[Any] = np.ndarray((n,), dt, buffer=self._owner._mv, offset=self._offsets[0] if n else 0)
-        return out
 
 
 class _Scope:
@@ -648,7 +507,6 @@ def to_plain(v: Any) -> Any:
     return v
 
 
-ABSENT = -1  # element size of a field whose `if` is false
 _MISSING, _DATA = object(), object()
 _PARAM_EXPRS: dict[Any, Any] = {}  # (id(expr), class, params) -> value, or _DATA when it reads fields
 _STATIC_CACHE: dict[Any, Any] = {}
@@ -670,121 +528,3 @@ def _resolve(owner: type, name: str) -> type[Accessor]:
         hit = _module_of(owner)[name]
         _RESOLVED[key] = hit
     return hit
-
-
-class _ParamScope:
-    def __init__(self, params: dict[str, Any]) -> None:
-        self.params = params
-
-    def lookup(self, name: str) -> Any:
-        if name in self.params:
-            return self.params[name]
-        raise KeyError(name)
-
-    def attr(self, obj: Any, name: str) -> Any:
-        raise KeyError(name)
-
-    def enum_value(self, enum: str, member: str) -> int:
-        raise KeyError(enum)
-
-
-def static_eval(e: Size, params: dict[str, Any]) -> int | None:
-    """Value of a size/count expression that depends on params only, else None."""
-    if e is None or isinstance(e, int):
-        return e
-    try:
-        return int(ex.evaluate(e, _ParamScope(params)))
-    except (KeyError, TypeError, ZeroDivisionError, IndexError):
-        return None
-
-
-Prefix = tuple[tuple[tuple[int, int | None, int], ...], int]
-_NO_PREFIX: Prefix = ((), 0)
-
-
-def static_prefix(fields: Sequence[FieldSpec], params: dict[str, Any], namespace: dict[str, Any]) -> Prefix:
-    """(offset, count, element size) of the leading fields whose place depends on params only,
-    and the offset where the first other field starts.
-
-    `namespace` maps user type names to their classes (or to functions giving their
-    `StaticLayout` for given params, at generation time).
-    """
-    entries: list[tuple[int, int | None, int]] = []
-    off = 0
-    for f in fields:
-        if f.cond is not None:
-            present = static_eval(f.cond, params)
-            if present is None:
-                break
-            if not present:
-                entries.append((off, None, ABSENT))
-                continue
-        count = static_eval(f.count, params) if f.count is not None else None
-        if f.count is not None and count is None:
-            break
-        size = _static_size(f, params, namespace)
-        if size is None or (count is not None and count < 0) or size < 0:
-            break
-        entries.append((off, count, size))
-        off += size * (1 if count is None else count)
-    return tuple(entries), off
-
-
-def _static_size(f: FieldSpec, params: dict[str, Any], namespace: dict[str, Any]) -> int | None:
-    if f.kind == "contents":
-        return len(f.contents or b"")
-    if f.kind == "switch" and f.size is None:
-        return None
-    if f.kind != "user" or f.size is not None:
-        return static_eval(f.size, params)
-    target = namespace[f.user or ""]
-    if isinstance(target, StaticLayout):
-        return target.size
-    args = [static_eval(a, params) for a in f.args]
-    if any(a is None for a in args):
-        return None
-    if callable(target) and not isinstance(target, type):
-        sub = target(*args)
-    else:
-        cls: type[Accessor] = target
-        sub = cls._static_for(dict(zip(cls._PARAMS, args))) if cls._PARAMS else cls._STATIC
-    return None if sub is None else sub.size
-
-
-def static_layout(fields: Sequence[FieldSpec], params: dict[str, Any],
-                  namespace: dict[str, Any]) -> StaticLayout | None:
-    """Offsets of a type whose every size, count and `if` is known from params alone, else None."""
-    entries, end = static_prefix(fields, params, namespace)
-    if len(entries) < len(fields):
-        return None
-    return StaticLayout(tuple(e[0] for e in entries), tuple(e[1] for e in entries),
-                        tuple(e[2] for e in entries), end)
-
-
-def record_dtype(fields: Sequence[FieldSpec], lay: StaticLayout, params: dict[str, Any],
-                 namespace: dict[str, Any]) -> np.dtype[Any]:
-    """Structured dtype with explicit offsets and itemsize; arrays are sub-array fields."""
-    names, formats, offsets = [], [], []
-    for f, n, size, off in zip(fields, lay.counts, lay.elem_sizes, lay.offsets):
-        if size == ABSENT:
-            continue
-        if f.kind == "user" and f.size is None:
-            target = namespace[f.user or ""]
-            if isinstance(target, np.dtype):
-                base: Any = target
-            else:
-                args = {p: static_eval(a, params) for p, a in zip(target._PARAMS, f.args)}
-                base = target._dtype_for(args)
-        elif f.kind in ("bytes", "contents", "switch", "user"):
-            base = ("u1", (size,)) if size else ("u1", (0,))
-        else:
-            base = np.dtype(f.np)
-        if n is not None:
-            if isinstance(base, tuple):
-                base = (base[0], (n,) + base[1])
-            else:
-                base = (base, (n,))
-        names.append(f.name)
-        formats.append(base)
-        offsets.append(off)
-    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": lay.size})

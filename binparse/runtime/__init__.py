@@ -1,0 +1,13 @@
+"""What generated accessor classes stand on (the one import of every generated module).
+
+`specs` holds the plain data a generated class is made of; `layout` computes where fields lie;
+`accessor` is the base class with the typed getters; `sequences` the zero-copy sequences.
+"""
+
+from .accessor import Accessor, to_plain
+from .layout import record_dtype, static_eval, static_layout, static_prefix
+from .sequences import RecordArray, StrArray
+from .specs import ABSENT, FieldSpec, StaticLayout, ValidSpec, _kdiv
+
+__all__ = ["ABSENT", "Accessor", "FieldSpec", "RecordArray", "StaticLayout", "StrArray", "ValidSpec",
+           "_kdiv", "record_dtype", "static_eval", "static_layout", "static_prefix", "to_plain"]
