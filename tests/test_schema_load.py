@@ -70,6 +70,7 @@ def test_unknown_key_names_file_line_and_key(tmp_path: Path) -> None:
     ("seq:\n  - id: a\n    type: strz\n    encoding: ASCII\n", 6, "type", "needs a size"),
     ("seq:\n  - id: a\n    type: u4\n    size: 4\n", 7, "size", "takes no size"),
     ("seq:\n  - id: a\n    type: u4\n    enum: nope\n", 7, "enum", "unknown enum 'nope'"),
+    ("seq:\n  - id: a\n    type: u4\n    valid:\n      max: limit\n", 7, "valid", "names 'limit'"),
     ("seq:\n  - id: A\n    type: u4\n", 5, "id", "lower_snake_case"),
     ("seq:\n  - id: a\n    type: u4\n    valid:\n      in-range: 3\n", 8, "in-range", "subset for valid"),
     ("seq:\n  - id: a\n    type: u4\n    repeat: expr\n    repeat-expr: 3 +\n", 8, "repeat-expr", "outside the subset"),

@@ -16,6 +16,7 @@ import yaml
 
 from ..errors import SchemaError
 from . import expr as ex
+from .check import check_references
 from .model import Attr, EnumDef, Param, Schema, Switch, TypeDef, TypeRef, Valid, primitive
 
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -28,7 +29,6 @@ ATTR_KEYS = {"id", "type", "size", "repeat", "repeat-expr", "encoding", "content
 INSTANCE_KEYS = (ATTR_KEYS - {"id"}) | {"value", "pos"}
 PARAM_KEYS = {"id", "type", "doc", "doc-ref"}
 VALID_KEYS = {"eq", "min", "max", "any-of", "in-enum"}
-SPECIAL_NAMES = {"_root", "_parent", "_index", "_io"}
 
 
 class Node(dict):  # type: ignore[type-arg]
@@ -169,7 +169,7 @@ class _Loader:
             schema.imports.append(self.load(target))
             self.file = file
         schema.root = self.typedef(sid, data, schema, None, data.line)
-        self.check(schema.root)
+        check_references(schema.root)
         return schema
 
     # -- types ---------------------------------------------------------------------------------
@@ -358,66 +358,6 @@ class _Loader:
             max=self.expr(v["max"], v, "max") if "max" in v else None,
             any_of=tuple(self.expr(x, v, "any-of") for x in any_of) if any_of is not None else None,
             in_enum=bool(in_enum))
-
-    # -- cross-references --------------------------------------------------------------------------
-    def check(self, root: TypeDef) -> None:
-        """Every type, enum and expression name refers to something that exists."""
-        for t in root.all_types():
-            known = {p.id for p in t.params} | {i.id for i in t.instances} | SPECIAL_NAMES
-            earlier: set[str] = set()
-            for a in t.seq + t.instances:
-                visible = known | earlier | ({a.id} if a in t.instances else set())
-                self.check_attr(t, a, visible if a in t.seq else known | {s.id for s in t.seq})
-                earlier.add(a.id)
-
-    def check_attr(self, t: TypeDef, a: Attr, visible: set[str]) -> None:
-        def fail(msg: str, key: str) -> SchemaError:
-            line = a.key_lines.get(key, a.line)
-            return SchemaError(msg, file=t.schema.file, line=line, key=key, path=f"{t.path}.{a.id}")
-
-        exprs: list[tuple[str, ex.Expr | None]] = [("size", a.size), ("repeat-expr", a.count),
-                                                   ("value", a.value), ("pos", a.pos), ("if", a.cond)]
-        refs: list[TypeRef] = []
-        if a.user:
-            refs.append(a.user)
-        if a.switch:
-            exprs.append(("switch-on", a.switch.on))
-            refs.extend(r for _, r in a.switch.cases)
-            exprs.extend(("type", k) for k, _ in a.switch.cases)
-        for r in refs:
-            exprs.extend(("type", arg) for arg in r.args)
-            try:
-                target = t.resolve_type(r.name)
-            except KeyError:
-                raise fail(f"unknown type '{r.name}'", "type") from None
-            if len(r.args) != len(target.params):
-                raise fail(f"type '{r.name}' takes {len(target.params)} argument(s), got {len(r.args)}", "type")
-        for key, e in exprs:
-            if e is None:
-                continue
-            for n in ex.names(e):
-                if n not in visible:
-                    raise fail(f"expression names '{n}', which is not an earlier field, param or "
-                               f"instance of '{t.path}'", key)
-            self.check_enum_literals(t, e, fail, key)
-        if a.enum is not None:
-            try:
-                t.resolve_enum(a.enum)
-            except KeyError:
-                raise fail(f"unknown enum '{a.enum}'", "enum") from None
-
-    def check_enum_literals(self, t: TypeDef, e: ex.Expr, fail: Any, key: str) -> None:
-        if e[0] == "enum":
-            try:
-                members = t.resolve_enum(e[1]).members.values()
-            except KeyError:
-                raise fail(f"unknown enum '{e[1]}'", key) from None
-            if e[2] not in members:
-                raise fail(f"enum '{e[1]}' has no member '{e[2]}'", key)
-        for part in e[1:]:
-            if isinstance(part, tuple):
-                self.check_enum_literals(t, part, fail, key)
-
 
 def _split_args(text: str) -> list[str]:
     out, depth, cur = [], 0, ""
