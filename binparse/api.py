@@ -10,7 +10,7 @@ from typing import Any
 
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
-from .registry import Format, detect, get
+from .registry import Format, detect, get, sniff
 from .runtime import Accessor
 
 
@@ -46,10 +46,18 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     file: str | None = None
     if isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
+        if not format and Path(file).is_dir():
+            opener = sniff(Path(file), b"")
+            if opener is not None:
+                return opener(file)
         buf: Any = map_file(file)
     else:
         buf = source
     mv = byte_view(buf, file=file)
+    if not format:
+        opener = sniff(Path(file) if file else None, bytes(mv[:4096]))
+        if opener is not None:  # a text format (CSV reports)
+            return opener(file if file is not None else bytes(mv))
     fmt = get(format) if format else detect(mv.nbytes, bytes(mv[:16]), file=file, version=version)
     return open_as(fmt, mv, file=file, **params)
 

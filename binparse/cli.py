@@ -11,13 +11,18 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from .errors import BinparseError
 
 
 def _inspect(args: argparse.Namespace) -> int:
     from . import api, registry, render
-    acc = api.open(args.file, format=args.format)
+    from .runtime import Accessor
+    acc: Any = api.open(args.file, format=args.format)
+    if not isinstance(acc, Accessor):  # text formats and folders: their own summary and report
+        print(json.dumps({"file": args.file, **acc.summary()}, indent=1) if args.json else acc.report())
+        return 0
     fmt = registry.get(args.format) if args.format else registry.format_of(acc)
     acc.validate()
     size = os.stat(args.file).st_size

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from .errors import FormatError
 from .runtime import Accessor
@@ -45,7 +45,26 @@ class Format:
 
 
 _FORMATS: dict[str, Format] = {}
-_LOADERS: list[Callable[[], None]] = []
+# Text formats and folders have no size or magic: a sniffer looks at (path or None, first bytes)
+# and returns a function that opens the source, or None.
+Sniffer = Callable[[Any, bytes], Any]
+_SNIFFERS: list[Sniffer] = []
+
+
+def register_sniffer(fn: Sniffer) -> Sniffer:
+    if fn not in _SNIFFERS:
+        _SNIFFERS.append(fn)
+    return fn
+
+
+def sniff(path: Any, head: bytes) -> Any:
+    """The opener of the first sniffer that recognises the source, or None."""
+    _ensure_loaded()
+    for fn in _SNIFFERS:
+        opener = fn(path, head)
+        if opener is not None:
+            return opener
+    return None
 
 
 def register(fmt: Format) -> Format:

@@ -1,5 +1,5 @@
 """Format families: each module registers its formats with `binparse.registry` on import."""
 
-from . import tidl
+from . import intel_dla, tidl
 
-__all__ = ["tidl"]
+__all__ = ["intel_dla", "tidl"]

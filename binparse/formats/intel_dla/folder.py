@@ -1,0 +1,110 @@
+"""A compile folder: the four transform reports read together, with summaries for the CLI."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...errors import BinparseError, FormatError
+from .config import OutputConfiguration
+from .inputs import InputConfiguration
+from .layout import find_roles
+from .tables import DumpTable, MappingTable, read_table
+
+KINDS = ("input_transform_dump", "input_transform_mapping", "output_transform_dump", "output_transform_mapping")
+
+
+def table_summary(t: DumpTable | MappingTable) -> dict[str, Any]:
+    """JSON summary of one report: kind, dialect, rows, dims, lane/group roles, padding."""
+    doc: dict[str, Any] = {"family": "intel_dla", "kind": t.kind, "dialect": t.dialect.name,
+                           "dialect_inferred": t.dialect.inferred}
+    if isinstance(t, DumpTable):
+        doc["rows"] = len(t.rows)
+        doc["entries"] = t.rows
+        return doc
+    cols = t.columns
+    doc["rows"] = len(t)
+    roles = find_roles(cols, file=t.file)
+    doc["roles"] = {"lane": t.column_name(roles.lane), "group": t.column_name(roles.group),
+                    "vector_width": roles.vector}
+    doc["logical_dims"] = [int(cols[f"logical_{k}"].max()) + 1 for k in "cdhw"]
+    groups = int(cols[roles.group].max()) + 1
+    doc["ip_dims"] = [groups * roles.vector, *roles.dims]
+    doc["padding"] = int(groups * roles.vector * int(np.prod(roles.dims)) - len(t))
+    return doc
+
+
+def table_report(t: DumpTable | MappingTable) -> str:
+    s = table_summary(t)
+    rows = f"{s['rows']} row" + ("s" if s["rows"] != 1 else "")
+    lines = [f"FPGA AI Suite {t.kind} ({t.dialect.name} dialect{', inferred' if t.dialect.inferred else ''}), {rows}"]
+    if isinstance(t, DumpTable):
+        for row in t.rows:
+            lines.append("  " + ", ".join(f"{k}={v}" for k, v in row.items()))
+    else:
+        lines.append(f"  logical C,D,H,W {s['logical_dims']}; IP C,D,H,W {s['ip_dims']}; "
+                     f"{s['padding']} padding elements")
+        lines.append(f"  roles from the offsets: '{s['roles']['lane']}' is the lane, '{s['roles']['group']}' "
+                     f"the vector group, vector width {s['roles']['vector_width']}")
+    return "\n".join(lines)
+
+
+class CompileFolder:
+    """The transform reports of one compile (any subset), found by their file-name prefixes."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        if not self.path.is_dir():
+            raise FormatError("not a folder", file=str(self.path))
+        self.tables: dict[str, DumpTable | MappingTable] = {}
+        self.other: list[str] = []
+        for p in sorted(self.path.iterdir()):
+            kind = next((k for k in KINDS if p.name.startswith(k) and p.suffix == ".csv"), None)
+            if kind is None:
+                self.other.append(p.name)
+                continue
+            self.tables[kind] = read_table(p)
+        if not self.tables:
+            raise FormatError("no FPGA AI Suite transform reports here", file=str(self.path),
+                              expected=[f"{k}_*.csv" for k in KINDS], found=self.other[:8])
+
+    def output_configuration(self) -> OutputConfiguration:
+        dump, mapping = self.tables.get("output_transform_dump"), self.tables.get("output_transform_mapping")
+        if not isinstance(dump, DumpTable) or not isinstance(mapping, MappingTable):
+            raise FormatError("the folder lacks the output dump or the output mapping", file=str(self.path))
+        return OutputConfiguration.from_csvs(dump, mapping)
+
+    def input_configuration(self, cvec: int | None = None) -> InputConfiguration:
+        dump, mapping = self.tables.get("input_transform_dump"), self.tables.get("input_transform_mapping")
+        if not isinstance(dump, DumpTable):
+            raise FormatError("the folder lacks the input dump", file=str(self.path))
+        return InputConfiguration.from_dump(dump, mapping if isinstance(mapping, MappingTable) else None, cvec=cvec)
+
+    def summary(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"family": "intel_dla", "kind": "compile_folder",
+                               "files": {k: {"file": Path(t.file or "").name, **table_summary(t)}
+                                         for k, t in self.tables.items()},
+                               "other_files": self.other}
+        for key, make in (("output", self.output_configuration), ("input", self.input_configuration)):
+            try:
+                cfg = make()
+                doc[key] = {"logical_shape": list(cfg.logical_shape), "ip_elements": cfg.ip_size,
+                            "vector_width": getattr(cfg, "vector_width", getattr(cfg, "cvec", None))}
+            except BinparseError as exc:
+                doc[key] = {"error": str(exc)}
+        return doc
+
+    def report(self) -> str:
+        lines = [f"FPGA AI Suite compile folder {self.path}"]
+        for t in self.tables.values():
+            lines.append(f"{Path(t.file or '').name}:")
+            lines.extend("  " + line for line in table_report(t).splitlines())
+        s = self.summary()
+        for key in ("input", "output"):
+            lines.append(f"{key}: " + ", ".join(f"{k} {v}" for k, v in s[key].items()))
+        if self.other:
+            lines.append("other files: " + ", ".join(self.other))
+        return "\n".join(lines)

@@ -1,0 +1,105 @@
+"""The IP input side: logical input → FP16 IP input buffer (CVEC-packed, optionally folded).
+
+Built from an input_transform_dump row (and its input mapping when the compile wrote one) or
+from parameters. When both the dump and a mapping are there, the mapping is used and checked
+against what the dump's parameters give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ...errors import FormatError, LayoutError
+from .layout import VECTOR_WIDTHS, Folding, find_roles, input_mapping
+from .tables import DumpTable, MappingTable
+
+Shape5 = tuple[int, int, int, int, int]
+
+
+@dataclass
+class InputConfiguration:
+    """One IP input: logical shape (N, C, D, H, W), CVEC, folding, and the index arrays."""
+
+    name: str
+    logical_shape: Shape5
+    cvec: int
+    folding: Folding
+    logical_offsets: NDArray[np.int64]
+    ip_offsets: NDArray[np.int64]
+    ip_size: int
+    source: str = ""
+
+    @classmethod
+    def from_params(cls, logical_shape: Shape5, cvec: int, folding: Folding | None = None,
+                    name: str = "input 0") -> InputConfiguration:
+        f = folding or Folding()
+        logical, ip = input_mapping(logical_shape, cvec, f)
+        n, c, d, h, w = logical_shape
+        out_c = f.out_channels or -(-(c * f.stride_h * f.stride_w) // cvec) * cvec
+        out_h = f.out_height or -(-(h + f.pad_top) // f.stride_h)
+        out_w = f.out_width or -(-(w + f.pad_left) // f.stride_w)
+        size = n * out_c * d * out_h * out_w
+        return cls(name, logical_shape, cvec, f, logical, ip, size, f"parameters, CVEC {cvec}")
+
+    @classmethod
+    def from_dump(cls, dump: DumpTable, mapping: MappingTable | None = None, row: int = 0,
+                  cvec: int | None = None) -> InputConfiguration:
+        """From an input dump row; CVEC from the mapping, else the one that pads the folded
+        channels to the dump's output channels, else `cvec`."""
+        if dump.kind != "input_transform_dump" or not dump.rows:
+            raise FormatError("need an input transform dump with a row", file=dump.file, found=dump.kind)
+        r = dump.rows[row]
+        if "channels" not in r:
+            raise FormatError("this dump dialect has no unfolded input dims; pass the logical shape",
+                              file=dump.file, found=dump.dialect.name)
+        sh, sw = r.get("stride_h", 1), r.get("stride_w", 1)
+        shape = (1, r["channels"], r.get("depth", 1), r["height"], r["width"])
+        folding = Folding(sh, sw, r.get("pad_top", 0), r.get("pad_left", 0), r["out_channels"],
+                          r["out_height"], r["out_width"])
+        if mapping is not None:
+            cvec = find_roles(mapping.columns, file=mapping.file).vector
+        elif cvec is None:
+            folded = r["channels"] * sh * sw
+            fits = [v for v in VECTOR_WIDTHS if v >= 4 and -(-folded // v) * v == r["out_channels"]]
+            if not fits:
+                raise FormatError("cannot tell CVEC from the dump", file=dump.file, path=f"row {row + 2}",
+                                  expected="output channels = folded channels rounded up to a CVEC",
+                                  found=f"{folded} folded, {r['out_channels']} output channels",
+                                  hint="pass cvec=")
+            cvec = fits[0]
+        cfg = cls.from_params(shape, cvec, folding, r.get("name", f"input {row}"))
+        cfg.source = f"{dump.file or 'dump'} row {row + 2}, CVEC {cvec}"
+        if mapping is not None:
+            order = np.argsort(mapping.columns["logical_offset"])
+            got = mapping.columns["ip_offset"][order]
+            if not np.array_equal(got, cfg.ip_offsets[np.sort(mapping.columns["logical_offset"])]):
+                k = int(np.flatnonzero(got != cfg.ip_offsets[np.sort(mapping.columns["logical_offset"])])[0])
+                raise FormatError("the input mapping disagrees with the dump's layout", file=mapping.file,
+                                  path=f"row {int(order[k]) + 2}, column '{mapping.column_name('ip_offset')}'",
+                                  found=int(got[k]))
+            cfg.source += f" (checked against {mapping.file or 'the mapping'})"
+        return cfg
+
+    def to_ip(self, logical: ArrayLike) -> bytearray:
+        """FP16 IP input buffer of a logical (N, C, D, H, W) or (N, C, H, W) array; padding zero."""
+        arr = np.asarray(logical, dtype=np.float32)
+        n, c, d, h, w = self.logical_shape
+        if arr.shape == (n, c, h, w) and d == 1:
+            arr = arr.reshape(self.logical_shape)
+        if arr.shape != self.logical_shape:
+            raise LayoutError("array does not have the input's logical shape", path=self.name,
+                              expected=self.logical_shape, found=arr.shape)
+        buf = bytearray(self.ip_size * 2)
+        np.frombuffer(buf, "<f2")[self.ip_offsets] = arr.reshape(-1)[self.logical_offsets]
+        return buf
+
+    def to_logical(self, buffer: Any) -> NDArray[np.float32]:
+        """The logical input back from an IP input buffer (a copy), for round trips."""
+        ip = np.frombuffer(buffer, "<f2", count=self.ip_size)
+        out = np.empty(int(np.prod(self.logical_shape)), np.float32)
+        out[self.logical_offsets] = ip[self.ip_offsets]
+        return out.reshape(self.logical_shape)

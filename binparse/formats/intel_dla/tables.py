@@ -1,0 +1,213 @@
+"""Reading and writing the compiler's transform-report CSVs.
+
+Dumps are one row per input or output slice and are read row by row. Mapping tables can have
+millions of rows: they are parsed in one pass by numpy's C text parser into int64 columns (no
+Python object per row or cell); only when that fails is the file walked again, line by line, to
+name the row and column at fault.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ...errors import FormatError
+from .dialects import Dialect, detect, dialects
+
+Source = Union[str, "os.PathLike[str]", bytes]
+
+
+@dataclass
+class DumpTable:
+    """An input or output transform dump: one dict per row, keyed by role (ints where numeric)."""
+
+    kind: str
+    dialect: Dialect
+    rows: list[dict[str, Any]]
+    file: str | None = None
+
+    def summary(self) -> dict[str, Any]:
+        from .folder import table_summary
+        return table_summary(self)
+
+    def report(self) -> str:
+        from .folder import table_report
+        return table_report(self)
+
+
+@dataclass
+class MappingTable:
+    """An input or output transform mapping: int64 columns keyed by role (`ip_offset`, `ip_c`, …,
+    `logical_offset`, `logical_c`, …), one entry per CSV row."""
+
+    kind: str
+    dialect: Dialect
+    columns: dict[str, NDArray[np.int64]]
+    file: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return int(self.columns["ip_offset"].shape[0])
+
+    def column_name(self, role: str) -> str:
+        return self.dialect.titles[self.dialect.column(role)].strip()
+
+    def summary(self) -> dict[str, Any]:
+        from .folder import table_summary
+        return table_summary(self)
+
+    def report(self) -> str:
+        from .folder import table_report
+        return table_report(self)
+
+
+def _read(source: Source) -> tuple[bytes, str | None]:
+    if isinstance(source, bytes):
+        return source, None
+    path = os.fspath(source)
+    try:
+        return Path(path).read_bytes(), path
+    except IsADirectoryError:
+        raise FormatError("is a directory, not a CSV file", file=path) from None
+    except OSError as exc:
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
+
+
+def read_table(source: Source) -> DumpTable | MappingTable:
+    """Read any of the four report kinds; the header decides which."""
+    raw, file = _read(source)
+    nl = raw.find(b"\n")
+    head = raw[: nl if nl >= 0 else len(raw)]
+    try:
+        header = head.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("header is not text", file=file, found=head[:40]) from None
+    dialect = detect(header, file=file)
+    body = raw[nl + 1:] if nl >= 0 else b""
+    if dialect.kind.endswith("_mapping"):
+        return _read_mapping(dialect, body, file)
+    return _read_dump(dialect, body, file)
+
+
+def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:
+    text = body.decode("utf-8", errors="replace")
+    rows = []
+    for i, cells in enumerate(csv.reader(io.StringIO(text), delimiter=d.delimiter), start=2):
+        if not cells or all(not c.strip() for c in cells):
+            continue
+        if d.trailing_delimiter and cells[-1] == "":
+            cells = cells[:-1]
+        if len(cells) != len(d.roles):
+            raise FormatError("wrong number of cells", file=file, path=f"row {i}",
+                              expected=f"{len(d.roles)} ({d.delimiter.join(d.headers)})", found=len(cells))
+        row: dict[str, Any] = {}
+        for role, header, cell in zip(d.roles, d.headers, cells):
+            cell = cell.strip()
+            if role in ("name", "precision"):
+                row[role] = cell
+                continue
+            try:
+                row[role] = int(cell)
+            except ValueError:
+                raise FormatError("cell is not an integer", file=file, path=f"row {i}, column '{header}'",
+                                  expected="an integer", found=cell) from None
+        rows.append(row)
+    return DumpTable(d.kind, d, rows, file)
+
+
+def _read_mapping(d: Dialect, body: bytes, file: str | None) -> MappingTable:
+    sep = d.delimiter.encode()
+    arrow = d.headers[d.column("arrow")].encode("utf-8")
+    data = body.replace(b"\r\n", b"\n").rstrip(b"\n \t")
+    data = data.replace(sep + arrow + sep, sep)
+    if d.trailing_delimiter:
+        data = data.replace(sep + b"\n", b"\n").rstrip(sep)
+    numeric = [r for r in d.roles if r != "arrow"]
+    nrows = data.count(b"\n") + 1 if data else 0
+    values = np.zeros(0, np.int64)
+    ok = True
+    if nrows:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numpy warns when it stops before the end of the text
+            try:
+                values = np.fromstring(data.replace(b"\n", sep).decode("ascii"), dtype=np.int64, sep=d.delimiter)
+            except (DeprecationWarning, ValueError, UnicodeDecodeError):
+                ok = False
+    if not ok or values.size != nrows * len(numeric):
+        _locate_bad_cell(d, body, file)
+        raise FormatError("mapping table could not be read", file=file,
+                          expected=f"{nrows} rows of {len(numeric)} integers", found=f"{values.size} integers")
+    table = values.reshape(nrows, len(numeric))
+    columns = {role: np.ascontiguousarray(table[:, k]) for k, role in enumerate(numeric)}
+    return MappingTable(d.kind, d, columns, file)
+
+
+def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
+    """Raise a FormatError naming the first bad row and column (slow path, errors only)."""
+    text = body.decode("utf-8", errors="replace")
+    for i, line in enumerate(text.splitlines(), start=2):
+        if not line.strip():
+            continue
+        cells = line.split(d.delimiter)
+        if d.trailing_delimiter and cells and cells[-1] == "":
+            cells = cells[:-1]
+        if len(cells) != len(d.roles):
+            raise FormatError("wrong number of cells", file=file, path=f"row {i}",
+                              expected=len(d.roles), found=len(cells))
+        for role, header, cell in zip(d.roles, d.headers, cells):
+            if role == "arrow":
+                if cell.strip() != header:
+                    raise FormatError("arrow column missing", file=file, path=f"row {i}, column {len(d.roles)}",
+                                      expected=header, found=cell)
+                continue
+            try:
+                int(cell)
+            except ValueError:
+                raise FormatError("cell is not an integer", file=file, path=f"row {i}, column '{header}'",
+                                  expected="an integer", found=cell) from None
+
+
+# -- writing (fixtures, and dialect conversion) ------------------------------------------------------
+
+def dialect_of(kind: str, name: str) -> Dialect:
+    for d in dialects():
+        if d.kind == kind and d.name == name:
+            return d
+    raise FormatError(f"no dialect {name!r} of {kind}", expected=sorted({x.name for x in dialects()}))
+
+
+def _header(d: Dialect) -> str:
+    return d.delimiter.join(d.titles) + (d.delimiter if d.trailing_delimiter else "")
+
+
+def write_mapping(path: str | os.PathLike[str], kind: str, dialect: str, columns: dict[str, ArrayLike]) -> None:
+    """Write a mapping table in a dialect; `columns` holds an int array per numeric role."""
+    d = dialect_of(kind, dialect)
+    numeric = [r for r in d.roles if r != "arrow"]
+    table = np.stack([np.asarray(columns[r], dtype=np.int64) for r in numeric], axis=1)
+    arrow_at = d.column("arrow")
+    fmt = d.delimiter.join(["%d"] * arrow_at + [d.headers[arrow_at].replace("%", "%%")] +
+                           ["%d"] * (len(numeric) - arrow_at))
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(_header(d) + "\n")
+        np.savetxt(f, table, fmt=fmt, delimiter=d.delimiter)
+
+
+def write_dump(path: str | os.PathLike[str], kind: str, dialect: str, rows: list[dict[str, Any]]) -> None:
+    """Write a dump table in a dialect; each row is a dict keyed by role."""
+    d = dialect_of(kind, dialect)
+    lines = [_header(d)]
+    for row in rows:
+        cells = [str(row.get(role, "")) for role in d.roles]
+        lines.append(d.delimiter.join(cells) + (d.delimiter if d.trailing_delimiter else ""))
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
