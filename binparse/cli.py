@@ -27,13 +27,13 @@ def _inspect(args: argparse.Namespace) -> int:
     acc.validate()
     size = os.stat(args.file).st_size
     meta = {"file": args.file, "format": fmt.name, "size": size}
-    family = not args.fields and hasattr(acc, "summary")
+    family: Any = None if args.fields else acc if hasattr(acc, "summary") else None
     if args.json:
-        doc = {**meta, **acc.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
+        doc = {**meta, **family.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
         print(json.dumps(doc, indent=1))
     else:
         title = f"{args.file}: {fmt.name}, {fmt.version}, {size:,} bytes"
-        print(title + "\n" + acc.report() if family else render.table(acc, title))
+        print(title + "\n" + family.report() if family else render.table(acc, title))
     return 0
 
 
