@@ -1,4 +1,4 @@
-"""The `binparse` command: inspect, view, generate, schemas.
+"""The `binparse` command: inspect, view, pack, generate, schemas.
 
 Exit codes: 0 ok, 1 `generate --check` found stale modules, 2 usage error, 3 bad input
 (the error's one-line message on stderr).
@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .errors import BinparseError
@@ -37,25 +38,71 @@ def _inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _view(args: argparse.Namespace) -> int:
-    import numpy as np
+def _intel_source(source: str) -> Any:
+    """A compile folder, a saved output configuration (.json) or an output mapping CSV."""
+    from .formats import intel_dla
+    if source.endswith(".json"):
+        return intel_dla.OutputConfiguration.load(source)
+    if os.path.isdir(source):
+        return intel_dla.CompileFolder(source)
+    raise BinparseError("SOURCE must be a compile folder or a saved output configuration (.json)", file=source)
 
+
+def _tidl_tensor(args: argparse.Namespace, direction: str) -> Any:
     from . import api
-    from .errors import FormatError
-    io = api.open(args.io_file, format=args.format)
-    if not hasattr(io, "tensor"):
-        raise FormatError("not an io descriptor with tensors", file=args.io_file)
-    which: str | int = int(args.name) if args.name.isdigit() else args.name
-    tensor = io.tensor(which, "input" if args.input else "output")
+    io = api.open(args.source, format=args.format)
+    name = args.input_name if direction == "input" else args.name
+    if not hasattr(io, "tensor") or name is None:
+        raise BinparseError(f"give a TIDL io descriptor and --{direction} NAME|INDEX", file=args.source)
+    return io.tensor(int(name) if name.isdigit() else name, direction)
+
+
+def _save_npy(path: str, arr: Any, what: str) -> None:
+    import numpy as np
+    out = np.ascontiguousarray(arr)
+    with open(path, "wb") as f:
+        np.save(f, out)
+    print(f"{path}: {what}, {out.dtype}, shape {tuple(out.shape)}")
+
+
+def _view(args: argparse.Namespace) -> int:
+    from . import api
     buf = api.map_file(args.buffer)
     try:
+        if args.intel_dla:
+            src = _intel_source(args.source)
+            cfg = src.output_configuration() if hasattr(src, "output_configuration") else src
+            _save_npy(args.npy, cfg.to_logical(buf), "FPGA AI Suite output")
+            return 0
+        tensor = _tidl_tensor(args, "input" if args.input_name is not None else "output")
         arr = tensor.dequantize(buf) if args.dequantize else tensor.view(buf)
     except BinparseError as exc:
         raise exc.with_file(args.buffer) from None
-    out = np.ascontiguousarray(arr)
-    with open(args.npy, "wb") as f:
-        np.save(f, out)
-    print(f"{args.npy}: {tensor.direction} {tensor.name or tensor.index}, {out.dtype}, shape {tuple(out.shape)}")
+    _save_npy(args.npy, arr, f"{tensor.direction} {tensor.name or tensor.index}")
+    return 0
+
+
+def _pack(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from .fixtures.build import write_atomic
+    try:
+        logical = np.load(args.array, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise BinparseError(f"cannot read the array: {exc}", file=args.array) from None
+    if args.intel_dla:
+        src = _intel_source(args.source)
+        if not hasattr(src, "input_configuration"):
+            raise BinparseError("packing an input needs a compile folder with the input dump", file=args.source)
+        cfg = src.input_configuration(cvec=args.cvec)
+        data = bytes(cfg.to_ip(logical))
+        what = f"FPGA AI Suite input {cfg.name}, FP16, {cfg.ip_size} elements"
+    else:
+        tensor = _tidl_tensor(args, "input")
+        data = bytes(tensor.pack(tensor.quantize(logical) if args.quantize else logical))
+        what = f"TIDL input {tensor.name or tensor.index}, {tensor.dtype}, {len(data)} bytes"
+    write_atomic(Path(args.out), data)
+    print(f"{args.out}: {what}")
     return 0
 
 
@@ -92,15 +139,26 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--fields", action="store_true", help="every raw field instead of the family's summary")
     i.set_defaults(run=_inspect)
     v = sub.add_parser("view", help="write a tensor of a device buffer as .npy (logical order, no padding)")
-    v.add_argument("io_file", help="the io descriptor (*_tidl_io_1.bin)")
+    v.add_argument("source", help="TIDL: the io descriptor; --intel-dla: compile folder or saved configuration")
     v.add_argument("buffer", help="the raw device buffer, from its first byte, padding included")
-    side = v.add_mutually_exclusive_group(required=True)
-    side.add_argument("--output", dest="name", help="output tensor name or index")
-    side.add_argument("--input", dest="input_name", help="input tensor name or index")
+    side = v.add_mutually_exclusive_group()
+    side.add_argument("--output", dest="name", help="TIDL output tensor name or index")
+    side.add_argument("--input", dest="input_name", help="TIDL input tensor name or index")
+    v.add_argument("--intel-dla", action="store_true", help="an FPGA AI Suite IP output buffer (FP16)")
     v.add_argument("--npy", required=True, help="where to write the array")
-    v.add_argument("--dequantize", action="store_true", help="float32 (q - zero point) / scale")
+    v.add_argument("--dequantize", action="store_true", help="TIDL: float32 (q - zero point) / scale")
     v.add_argument("--format", help="format of the io file; default: detect")
     v.set_defaults(run=_view)
+    k = sub.add_parser("pack", help="write a logical .npy array into a device input buffer (padding zero)")
+    k.add_argument("source", help="TIDL: the io descriptor; --intel-dla: compile folder")
+    k.add_argument("array", help="the logical array (.npy)")
+    k.add_argument("--out", required=True, help="the buffer file to write")
+    k.add_argument("--input", dest="input_name", help="TIDL input tensor name or index")
+    k.add_argument("--quantize", action="store_true", help="TIDL: quantise float values with the tensor's scale")
+    k.add_argument("--intel-dla", action="store_true", help="an FPGA AI Suite IP input buffer (FP16)")
+    k.add_argument("--cvec", type=int, help="FPGA AI Suite CVEC when the dump does not tell it")
+    k.add_argument("--format", help="format of the io file; default: detect")
+    k.set_defaults(run=_pack, name=None)
     g = sub.add_parser("generate", help="regenerate binparse/accessors from schemas/")
     g.add_argument("--check", action="store_true", help="only report stale modules (exit 1)")
     g.set_defaults(run=_generate)
@@ -111,10 +169,6 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if getattr(args, "input_name", None) is not None:
-        args.name, args.input = args.input_name, True
-    elif hasattr(args, "input_name"):
-        args.input = False
     try:
         return int(args.run(args))
     except BinparseError as exc:
