@@ -26,6 +26,7 @@ class Dialect:
     roles: tuple[str, ...]
     titles: tuple[str, ...]  # as written (what the writer writes)
     inferred: bool = False
+    lane: str = ""  # mappings: the IP column holding the lane within a vector, in this dialect
 
     def column(self, role: str) -> int:
         return self.roles.index(role)
@@ -47,7 +48,8 @@ def dialects() -> tuple[Dialect, ...]:
             cols = d["columns"]
             out.append(Dialect(kind, name, d["delimiter"], bool(d["trailing_delimiter"]),
                                tuple(normalise(str(c[0])) for c in cols), tuple(str(c[1]) for c in cols),
-                               tuple(str(c[0]) for c in cols), bool(d.get("inferred", False))))
+                               tuple(str(c[0]) for c in cols), bool(d.get("inferred", False)),
+                               str(d.get("lane", ""))))
     return tuple(out)
 
 

@@ -39,9 +39,7 @@ class InputConfiguration:
         f = folding or Folding()
         logical, ip = input_mapping(logical_shape, cvec, f)
         n, c, d, h, w = logical_shape
-        out_c = f.out_channels or -(-(c * f.stride_h * f.stride_w) // cvec) * cvec
-        out_h = f.out_height or -(-(h + f.pad_top) // f.stride_h)
-        out_w = f.out_width or -(-(w + f.pad_left) // f.stride_w)
+        out_c, out_h, out_w = f.ip_dims(c, h, w, cvec)
         size = n * out_c * d * out_h * out_w
         return cls(name, logical_shape, cvec, f, logical, ip, size, f"parameters, CVEC {cvec}")
 
@@ -58,8 +56,8 @@ class InputConfiguration:
                               file=dump.file, found=dump.dialect.name)
         sh, sw = r.get("stride_h", 1), r.get("stride_w", 1)
         shape = (1, r["channels"], r.get("depth", 1), r["height"], r["width"])
-        folding = Folding(sh, sw, r.get("pad_top", 0), r.get("pad_left", 0), r["out_channels"],
-                          r["out_height"], r["out_width"])
+        folding = Folding(sh, sw, r.get("pad_top", 0), r.get("pad_left", 0), r.get("pad_bottom", 0),
+                          r.get("pad_right", 0), r["out_channels"], r["out_height"], r["out_width"])
         if mapping is not None:
             cvec = find_roles(mapping.columns, file=mapping.file).vector
         elif cvec is None:

@@ -65,9 +65,19 @@ class Folding:
     stride_w: int = 1
     pad_top: int = 0
     pad_left: int = 0
+    pad_bottom: int = 0
+    pad_right: int = 0
     out_channels: int = 0  # folded channels, padded to CVEC (0: derive)
     out_height: int = 0
     out_width: int = 0
+
+    def ip_dims(self, c: int, h: int, w: int, cvec: int) -> tuple[int, int, int]:
+        """(channels padded to CVEC, height, width) of the folded IP input: the dump's values, else
+        ceil((H + top + bottom) / stride) etc. (as the 2025.1 dump shows: 224 + 3 + 2 → 115)."""
+        oc = self.out_channels or -(-(c * self.stride_h * self.stride_w) // cvec) * cvec
+        oh = self.out_height or -(-(h + self.pad_top + self.pad_bottom) // self.stride_h)
+        ow = self.out_width or -(-(w + self.pad_left + self.pad_right) // self.stride_w)
+        return oc, oh, ow
 
 
 def input_mapping(shape: tuple[int, int, int, int, int], cvec: int,
@@ -81,9 +91,7 @@ def input_mapping(shape: tuple[int, int, int, int, int], cvec: int,
     sh, sw = f.stride_h, f.stride_w
     oc = c * sh * sw + ((h + f.pad_top) % sh) * sw + (w + f.pad_left) % sw
     oh, ow = (h + f.pad_top) // sh, (w + f.pad_left) // sw
-    out_h = f.out_height or -(-(h_ + f.pad_top) // sh)
-    out_w = f.out_width or -(-(w_ + f.pad_left) // sw)
-    out_c = f.out_channels or -(-(c_ * sh * sw) // cvec) * cvec
+    out_c, out_h, out_w = f.ip_dims(c_, h_, w_, cvec)
     groups = -(-out_c // cvec)
     ip = ip_offsets(n, oc, d, oh, ow, (groups, d_, out_h, out_w), cvec)
     logical = np.arange(n.size, dtype=np.int64)

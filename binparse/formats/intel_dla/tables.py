@@ -9,6 +9,7 @@ name the row and column at fault.
 from __future__ import annotations
 
 import csv
+from collections.abc import Mapping
 import io
 import os
 import warnings
@@ -188,7 +189,7 @@ def _header(d: Dialect) -> str:
     return d.delimiter.join(d.titles) + (d.delimiter if d.trailing_delimiter else "")
 
 
-def write_mapping(path: str | os.PathLike[str], kind: str, dialect: str, columns: dict[str, ArrayLike]) -> None:
+def write_mapping(path: str | os.PathLike[str], kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> None:
     """Write a mapping table in a dialect; `columns` holds an int array per numeric role."""
     d = dialect_of(kind, dialect)
     numeric = [r for r in d.roles if r != "arrow"]
