@@ -35,6 +35,8 @@ def test_every_fixture(kaitai_out: Path) -> None:
     assert len(specs) >= 8
     for spec in specs:
         doc = yaml.safe_load(spec.read_text())
+        if "schema" not in doc:
+            continue  # CSV compiles, not structs
         schema = load_schema(binparse.schema.SCHEMAS_DIR / f"{doc['schema']}.ksy")
         data = (spec.parent / doc["output"]).read_bytes()
         theirs = kaitai_ref.to_plain(kaitai_ref.parse(kaitai_out, schema, data, doc.get("params")), schema.root)

@@ -87,11 +87,11 @@ class OutputConfiguration:
         if not slices or not len(mapping):
             raise FormatError("empty dump or mapping", file=mapping.file)
         first = slices[0]
-        roles = find_roles(cols, file=mapping.file, dims=(first.depth, first.height, first.width))
+        names = {r: mapping.column_name(r) for r in mapping.dialect.roles if r != "arrow"}
+        roles = find_roles(cols, file=mapping.file, dims=(first.depth, first.height, first.width), names=names)
         shape = (max(s.batch for s in slices),
                  int(cols["logical_c"].max()) + 1, int(cols["logical_d"].max()) + 1,
                  int(cols["logical_h"].max()) + 1, int(cols["logical_w"].max()) + 1)
-        names = {r: mapping.column_name(r) for r in mapping.dialect.roles if r != "arrow"}
         cfg = cls(shape, roles.vector, slices, cols["ip_offset"], cols["logical_offset"],
                   f"{dump.file or 'dump'} + {mapping.file or 'mapping'} ({roles.describe(names)})", names)
         cfg.validate(file=mapping.file)
@@ -147,13 +147,24 @@ class OutputConfiguration:
         out: NDArray[np.float16] = view(buffer, "<f2", 0, (self.ip_size,), path="ip output buffer")
         return out
 
-    def to_logical(self, buffer: BufferLike) -> NDArray[np.float32]:
-        """The logical output tensor (N, C, D, H, W) as float32 (a copy): one vectorised gather."""
+    def to_logical(self, buffer: BufferLike, dtype: Any = np.float32) -> NDArray[Any]:
+        """The logical output tensor (N, C, D, H, W), a copy made by one vectorised gather.
+
+        float32 by default (the FP16 values widened exactly); dtype=np.float16 keeps the IP's own
+        values and skips the widening.
+        """
         ip = self.ip_elements(buffer)
-        cache = self.__dict__.setdefault("_gather_cache", None)
-        if cache is None:
-            cache = self.__dict__["_gather_cache"] = self._gather()
-        out: NDArray[np.float32] = ip.take(cache).astype(np.float32).reshape(self.logical_shape)
+        gather = self.__dict__.get("_gather_cache")
+        if gather is None:
+            gather = self.__dict__["_gather_cache"] = self._gather()
+        if np.dtype(dtype) == np.float16:
+            half: NDArray[np.float16] = ip.take(gather).reshape(self.logical_shape)
+            return half
+        if np.dtype(dtype) != np.float32:
+            raise LayoutError("to_logical gives float32 or float16", found=str(np.dtype(dtype)))
+        # Gather the FP16 bit patterns, then widen them through a 65,536-entry table (exact, and
+        # faster than numpy's float16 → float32 cast).
+        out: NDArray[np.float32] = _f16_table().take(ip.view(np.uint16).take(gather)).reshape(self.logical_shape)
         return out
 
     def to_ip(self, logical: ArrayLike) -> bytearray:
@@ -206,6 +217,16 @@ class OutputConfiguration:
             raise FormatError(f"cannot load the output configuration: {exc}", file=str(p)) from None
         cfg.validate(file=str(p))
         return cfg
+
+
+_F16: list[NDArray[np.float32]] = []
+
+
+def _f16_table() -> NDArray[np.float32]:
+    """float32 value of every FP16 bit pattern."""
+    if not _F16:
+        _F16.append(np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16).astype(np.float32))
+    return _F16[0]
 
 
 def fp16_buffer(values: ArrayLike) -> bytes:

@@ -51,17 +51,21 @@ class InputConfiguration:
         if dump.kind != "input_transform_dump" or not dump.rows:
             raise FormatError("need an input transform dump with a row", file=dump.file, found=dump.kind)
         r = dump.rows[row]
-        if "channels" not in r:
-            raise FormatError("this dump dialect has no unfolded input dims; pass the logical shape",
+        if "channels" in r:
+            shape = (1, r["channels"], r.get("depth", 1), r["height"], r["width"])
+        elif mapping is not None:  # the manuals' dump has the folded dims only: take the logical ones from the mapping
+            cols = mapping.columns
+            shape = (1, *(int(cols[f"logical_{k}"].max()) + 1 for k in "cdhw"))  # type: ignore[assignment]
+        else:
+            raise FormatError("this dump dialect has only the folded dims; the input mapping is needed too",
                               file=dump.file, found=dump.dialect.name)
         sh, sw = r.get("stride_h", 1), r.get("stride_w", 1)
-        shape = (1, r["channels"], r.get("depth", 1), r["height"], r["width"])
         folding = Folding(sh, sw, r.get("pad_top", 0), r.get("pad_left", 0), r.get("pad_bottom", 0),
                           r.get("pad_right", 0), r["out_channels"], r["out_height"], r["out_width"])
         if mapping is not None:
             cvec = find_roles(mapping.columns, file=mapping.file).vector
         elif cvec is None:
-            folded = r["channels"] * sh * sw
+            folded = shape[1] * sh * sw
             fits = [v for v in VECTOR_WIDTHS if v >= 4 and -(-folded // v) * v == r["out_channels"]]
             if not fits:
                 raise FormatError("cannot tell CVEC from the dump", file=dump.file, path=f"row {row + 2}",

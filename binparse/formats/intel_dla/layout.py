@@ -114,19 +114,30 @@ class Roles:
 
 
 def find_roles(cols: dict[str, NDArray[np.int64]], *, file: str | None = None,
-               dims: tuple[int, int, int] | None = None) -> Roles:
+               dims: tuple[int, int, int] | None = None, names: dict[str, str] | None = None) -> Roles:
     """Work out lane and group from the data: the assignment under which every IP offset equals
-    `(((group * D + d) * H + h) * W + w) * V + lane` for one vector width V."""
+    `(((group * D + d) * H + h) * W + w) * V + lane` for one vector width V.
+
+    When none fits, the FormatError names the first row that breaks the closest assignment.
+    """
     if cols["ip_offset"].size == 0:
         raise FormatError("mapping has no rows", file=file)
     d_, h_, w_ = dims or tuple(int(cols[k].max()) + 1 for k in ("ip_d", "ip_h", "ip_w"))
-    tried = []
+    best: tuple[int, str, int, NDArray[np.int64]] | None = None
     for lane, group in (("ip_cvec", "ip_c"), ("ip_c", "ip_cvec")):
         widest = int(cols[lane].max()) + 1
         for v in sorted({widest, *[x for x in VECTOR_WIDTHS if x >= widest]}):
             off = ((((cols[group] * d_) + cols["ip_d"]) * h_ + cols["ip_h"]) * w_ + cols["ip_w"]) * v + cols[lane]
-            if np.array_equal(off, cols["ip_offset"]):
+            wrong = np.flatnonzero(off != cols["ip_offset"])
+            if wrong.size == 0:
                 return Roles(lane, group, v, (d_, h_, w_))
-            tried.append(f"lane={lane}, V={v}")
-    raise FormatError("IP offsets agree with no lane/group assignment of the C and Cvec columns",
-                      file=file, expected="offset = (((group*D + d)*H + h)*W + w)*V + lane", found="; ".join(tried[:4]))
+            if best is None or wrong.size < best[0]:
+                best = (int(wrong.size), lane, v, off)
+    assert best is not None
+    _, lane, v, off = best
+    k = int(np.flatnonzero(off != cols["ip_offset"])[0])
+    column = (names or {}).get("ip_offset", "ip_offset")
+    raise FormatError("IP offset agrees with no lane/group assignment of the C and Cvec columns", file=file,
+                      path=f"row {k + 2}, column '{column}'",
+                      expected=f"{int(off[k])} (closest: lane in '{(names or {}).get(lane, lane)}', V = {v})",
+                      found=int(cols["ip_offset"][k]))

@@ -125,30 +125,47 @@ def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:
 
 
 def _read_mapping(d: Dialect, body: bytes, file: str | None) -> MappingTable:
-    sep = d.delimiter.encode()
-    arrow = d.headers[d.column("arrow")].encode("utf-8")
-    data = body.replace(b"\r\n", b"\n").rstrip(b"\n \t")
-    data = data.replace(sep + arrow + sep, sep)
-    if d.trailing_delimiter:
-        data = data.replace(sep + b"\n", b"\n").rstrip(sep)
+    """Parse every row with numpy's C text parser in one call.
+
+    One `bytes.translate` pass turns line ends into separators and the arrow's bytes into '9's, so
+    the arrow column reads as a sentinel number (99 for '->'); checking that sentinel in every row
+    proves each row has its cells in place. Anything unusual (spaces, CR, a stray arrow byte, a
+    minus sign) takes the careful path instead, which names the bad row and column.
+    """
     numeric = [r for r in d.roles if r != "arrow"]
-    nrows = data.count(b"\n") + 1 if data else 0
-    values = np.zeros(0, np.int64)
-    ok = True
-    if nrows:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # numpy warns when it stops before the end of the text
-            try:
-                values = np.fromstring(data.replace(b"\n", sep).decode("ascii"), dtype=np.int64, sep=d.delimiter)
-            except (DeprecationWarning, ValueError, UnicodeDecodeError):
-                ok = False
-    if not ok or values.size != nrows * len(numeric):
+    arrow_at = d.column("arrow")
+    arrow = d.headers[arrow_at].encode("utf-8")
+    table = _fast_grid(d, body, arrow, len(d.roles))
+    if table is None or not np.all(table[:, arrow_at] == int(b"9" * len(arrow))):
         _locate_bad_cell(d, body, file)
-        raise FormatError("mapping table could not be read", file=file,
-                          expected=f"{nrows} rows of {len(numeric)} integers", found=f"{values.size} integers")
-    table = values.reshape(nrows, len(numeric))
-    columns = {role: np.ascontiguousarray(table[:, k]) for k, role in enumerate(numeric)}
+        raise FormatError("mapping table could not be read", file=file, expected=f"rows of {len(numeric)} integers")
+    keep = [k for k in range(len(d.roles)) if k != arrow_at]
+    columns = {role: table[:, k] for role, k in zip(numeric, keep)}  # views of one int64 block
     return MappingTable(d.kind, d, columns, file)
+
+
+def _fast_grid(d: Dialect, body: bytes, arrow: bytes, ncols: int) -> NDArray[np.int64] | None:
+    """The rows as an (n, ncols) int64 array, or None when the fast path does not apply."""
+    data = body.rstrip(b"\n") if body.endswith(b"\n\n") else body
+    nrows = data.count(b"\n") + (0 if data.endswith(b"\n") else 1) if data else 0
+    if nrows == 0:
+        return np.zeros((0, ncols), np.int64)
+    if b" " in data or b"\t" in data or b"\r" in data or any(c in b"0123456789;,\n" for c in arrow):
+        return None
+    for byte in set(arrow):  # every arrow byte belongs to one arrow per row: no stray '-' or '>'
+        if data.count(bytes([byte])) != nrows * arrow.count(bytes([byte])):
+            return None
+    # A line end becomes a separator; after a trailing separator it becomes blank space instead
+    # (numpy skips whitespace around separators).
+    line_end = b" " if d.trailing_delimiter else d.delimiter.encode()
+    table = bytes.maketrans(b"\n" + arrow, line_end + b"9" * len(arrow))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy warns when it stops before the end of the text
+        try:
+            values = np.fromstring(data.translate(table), dtype=np.int64, sep=d.delimiter)
+        except (DeprecationWarning, ValueError):
+            return None
+    return values.reshape(nrows, ncols) if values.size == nrows * ncols else None
 
 
 def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
