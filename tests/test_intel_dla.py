@@ -87,6 +87,10 @@ def test_real_input_folding() -> None:
     # c=1, h=0, w=0, stride 2, pads top 3 / left 3: out_d = 1*4 + (3 % 2)*2 + 3 % 2 = 7,
     # out_h = out_w = 3 // 2 = 1 -> (7 // 32)*115*115*32 + 1*115*32 + 1*32 + 7 % 32 = 3719
     assert np.flatnonzero(ip).tolist() == [3719] and ip[3719] == 5.0
+    buf = inp.to_ip(x)
+    v = inp.ip_view(buf)
+    assert v.shape == (1, 1, 1, 115, 115, 32) and v[0, 0, 0, 1, 1, 7] == 5.0
+    assert np.shares_memory(v, np.frombuffer(buf, np.uint8))
 
 
 def test_the_manuals_example(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ...buffers import view
 from ...errors import FormatError, LayoutError
 from .layout import VECTOR_WIDTHS, Folding, find_roles, input_mapping
 from .tables import DumpTable, MappingTable
@@ -98,6 +99,14 @@ class InputConfiguration:
         buf = bytearray(self.ip_size * 2)
         np.frombuffer(buf, "<f2")[self.ip_offsets] = arr.reshape(-1)[self.logical_offsets]
         return buf
+
+    def ip_view(self, buffer: Any) -> NDArray[np.float16]:
+        """Zero-copy view of an IP input buffer as (N, G, D, OH, OW, CVEC): group G of CVEC lanes."""
+        n, c, d, h, w = self.logical_shape
+        oc, oh, ow = self.folding.ip_dims(c, h, w, self.cvec)
+        out: NDArray[np.float16] = view(buffer, "<f2", 0, (n, oc // self.cvec, d, oh, ow, self.cvec),
+                                        path=f"{self.name} ip buffer")
+        return out
 
     def to_logical(self, buffer: Any) -> NDArray[np.float32]:
         """The logical input back from an IP input buffer (a copy), for round trips."""
