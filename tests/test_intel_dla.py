@@ -221,3 +221,18 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["pack", "--intel-dla", str(real(COMPILE)), str(tmp_path / "in.npy"), "--out", str(tmp_path / "in.bin")]) == 0
     ip = np.frombuffer((tmp_path / "in.bin").read_bytes(), "<f2")
     assert ip.size == 32 * 115 * 115 and np.flatnonzero(ip).tolist() == [3719]
+
+
+def test_multiple_inputs_are_stored_input_after_input(tmp_path: Path) -> None:
+    from binparse.formats.intel_dla import offsets_of, pack_inputs, write_dump
+    rows = [{"name": "a", "channels": 3, "height": 2, "width": 2, "depth": 1, "stride_h": 1, "stride_w": 1,
+             "stride_d": 1, "out_channels": 4, "out_height": 2, "out_width": 2, "out_depth": 1},
+            {"name": "b", "channels": 5, "height": 1, "width": 3, "depth": 1, "stride_h": 1, "stride_w": 1,
+             "stride_d": 1, "out_channels": 8, "out_height": 1, "out_width": 3, "out_depth": 1}]
+    write_dump(tmp_path / "input_transform_dump_g.csv", "input_transform_dump", "v2025_1", rows)
+    cfgs = CompileFolder(tmp_path).input_configurations(cvec=4)
+    assert [c.ip_size for c in cfgs] == [4 * 2 * 2, 8 * 1 * 3] and offsets_of(cfgs) == [0, 32]
+    a = np.arange(12, dtype=np.float32).reshape(1, 3, 2, 2)
+    b = np.full((1, 5, 1, 3), 7, np.float32)
+    buf = np.frombuffer(pack_inputs(cfgs, [a, b]), "<f2")
+    assert buf.size == 16 + 24 and buf[:16].reshape(2, 2, 4)[1, 0, 2] == a[0, 2, 1, 0] and buf[16 + 4] == 7

@@ -15,7 +15,7 @@ from ...registry import register_sniffer
 from .config import OutputConfiguration, OutputSlice
 from .dialects import Dialect, detect, dialects
 from .folder import KINDS, CompileFolder, table_report, table_summary
-from .inputs import InputConfiguration
+from .inputs import InputConfiguration, offsets_of, pack_inputs
 from .layout import Folding, find_roles, input_mapping, output_mapping
 from .tables import DumpTable, MappingTable, read_table, write_dump, write_mapping
 
@@ -43,5 +43,6 @@ def _sniff(path: Path | None, head: bytes) -> Any:
 register_sniffer(_sniff)
 
 __all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
-           "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping",
+           "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",
+           "pack_inputs",
            "output_mapping", "read_table", "table_report", "table_summary", "write_dump", "write_mapping"]

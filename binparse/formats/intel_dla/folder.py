@@ -83,6 +83,14 @@ class CompileFolder:
             raise FormatError("the folder lacks the input dump", file=str(self.path))
         return InputConfiguration.from_dump(dump, mapping if isinstance(mapping, MappingTable) else None, cvec=cvec)
 
+    def input_configurations(self, cvec: int | None = None) -> list[InputConfiguration]:
+        """One configuration per input dump row (multi-input graphs)."""
+        dump, mapping = self.tables.get("input_transform_dump"), self.tables.get("input_transform_mapping")
+        if not isinstance(dump, DumpTable):
+            raise FormatError("the folder lacks the input dump", file=str(self.path))
+        single = mapping if isinstance(mapping, MappingTable) and len(dump.rows) == 1 else None
+        return [InputConfiguration.from_dump(dump, single, row=k, cvec=cvec) for k in range(len(dump.rows))]
+
     def summary(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"family": "intel_dla", "kind": "compile_folder",
                                "files": {k: {"file": Path(t.file or "").name, **table_summary(t)}

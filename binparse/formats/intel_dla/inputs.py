@@ -114,3 +114,25 @@ class InputConfiguration:
         out = np.empty(int(np.prod(self.logical_shape)), np.float32)
         out[self.logical_offsets] = ip[self.ip_offsets]
         return out.reshape(self.logical_shape)
+
+
+def pack_inputs(configs: list[InputConfiguration], arrays: list[ArrayLike]) -> bytearray:
+    """One IP input buffer for a multi-input graph: each input's batches in turn, inputs in order
+    ("stored by batch and then by input number": input 1 batch 1, input 1 batch 2, input 2 …).
+
+    The compiler reports where each input starts; this packs them back to back, which is that
+    layout when the inputs are not further aligned. Returns the buffer; `offsets_of` gives the
+    byte offset of each input in it.
+    """
+    if len(configs) != len(arrays):
+        raise LayoutError("one array per input", expected=len(configs), found=len(arrays))
+    out = bytearray()
+    for cfg, arr in zip(configs, arrays):
+        out += cfg.to_ip(arr)
+    return out
+
+
+def offsets_of(configs: list[InputConfiguration]) -> list[int]:
+    """Byte offset of each input in a `pack_inputs` buffer."""
+    sizes = [2 * c.ip_size for c in configs]
+    return [sum(sizes[:k]) for k in range(len(sizes))]

@@ -224,7 +224,7 @@ def write_dump(path: str | os.PathLike[str], kind: str, dialect: str, rows: list
     d = dialect_of(kind, dialect)
     lines = [_header(d)]
     for row in rows:
-        cells = [str(row.get(role, "")) for role in d.roles]
+        cells = [str(row.get(role, "" if role in ("name", "precision") else 0)) for role in d.roles]
         lines.append(d.delimiter.join(cells) + (d.delimiter if d.trailing_delimiter else ""))
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
