@@ -48,12 +48,11 @@ def _intel_source(source: str) -> Any:
     raise BinparseError("SOURCE must be a compile folder or a saved output configuration (.json)", file=source)
 
 
-def _tidl_tensor(args: argparse.Namespace, direction: str) -> Any:
+def _tidl_tensor(source: str, name: str | None, direction: str, fmt: str | None) -> Any:
     from . import api
-    io = api.open(args.source, format=args.format)
-    name = args.input_name if direction == "input" else args.name
+    io = api.open(source, format=fmt)
     if not hasattr(io, "tensor") or name is None:
-        raise BinparseError(f"give a TIDL io descriptor and --{direction} NAME|INDEX", file=args.source)
+        raise BinparseError(f"give a TIDL io descriptor and --{direction} NAME|INDEX", file=source)
     return io.tensor(int(name) if name.isdigit() else name, direction)
 
 
@@ -65,19 +64,67 @@ def _save_npy(path: str, arr: Any, what: str) -> None:
     print(f"{path}: {what}, {out.dtype}, shape {tuple(out.shape)}")
 
 
+def _ints(text: str | None, n: int, what: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(v) for v in (text or "").split(","))
+    except ValueError:
+        values = ()
+    if len(values) != n:
+        raise BinparseError(f"{what} needs {n} comma-separated integers", found=text)
+    return values
+
+
+def _device_layout(args: argparse.Namespace) -> Any:
+    """The ESP-DL or dlhdl layout the options describe."""
+    from .formats import dlhdl, espdl
+    if args.espdl:
+        return espdl.DlTensor(_ints(args.shape, 3, "--shape H,W,C"),  # type: ignore[arg-type]
+                              _ints(args.padding or "0,0,0,0", 4, "--padding T,B,L,R"),  # type: ignore[arg-type]
+                              args.dtype or "int8", args.exponent or 0)
+    if args.dlhdl == "fc":
+        if args.size is None:
+            raise BinparseError("--dlhdl fc needs --size K")
+        return dlhdl.FcLayout(args.size, args.dtype or "float32")
+    if args.thread_number is None:
+        raise BinparseError("--dlhdl conv needs --thread-number T")
+    return dlhdl.ConvLayout(args.thread_number, _ints(args.shape, 3, "--shape X,Y,Z"),  # type: ignore[arg-type]
+                            args.dtype or "float32")
+
+
+def _files(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
+    device = args.espdl or args.dlhdl
+    want = names[1:] if device else names
+    if len(args.files) != len(want):
+        raise BinparseError(f"expected {' '.join(want).upper()}", found=" ".join(args.files))
+    return list(args.files)
+
+
 def _view(args: argparse.Namespace) -> int:
     from . import api
-    buf = api.map_file(args.buffer)
+    files = _files(args, ("source", "buffer"))
+    buf = api.map_file(files[-1])
     try:
+        if args.espdl or args.dlhdl:
+            layout = _device_layout(args)
+            if args.dlhdl == "fc":
+                arr, what = layout.view(buf), "dlhdl FC output (frames, size)"
+            elif args.dlhdl:
+                arr, what = layout.to_logical(buf), "dlhdl conv (X, Y, Z)"
+            else:
+                arr = layout.dequantize(buf) if args.dequantize else layout.view(buf)
+                what = "ESP-DL tensor (H, W, C)"
+            _save_npy(args.npy, arr, what)
+            return 0
         if args.intel_dla:
-            src = _intel_source(args.source)
+            src = _intel_source(files[0])
             cfg = src.output_configuration() if hasattr(src, "output_configuration") else src
             _save_npy(args.npy, cfg.to_logical(buf), "FPGA AI Suite output")
             return 0
-        tensor = _tidl_tensor(args, "input" if args.input_name is not None else "output")
+        direction = "input" if args.input_name is not None else "output"
+        tensor = _tidl_tensor(files[0], args.input_name or args.name, direction, args.format)
         arr = tensor.dequantize(buf) if args.dequantize else tensor.view(buf)
     except BinparseError as exc:
-        raise exc.with_file(args.buffer) from None
+        raise exc.with_file(files[-1]) from None
     _save_npy(args.npy, arr, f"{tensor.direction} {tensor.name or tensor.index}")
     return 0
 
@@ -86,19 +133,29 @@ def _pack(args: argparse.Namespace) -> int:
     import numpy as np
 
     from .fixtures.build import write_atomic
+    files = _files(args, ("source", "array"))
     try:
-        logical = np.load(args.array, allow_pickle=False)
+        logical = np.load(files[-1], allow_pickle=False)
     except (OSError, ValueError) as exc:
-        raise BinparseError(f"cannot read the array: {exc}", file=args.array) from None
-    if args.intel_dla:
-        src = _intel_source(args.source)
+        raise BinparseError(f"cannot read the array: {exc}", file=files[-1]) from None
+    if args.espdl or args.dlhdl:
+        layout = _device_layout(args)
+        if args.dlhdl == "fc":
+            data = np.ascontiguousarray(logical, dtype=layout.view(bytes(4 * layout.size)).dtype).tobytes()
+            layout.view(data)  # checks it is a whole number of outputs
+        else:
+            values = layout.quantize(logical) if args.espdl and args.quantize else logical
+            data = bytes(layout.pack(values))
+        what = f"{'ESP-DL' if args.espdl else 'dlhdl'} buffer, {len(data)} bytes"
+    elif args.intel_dla:
+        src = _intel_source(files[0])
         if not hasattr(src, "input_configuration"):
-            raise BinparseError("packing an input needs a compile folder with the input dump", file=args.source)
+            raise BinparseError("packing an input needs a compile folder with the input dump", file=files[0])
         cfg = src.input_configuration(cvec=args.cvec)
         data = bytes(cfg.to_ip(logical))
         what = f"FPGA AI Suite input {cfg.name}, FP16, {cfg.ip_size} elements"
     else:
-        tensor = _tidl_tensor(args, "input")
+        tensor = _tidl_tensor(files[0], args.input_name, "input", args.format)
         data = bytes(tensor.pack(tensor.quantize(logical) if args.quantize else logical))
         what = f"TIDL input {tensor.name or tensor.index}, {tensor.dtype}, {len(data)} bytes"
     write_atomic(Path(args.out), data)
@@ -129,6 +186,23 @@ def _schemas(args: argparse.Namespace) -> int:
     return 0
 
 
+def _device_options(p: argparse.ArgumentParser) -> None:
+    side = p.add_mutually_exclusive_group()
+    side.add_argument("--output", dest="name", help="TIDL output tensor name or index")
+    side.add_argument("--input", dest="input_name", help="TIDL input tensor name or index")
+    family = p.add_mutually_exclusive_group()
+    family.add_argument("--intel-dla", action="store_true", help="FPGA AI Suite IP buffer (FP16)")
+    family.add_argument("--espdl", action="store_true", help="ESP-DL padded HWC tensor")
+    family.add_argument("--dlhdl", choices=("conv", "fc"), help="MATLAB DL HDL conv or FC module buffer")
+    p.add_argument("--shape", help="ESP-DL H,W,C or dlhdl X,Y,Z")
+    p.add_argument("--padding", help="ESP-DL T,B,L,R")
+    p.add_argument("--dtype", help="ESP-DL int8|int16|uint8|float32; dlhdl float32|int8")
+    p.add_argument("--exponent", type=int, help="ESP-DL exponent: value = q * 2^exponent")
+    p.add_argument("--thread-number", type=int, help="dlhdl ConvThreadNumber (4, 9, 16, 25, 36, 49, 64)")
+    p.add_argument("--size", type=int, help="dlhdl FC output size")
+    p.add_argument("--format", help="format of the io file; default: detect")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="binparse", description="Read accelerator artifacts and device buffers from declarative schemas.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -139,26 +213,20 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--fields", action="store_true", help="every raw field instead of the family's summary")
     i.set_defaults(run=_inspect)
     v = sub.add_parser("view", help="write a tensor of a device buffer as .npy (logical order, no padding)")
-    v.add_argument("source", help="TIDL: the io descriptor; --intel-dla: compile folder or saved configuration")
-    v.add_argument("buffer", help="the raw device buffer, from its first byte, padding included")
-    side = v.add_mutually_exclusive_group()
-    side.add_argument("--output", dest="name", help="TIDL output tensor name or index")
-    side.add_argument("--input", dest="input_name", help="TIDL input tensor name or index")
-    v.add_argument("--intel-dla", action="store_true", help="an FPGA AI Suite IP output buffer (FP16)")
+    v.add_argument("files", nargs="+", metavar="[SOURCE] BUFFER",
+                   help="TIDL: io descriptor and buffer; --intel-dla: compile folder or saved configuration "
+                        "and buffer; --espdl / --dlhdl: the buffer")
     v.add_argument("--npy", required=True, help="where to write the array")
-    v.add_argument("--dequantize", action="store_true", help="TIDL: float32 (q - zero point) / scale")
-    v.add_argument("--format", help="format of the io file; default: detect")
+    v.add_argument("--dequantize", action="store_true", help="float32: TIDL (q - zero point) / scale, ESP-DL q * 2^exponent")
+    _device_options(v)
     v.set_defaults(run=_view)
-    k = sub.add_parser("pack", help="write a logical .npy array into a device input buffer (padding zero)")
-    k.add_argument("source", help="TIDL: the io descriptor; --intel-dla: compile folder")
-    k.add_argument("array", help="the logical array (.npy)")
+    k = sub.add_parser("pack", help="write a logical .npy array into a device buffer (padding zero)")
+    k.add_argument("files", nargs="+", metavar="[SOURCE] ARRAY", help="as for view, with the .npy instead of the buffer")
     k.add_argument("--out", required=True, help="the buffer file to write")
-    k.add_argument("--input", dest="input_name", help="TIDL input tensor name or index")
-    k.add_argument("--quantize", action="store_true", help="TIDL: quantise float values with the tensor's scale")
-    k.add_argument("--intel-dla", action="store_true", help="an FPGA AI Suite IP input buffer (FP16)")
+    k.add_argument("--quantize", action="store_true", help="quantise float values (TIDL scale, ESP-DL exponent)")
     k.add_argument("--cvec", type=int, help="FPGA AI Suite CVEC when the dump does not tell it")
-    k.add_argument("--format", help="format of the io file; default: detect")
-    k.set_defaults(run=_pack, name=None)
+    _device_options(k)
+    k.set_defaults(run=_pack)
     g = sub.add_parser("generate", help="regenerate binparse/accessors from schemas/")
     g.add_argument("--check", action="store_true", help="only report stale modules (exit 1)")
     g.set_defaults(run=_generate)

@@ -1,5 +1,5 @@
 """Format families: each module registers its formats with `binparse.registry` on import."""
 
-from . import intel_dla, tidl
+from . import dlhdl, espdl, intel_dla, tidl
 
-__all__ = ["intel_dla", "tidl"]
+__all__ = ["dlhdl", "espdl", "intel_dla", "tidl"]

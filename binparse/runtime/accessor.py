@@ -323,7 +323,7 @@ class Accessor:
         if spec.kind in ("bytes", "contents"):
             shape += (size or 0,)
         arr: NDArray[Any] = np.ndarray(shape, dt, buffer=self._mv, offset=off)
-        if spec.valid is not None:
+        if spec.valid is not None and spec.kind != "str":  # strings are checked decoded (_str, _strs)
             self._check(spec, arr, off)
         if spec.kind == "contents" and spec.contents is not None and bytes(arr) != spec.contents:
             raise ValidationError("magic bytes differ", file=self._file, path=f"{self._path}.{spec.name}",
@@ -337,14 +337,20 @@ class Accessor:
         if size == ABSENT:
             return None
         raw = bytes(self._mv[off:off + (size or 0)])
-        return _decode(raw, spec.encoding or "ascii", spec.zero_terminated, self, f"{self._path}.{spec.name}")
+        text = _decode(raw, spec.encoding or "ascii", spec.zero_terminated, self, f"{self._path}.{spec.name}")
+        if spec.valid is not None:
+            self._check(spec, text, off)
+        return text
 
     def _strs(self, i: int) -> Any:
         spec = self._spec(i)
         if self._loc(i)[2] == ABSENT:
             return None
-        return StrArray(self._array(i), spec.encoding or "ascii", spec.zero_terminated, self,
-                        f"{self._path}.{spec.name}")
+        out = StrArray(self._array(i), spec.encoding or "ascii", spec.zero_terminated, self,
+                       f"{self._path}.{spec.name}")
+        if spec.valid is not None:
+            self._check(spec, np.array(list(out), dtype=object), self._loc(i)[0])
+        return out
 
     def _obj(self, i: int) -> Any:
         hit = self._cache.get(i)

@@ -1,7 +1,7 @@
 """Kaitai Struct expressions, the subset binparse understands.
 
 Grammar (Kaitai's own precedence): integer literals (decimal, 0x, 0b, 0o, `_` separators), float
-literals, `true`/`false`, names (fields, params, `_root`, `_parent`, `_index`), enum literals
+literals, string literals in double or single quotes, `true`/`false`, names (fields, params, `_root`, `_parent`, `_index`), enum literals
 `enum::member`, `a.b`, `a[i]`, unary `-`, `~`, `not`, binary `* / %`, `+ -`, `<< >>`,
 `< <= > >=`, `== !=`, `&`, `^`, `|`, `and`, `or`, and the ternary `c ? a : b`.
 
@@ -20,6 +20,7 @@ Expr = tuple[Any, ...]
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
+  | (?P<str>"[^"]*"|'[^']*')
   | (?P<float>\d[\d_]*\.\d[\d_]*(?:[eE][+-]?\d+)?)
   | (?P<int>0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|\d[\d_]*)
   | (?P<enum>[a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+)
@@ -117,6 +118,8 @@ class _Parser:
             return ("num", int(tok.replace("_", ""), 0))
         if kind == "float":
             return ("num", float(tok.replace("_", "")))
+        if kind == "str":
+            return ("num", tok[1:-1])  # a string constant
         if kind == "enum":
             enum, _, member = tok.rpartition("::")
             return ("enum", enum, member)
