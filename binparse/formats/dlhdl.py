@@ -81,8 +81,10 @@ class ConvLayout:
         """The (X, Y, Z) array (a copy): MATLAB's getUnpaddedOutputData."""
         v = self.channels_view(buffer)  # (B, Y, X, C)
         x, y, z = self.shape
-        out: NDArray[Any] = v.transpose(2, 1, 0, 3).reshape(x, y, self.blocks * self.c)[:, :, :z].copy()
-        return out
+        full = np.empty((x, y, self.blocks, self.c), v.dtype)
+        full[...] = v.transpose(2, 1, 0, 3)  # one strided copy
+        out: NDArray[Any] = full.reshape(x, y, self.blocks * self.c)
+        return out if z == out.shape[2] else np.ascontiguousarray(out[:, :, :z])
 
     unpack = to_logical
 
