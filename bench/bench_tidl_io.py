@@ -32,7 +32,7 @@ from binparse.schema import SCHEMAS_DIR, load_schema  # noqa: E402
 from timing import report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "tidl" / "j7-08.2" / "deeplabv3-ade20k" / "201_tidl_io_1.bin"
-FIXTURE = REPO / "fixtures" / "tidl" / "900_tidl_io_1.bin"
+FIXTURE = REPO / "fixtures" / "tidl" / "io_08x" / "900_tidl_io_1.bin"
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ from binparse.schema import SCHEMAS_DIR, load_schema  # noqa: E402
 from timing import report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "tidl" / "j7-08.2" / "deeplabv3-ade20k" / "201_tidl_net.bin"
-FIXTURE = REPO / "fixtures" / "tidl" / "910_tidl_net.bin"
+FIXTURE = REPO / "fixtures" / "tidl" / "net_08_06" / "910_tidl_net.bin"
 
 
 def main() -> None:

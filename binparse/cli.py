@@ -1,4 +1,4 @@
-"""The `binparse` command: inspect, view, pack, generate, schemas.
+"""The `binparse` command: inspect, view, pack, fixture, generate, schemas.
 
 Exit codes: 0 ok, 1 `generate --check` found stale modules, 2 usage error, 3 bad input
 (the error's one-line message on stderr).
@@ -163,6 +163,14 @@ def _pack(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fixture(args: argparse.Namespace) -> int:
+    from .fixtures import generate
+    paths = generate(args.spec, args.out)
+    for p in paths:
+        print(p)
+    return 0
+
+
 def _generate(args: argparse.Namespace) -> int:
     from .codegen import write_all
     changed = write_all(check=args.check)
@@ -227,6 +235,10 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--cvec", type=int, help="FPGA AI Suite CVEC when the dump does not tell it")
     _device_options(k)
     k.set_defaults(run=_pack)
+    f = sub.add_parser("fixture", help="write the artifacts, device buffers and expectations a spec describes")
+    f.add_argument("spec", help="fixture spec (YAML; see README)")
+    f.add_argument("-o", "--out", help="output folder (default: beside the spec)")
+    f.set_defaults(run=_fixture)
     g = sub.add_parser("generate", help="regenerate binparse/accessors from schemas/")
     g.add_argument("--check", action="store_true", help="only report stale modules (exit 1)")
     g.set_defaults(run=_generate)

@@ -96,6 +96,8 @@ def format_of(acc: Accessor) -> Format:
     """The registered format an accessor was opened as (its class and params)."""
     for f in registered():
         if type(acc) is f.accessor and all(acc._params.get(k) == v for k, v in f.params.items()):
+            if f.magic is not None and bytes(acc._mv[acc._off:acc._off + len(f.magic)]) != f.magic:
+                continue
             return f
     raise FormatError("accessor of no registered format", found=type(acc).__name__)
 

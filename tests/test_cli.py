@@ -13,7 +13,7 @@ from binparse.cli import main
 
 from .conftest import FIXTURES, REPO
 
-FIXTURE = FIXTURES / "tidl" / "900_tidl_io_1.bin"
+FIXTURE = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -21,7 +21,7 @@ def test_every_schema_compiles(kaitai_out: Path) -> None:
 def test_tidl_io_fixture_and_real_files(kaitai_out: Path) -> None:
     schema = load_schema(binparse.schema.SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc.ksy")
     cls = kaitai_ref.root_class(kaitai_ref.load_module(kaitai_out, schema), schema)
-    files = [FIXTURES / "tidl" / "900_tidl_io_1.bin", *real_tidl_io_files()]
+    files = [FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin", *real_tidl_io_files()]
     for f in files:
         ours = binparse.open(f).to_dict()
         theirs = kaitai_ref.to_plain(cls(1, 32, 32, 8, kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(f.read_bytes()))), schema.root)
@@ -30,17 +30,19 @@ def test_tidl_io_fixture_and_real_files(kaitai_out: Path) -> None:
 
 
 def test_every_fixture(kaitai_out: Path) -> None:
-    import yaml
-    specs = sorted(FIXTURES.rglob("*.yaml"))
-    assert len(specs) >= 8
-    for spec in specs:
-        doc = yaml.safe_load(spec.read_text())
-        if "schema" not in doc:
-            continue  # CSV compiles, not structs
-        schema = load_schema(binparse.schema.SCHEMAS_DIR / f"{doc['schema']}.ksy")
-        data = (spec.parent / doc["output"]).read_bytes()
-        theirs = kaitai_ref.to_plain(kaitai_ref.parse(kaitai_out, schema, data, doc.get("params")), schema.root)
-        assert theirs == binparse.open(data).to_dict(), spec
+    import json
+    checked = 0
+    for manifest in sorted(FIXTURES.rglob("manifest.json")):
+        for f in json.loads(manifest.read_text())["files"]:
+            if f["role"] != "artifact" or "schema" not in f:
+                continue
+            schema = load_schema(binparse.schema.SCHEMAS_DIR / f"{f['schema']}.ksy")
+            data = (manifest.parent / f["path"]).read_bytes()
+            ours = binparse.open(data)
+            theirs = kaitai_ref.to_plain(kaitai_ref.parse(kaitai_out, schema, data, ours._params), schema.root)
+            assert theirs == ours.to_dict(), f["path"]
+            checked += 1
+    assert checked >= 15
 
 
 def test_feature_schema(kaitai_out: Path, features_schema: Schema, features: ModuleType) -> None:

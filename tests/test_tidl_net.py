@@ -18,9 +18,9 @@ from binparse.formats.tidl import NetJ7, NetTda2
 from .conftest import FIXTURES, real
 
 DEEPLAB = "tidl/j7-08.2/deeplabv3-ade20k"
-NET_0806 = FIXTURES / "tidl" / "910_tidl_net.bin"
-NET_0902 = FIXTURES / "tidl" / "911_tidl_net.bin"
-NET_TDA2 = FIXTURES / "tidl" / "912_tidl_net.bin"
+NET_0806 = FIXTURES / "tidl" / "net_08_06" / "910_tidl_net.bin"
+NET_0902 = FIXTURES / "tidl" / "net_09_02" / "911_tidl_net.bin"
+NET_TDA2 = FIXTURES / "tidl" / "net_tidl_api_1_2" / "912_tidl_net.bin"
 
 
 def net_log(path: Path) -> list[dict[str, object]]:

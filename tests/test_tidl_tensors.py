@@ -13,10 +13,10 @@ from binparse import FormatError, LayoutError
 
 from .conftest import FIXTURES
 
-IO_08 = FIXTURES / "tidl" / "900_tidl_io_1.bin"
-IO_0902 = FIXTURES / "tidl" / "902_tidl_io_1.bin"
-IO_10 = FIXTURES / "tidl" / "905_tidl_io_1.bin"
-IO_TDA2 = FIXTURES / "tidl" / "908_tidl_io_1.bin"
+IO_08 = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+IO_0902 = FIXTURES / "tidl" / "io_09_02_c1" / "902_tidl_io_1.bin"
+IO_10 = FIXTURES / "tidl" / "io_10_c1" / "905_tidl_io_1.bin"
+IO_TDA2 = FIXTURES / "tidl" / "io_tda2" / "908_tidl_io_1.bin"
 
 
 def seg_map() -> binparse.formats.tidl.Tensor:  # type: ignore[name-defined]
@@ -149,8 +149,8 @@ def test_10x_buffer_sizes_come_from_the_file() -> None:
     dets = io.outputs[0]
     assert (dets.buf_size, dets.buf_size_source) == (2000, "file")
     assert dets.dim2_pitch == 2000 and dets.layout == "NCHW"
-    assert io.inputs[0].layout == "NHWC" and io.inputs[0].buf_size == 1228800
-    four = binparse.open(FIXTURES / "tidl" / "907_tidl_io_1.bin")
+    assert io.inputs[0].layout == "NHWC" and io.inputs[0].buf_size == 3 * 64 * 64
+    four = binparse.open(FIXTURES / "tidl" / "io_10_c4" / "907_tidl_io_1.bin")
     assert four.cores == 4 and four.num_cores == 4 and len(four.in_width) == 128 and len(four.out_width) == 512
 
 

@@ -206,26 +206,33 @@ def _header(d: Dialect) -> str:
     return d.delimiter.join(d.titles) + (d.delimiter if d.trailing_delimiter else "")
 
 
-def write_mapping(path: str | os.PathLike[str], kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> None:
-    """Write a mapping table in a dialect; `columns` holds an int array per numeric role."""
+def mapping_text(kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> str:
+    """A mapping table in a dialect; `columns` holds an int array per numeric role."""
     d = dialect_of(kind, dialect)
     numeric = [r for r in d.roles if r != "arrow"]
     table = np.stack([np.asarray(columns[r], dtype=np.int64) for r in numeric], axis=1)
     arrow_at = d.column("arrow")
     fmt = d.delimiter.join(["%d"] * arrow_at + [d.headers[arrow_at].replace("%", "%%")] +
                            ["%d"] * (len(numeric) - arrow_at))
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(_header(d) + "\n")
-        np.savetxt(f, table, fmt=fmt, delimiter=d.delimiter)
+    f = io.StringIO()
+    f.write(_header(d) + "\n")
+    np.savetxt(f, table, fmt=fmt, delimiter=d.delimiter)
+    return f.getvalue()
 
 
-def write_dump(path: str | os.PathLike[str], kind: str, dialect: str, rows: list[dict[str, Any]]) -> None:
-    """Write a dump table in a dialect; each row is a dict keyed by role."""
+def dump_text(kind: str, dialect: str, rows: list[dict[str, Any]]) -> str:
+    """A dump table in a dialect; each row is a dict keyed by role (missing numbers are 0)."""
     d = dialect_of(kind, dialect)
     lines = [_header(d)]
     for row in rows:
         cells = [str(row.get(role, "" if role in ("name", "precision") else 0)) for role in d.roles]
         lines.append(d.delimiter.join(cells) + (d.delimiter if d.trailing_delimiter else ""))
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return "\n".join(lines) + "\n"
 
 
+def write_mapping(path: str | os.PathLike[str], kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> None:
+    Path(path).write_text(mapping_text(kind, dialect, columns), encoding="utf-8", newline="\n")
+
+
+def write_dump(path: str | os.PathLike[str], kind: str, dialect: str, rows: list[dict[str, Any]]) -> None:
+    Path(path).write_text(dump_text(kind, dialect, rows), encoding="utf-8", newline="\n")
