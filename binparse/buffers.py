@@ -109,9 +109,9 @@ def view(
     if lo < 0 or hi > size or offset < 0 or offset > size:
         raise LayoutError(
             "view reaches outside the buffer", file=file, path=path, offset=int(offset),
-            expected=f"bytes {lo}..{hi} inside a buffer of {size} bytes",
-            found=f"{max(hi - size, 0 - lo, 0)} bytes outside",
-            hint="check the shape, pitches and padding, or pass the whole buffer")
+            expected=f"a buffer of at least {hi:,} bytes (the view spans bytes {lo:,}..{hi:,})",
+            found=f"{size:,} bytes",
+            hint="pass the whole device buffer from its first byte, or check the shape, pitches and padding")
     base = 0 if hi == lo else int(offset)  # an empty view still needs an in-range base offset
     out: NDArray[Any] = np.ndarray(shape, dt, buffer=mv, offset=base, strides=strides)
     return out

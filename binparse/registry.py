@@ -121,10 +121,36 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
              if (f.size is not None and f.size == size) or (f.magic is not None and head.startswith(f.magic))]
     if len(found) == 1:
         return found[0]
-    known = "; ".join(f"{f.identifies()} = {f.name} ({f.version})" for f in pool if f.size or f.magic)
     if not found:
-        raise FormatError("no known format matches this file", file=file,
-                          expected=f"one of: {known}", found=f"{size:,} bytes starting {head[:8].hex(' ') or '(empty)'}",
-                          hint="pass --format NAME if you know what it is (`binparse schemas` lists them)")
+        raise _no_match(pool, size, head, file)
     raise FormatError("several formats match this file", file=file,
                       found=", ".join(f.name for f in found), hint="choose one with --format NAME")
+
+
+def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> FormatError:
+    """The error for an unrecognised file, narrowed to the family it resembles."""
+    seen = f"{size:,} bytes starting {head[:8].hex(' ') or '(empty)'}"
+    hint = "pass --format NAME if you know what it is (`binparse schemas` lists them)"
+    similar = []
+    for f in pool:
+        m = f.magic
+        if m is None or len(head) < 4:
+            continue
+        # the same magic stem (EDL1 / EDL9), or the same "0x20…" year byte of a date-like version number
+        if head[:3] == m[:3] or (f.identified_by.startswith("netVersion") and head[3] == m[3]):
+            similar.append(f)
+    if similar:  # a known kind of file with a version binparse does not know: say so
+        known = "; ".join(f"{f.identifies()} = {f.name}" for f in similar)
+        seen_as = (f"netVersion 0x{int.from_bytes(head[:4], 'little'):08X}"
+                   if similar[0].identified_by.startswith("netVersion") else repr(head[:4]))
+        return FormatError(f"unknown {similar[0].family} {similar[0].kind} version", file=file, expected=known,
+                           found=seen_as, hint="pass --format NAME to read it as the closest known version "
+                                               "(fields may have moved); `binparse schemas` lists them")
+    sized = sorted((f for f in pool if f.size is not None), key=lambda f: abs(f.size - size))  # type: ignore[operator]
+    known = "; ".join(f"{f.size:,} bytes = {f.name} ({f.version})" for f in sized[:4]) + ("; …" if len(sized) > 4 else "")
+    if sized and abs(sized[0].size - size) <= 64:  # type: ignore[operator]
+        near = sized[0]
+        hint = (f"it is {size - near.size:+,} bytes from {near.name} ({near.version}): a file from another SDK "  # type: ignore[operator]
+                f"version, or a truncated or padded one; pass --format NAME to read it as one anyway")
+    return FormatError("no known format matches this file", file=file, expected=f"one of: {known}", found=seen,
+                       hint=hint)

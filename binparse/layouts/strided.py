@@ -18,6 +18,9 @@ from ..buffers import BufferLike, byte_view, reach, view
 from ..errors import LayoutError
 
 
+MAX_BUFFER = 1 << 32
+
+
 @dataclass(frozen=True)
 class StridedLayout:
     """`shape` logical elements of `dtype` at element `offset`, element `strides` apart.
@@ -52,7 +55,12 @@ class StridedLayout:
         return np.ascontiguousarray(self.view(buf, file=file))
 
     def new_buffer(self) -> bytearray:
-        """A zero-filled buffer of `nbytes`."""
+        """A zero-filled buffer of `nbytes` (LayoutError past 4 GiB: no device tensor is that big,
+        a corrupt descriptor is)."""
+        if self.nbytes > MAX_BUFFER:
+            raise LayoutError("tensor descriptor asks for an implausibly large buffer", path=self.name,
+                              expected=f"at most {MAX_BUFFER:,} bytes", found=f"{self.nbytes:,} bytes",
+                              hint="the descriptor (dims, pads, pitches) is probably corrupt")
         return bytearray(self.nbytes)
 
     def pack(self, array: ArrayLike, into: BufferLike | None = None) -> BufferLike:

@@ -69,10 +69,19 @@ def detect(header_line: str, *, file: str | None = None) -> Dialect:
         if d.delimiter == delimiter and list(d.headers) == cells:
             return d
     guess = _kind_from_name(file)
-    expected = [f"{d.kind}/{d.name}: {d.delimiter.join(d.headers)}" for d in dialects() if guess in (None, d.kind)]
-    raise FormatError("unknown CSV header", file=file, expected=" | ".join(expected),
+    pool = [d for d in dialects() if guess in (None, d.kind)]
+    have = set(cells)
+    best = max(pool, key=lambda d: len(have & set(d.headers)) - len(have ^ set(d.headers)) / 100)
+    missing = [h for h in best.headers if h not in have]
+    extra = [c for c in cells if c not in best.headers]
+    detail = "; ".join(x for x in (f"missing {missing}" if missing else "", f"unexpected {extra}" if extra else "",
+                                   "" if missing or extra or delimiter == best.delimiter else
+                                   f"separator {delimiter!r} instead of {best.delimiter!r}") if x)
+    raise FormatError("unknown CSV header", file=file,
+                      expected=f"a header of one of {sorted({d.kind for d in pool})}; closest: {best.kind} "
+                               f"({best.name} dialect) — {detail or 'columns in another order'}",
                       found=f"{len(cells)} columns {cells}",
-                      hint="binparse reads the FPGA AI Suite transform reports (schemas/intel_dla/transform_csv.yaml)")
+                      hint="see schemas/intel_dla/transform_csv.yaml for the headers binparse reads")
 
 
 def _kind_from_name(file: str | None) -> str | None:

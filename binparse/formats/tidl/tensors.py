@@ -165,7 +165,7 @@ class Tensor:
 def make_tensor(direction: str, index: int, fields: dict[str, Any], *, root: str, file: str | None) -> Tensor:
     """A Tensor from one entry's field values (keys without the in/out prefix), checked for sanity."""
     prefix = "in" if direction == "input" else "out"
-    path = f"{root}.{direction}s[{index}]"
+    path = f"{root}.{direction}s[{index}]" + (f" '{fields['name']}'" if fields.get("name") else "")
 
     def bad(field: str, msg: str, value: Any, expected: str) -> FormatError:
         return FormatError(msg, file=file, path=f"{root}.{prefix}_{field}[{index}]", found=value, expected=expected)
