@@ -171,6 +171,61 @@ def _fixture(args: argparse.Namespace) -> int:
     return 0
 
 
+def _kv(text: str | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in (text or "").split(","):
+        if item.strip():
+            k, _, v = item.partition("=")
+            try:
+                out[k.strip()] = int(v, 0)
+            except ValueError:
+                raise BinparseError(f"params are NAME=INT pairs, got {item!r}") from None
+    return out
+
+
+def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[Any, dict[str, int], str]:
+    """A diff operand: a registered format name or a .ksy path (+ params), optionally a nested type."""
+    from .registry import registered
+    from .schema import SCHEMAS_DIR, load_schema
+    fmt = next((f for f in registered() if f.name == ref), None)
+    if fmt is not None:
+        schema, p, label = load_schema(SCHEMAS_DIR / f"{fmt.accessor._SCHEMA}.ksy"), dict(fmt.params), ref
+    else:
+        schema, p, label = load_schema(ref), {}, ref
+    p.update(_kv(params))
+    t = schema.root
+    if type_name:
+        t = t.resolve_type(type_name)
+        p = {k: v for k, v in p.items() if k in {x.id for x in t.params}} or {x.id: p[x.id] for x in t.params if x.id in p}
+    return t, p, label
+
+
+def _schema_cmd(args: argparse.Namespace) -> int:
+    if args.schema_command == "from-header":
+        from .cheader import header_to_ksy
+        from .fixtures.common import write_atomic
+        defines = {}
+        for d in args.define or []:
+            k, _, v = d.partition("=")
+            defines[k] = v or "1"
+        text, lay = header_to_ksy(args.headers, args.struct, defines=defines, pointer_size=args.pointer_size,
+                                  schema_id=args.id, strings=args.string or None)
+        write_atomic(Path(args.out), text.encode())
+        print(f"{args.out}: {args.struct}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields")
+        return 0
+    from .schema.diff import diff
+    a, pa, la = _schema_side(args.a, args.params_a, args.type)
+    b, pb, lb = _schema_side(args.b, args.params_b, args.type)
+    changes, full = diff(a, pa, b, pb)
+    if args.json:
+        print(json.dumps({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}, indent=1))
+    else:
+        print(f"{la} → {lb}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
+        for c in changes:
+            print("  " + c.describe())
+    return 0
+
+
 def _generate(args: argparse.Namespace) -> int:
     from .codegen import write_all
     changed = write_all(check=args.check)
@@ -242,6 +297,24 @@ def parser() -> argparse.ArgumentParser:
     g = sub.add_parser("generate", help="regenerate binparse/accessors from schemas/")
     g.add_argument("--check", action="store_true", help="only report stale modules (exit 1)")
     g.set_defaults(run=_generate)
+    sc = sub.add_parser("schema", help="schemas from C headers, and differences between versions")
+    scs = sc.add_subparsers(dest="schema_command", required=True)
+    fh = scs.add_parser("from-header", help="turn a C struct into a .ksy")
+    fh.add_argument("headers", nargs="+")
+    fh.add_argument("--struct", required=True, help="typedef name or struct tag")
+    fh.add_argument("--define", action="append", help="MACRO[=VALUE] (repeatable)")
+    fh.add_argument("--pointer-size", type=int, choices=(4, 8), default=8)
+    fh.add_argument("--id", help="meta/id of the schema (default: from the struct name)")
+    fh.add_argument("--string", action="append", help="glob of char arrays to read as strings (default *Name)")
+    fh.add_argument("--out", required=True)
+    df = scs.add_parser("diff", help="fields added, removed, moved, resized between two versions")
+    df.add_argument("a", help="a format name (binparse schemas) or a .ksy")
+    df.add_argument("b")
+    df.add_argument("--params-a", help="NAME=INT,... for a")
+    df.add_argument("--params-b", help="NAME=INT,... for b")
+    df.add_argument("--type", help="compare a nested type (e.g. layer) instead of the root")
+    df.add_argument("--json", action="store_true")
+    sc.set_defaults(run=_schema_cmd)
     s = sub.add_parser("schemas", help="list known formats and what identifies them")
     s.set_defaults(run=_schemas)
     return p
