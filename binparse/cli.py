@@ -1,4 +1,4 @@
-"""The `binparse` command: inspect, view, pack, fixture, generate, schemas.
+"""The `binparse` command: inspect, view, pack, fixture, doctor, schema, generate, schemas.
 
 Exit codes: 0 ok, 1 `generate --check` found stale modules, 2 usage error, 3 bad input
 (the error's one-line message on stderr).
@@ -226,6 +226,13 @@ def _schema_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from .doctor import doctor, report_text
+    doc = doctor(args.path)
+    print(json.dumps(doc, indent=1) if args.json else report_text(doc))
+    return 0 if doc["status"] == "ok" else 1
+
+
 def _generate(args: argparse.Namespace) -> int:
     from .codegen import write_all
     changed = write_all(check=args.check)
@@ -297,6 +304,10 @@ def parser() -> argparse.ArgumentParser:
     g = sub.add_parser("generate", help="regenerate binparse/accessors from schemas/")
     g.add_argument("--check", action="store_true", help="only report stale modules (exit 1)")
     g.set_defaults(run=_generate)
+    dr = sub.add_parser("doctor", help="what made each artifact in a folder, and whether they agree")
+    dr.add_argument("path")
+    dr.add_argument("--json", action="store_true")
+    dr.set_defaults(run=_doctor)
     sc = sub.add_parser("schema", help="schemas from C headers, and differences between versions")
     scs = sc.add_subparsers(dest="schema_command", required=True)
     fh = scs.add_parser("from-header", help="turn a C struct into a .ksy")

@@ -1,0 +1,92 @@
+"""`binparse doctor`: right versions and no false alarms on every real folder; mismatches said
+in plain words; exit codes 0 / 1 / 3."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from binparse.cli import main
+from binparse.doctor import doctor
+
+from .conftest import FIXTURES, REAL, real
+
+
+def folders() -> list[Path]:
+    if not REAL.is_dir():
+        return []
+    return sorted({p.parent for p in REAL.rglob("*") if p.is_file() and p.suffix in (".bin", ".csv")})
+
+
+@pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
+def test_real_folders_have_no_problems(folder: Path) -> None:
+    doc = doctor(folder)
+    assert doc["status"] == "ok", doc["findings"]
+    assert not [f for f in doc["findings"] if f["level"] == "problem"]
+    versions = {f["file"]: f["version"] for f in doc["files"]}
+    for name, version in versions.items():
+        if name.endswith("_tidl_io_1.bin"):
+            assert version == "J7 TIDL 08.x (08_00 … 08_06)"
+        if name.endswith("_tidl_net.bin"):
+            assert version.startswith("J7 TIDL 8.2")
+        if name.startswith("tidl_net_"):
+            assert version == "AM57x TIDL-API 1.3"
+
+
+def test_real_findings() -> None:
+    doc = doctor(real("tidl/j7-08.2/deeplabv3-ade20k"))
+    texts = [f["text"] for f in doc["findings"]]
+    assert texts == ["201_tidl_io_1.bin and 201_tidl_net.bin agree: TIDL 08.x / 8.2, 1 input(s) and 1 output(s) "
+                     "match the net's data layers by dataId and dims"]  # ArgMax's padding channel follows the data: no note
+    ssd = doctor(real("tidl/j7-08.2/ssdlite-mobdet"))  # C = 1 with padding channels after: a dense read works
+    assert ssd["findings"] == []
+    padded = doctor(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")
+    notes = [f["text"] for f in padded["findings"]]
+    assert notes == [
+        "900_tidl_io_1.bin: input 'images' (uint8, 1x1x1x3x224x224) has padding L1 T1 R1 B1: a dense N·C·H·W read "
+        "is wrong; use `binparse view` (or `binparse draw` to see it)",
+        "900_tidl_io_1.bin: output 'seg_map' (uint8, 1x1x1x21x64x64) has padding L1 T1 R2 B1, 1 padding channel(s): "
+        "a dense N·C·H·W read is wrong; use `binparse view` (or `binparse draw` to see it)"]
+    am = doctor(real("tidl/am57x"))
+    assert {f["file"]: f["kind"] for f in am["files"]}["tidl_param_mnist_lenet.bin"] == "param.bin"
+    assert am["unknown_files"] == ["tidl_config_j11_v2.txt", "tidl_config_jdetnet.txt", "tidl_config_mnist_lenet.txt"]
+
+
+def test_mixed_versions_are_said_in_plain_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copy(FIXTURES / "tidl" / "io_09_02_c1" / "902_tidl_io_1.bin", tmp_path / "model_tidl_io_1.bin")
+    shutil.copy(FIXTURES / "tidl" / "net_08_06" / "910_tidl_net.bin", tmp_path / "model_tidl_net.bin")
+    (tmp_path / "notes.txt").write_text("x")
+    assert main(["doctor", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert ("[problem] model_tidl_io_1.bin is a TIDL 09.02 io descriptor but model_tidl_net.bin is a TIDL 08.06 "
+            "network (netVersion 0x20230208): they come from different SDK versions, and a runtime will reject "
+            "one of them") in out
+    assert "other files (not artifacts binparse knows): notes.txt" in out
+    assert main(["doctor", "--json", str(tmp_path)]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["status"] == "problem" and doc["unknown_files"] == ["notes.txt"]
+
+
+def test_matching_pair_and_bad_dims(tmp_path: Path) -> None:
+    from binparse.fixtures import generate
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("""
+family: tidl
+kind: io
+version: "08.x"
+output: m_tidl_io_1.bin
+inputs: [{name: x, dtype: uint8, shape: [3, 8, 8], data_id: 0}]
+outputs: [{name: y, dtype: int8, shape: [4, 8, 9], data_id: 1}]
+""")
+    generate(spec, tmp_path)
+    shutil.copy(FIXTURES / "tidl" / "net_08_06" / "910_tidl_net.bin", tmp_path / "m_tidl_net.bin")
+    doc = doctor(tmp_path)
+    problems = [f["text"] for f in doc["findings"] if f["level"] == "problem"]
+    assert problems == ["output 'y': io says N,C,H,W (1, 4, 8, 9), the net's layer 1 writes (1, 4, 8, 8)"]
+
+
+def test_unreadable_path() -> None:
+    assert main(["doctor", "/nonexistent/folder"]) == 3
