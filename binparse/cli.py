@@ -1,4 +1,4 @@
-"""The `binparse` command: inspect, view, pack, fixture, doctor, schema, generate, schemas.
+"""The `binparse` command: inspect, view, draw, pack, fixture, doctor, schema, generate, schemas.
 
 Exit codes: 0 ok, 1 `generate --check` found stale modules, 2 usage error, 3 bad input
 (the error's one-line message on stderr).
@@ -101,8 +101,14 @@ def _files(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
 
 def _view(args: argparse.Namespace) -> int:
     from . import api
+    from .progress import LONG_BUFFER_BYTES, task
     files = _files(args, ("source", "buffer"))
     buf = api.map_file(files[-1])
+    with task(f"viewing {files[-1]} ({len(buf) / 2**20:,.0f} MB)", long=len(buf) > LONG_BUFFER_BYTES):
+        return _view_buffer(args, files, buf)
+
+
+def _view_buffer(args: argparse.Namespace, files: list[str], buf: Any) -> int:
     try:
         if args.espdl or args.dlhdl:
             layout = _device_layout(args)
@@ -126,6 +132,32 @@ def _view(args: argparse.Namespace) -> int:
     except BinparseError as exc:
         raise exc.with_file(files[-1]) from None
     _save_npy(args.npy, arr, f"{tensor.direction} {tensor.name or tensor.index}")
+    return 0
+
+
+def _draw(args: argparse.Namespace) -> int:
+    from . import draw
+    from .fixtures.build import write_atomic
+    files = list(args.files)
+    if args.espdl or args.dlhdl:
+        if files:
+            raise BinparseError("--espdl / --dlhdl draw from --shape (and --padding / --thread-number), no file",
+                                found=" ".join(files))
+        layout = _device_layout(args)
+        if args.dlhdl == "fc":
+            raise BinparseError("an FC output is a plain vector of SIZE values; draw a conv layout (--dlhdl conv)")
+        memory = draw.dlhdl_map(layout) if args.dlhdl else draw.espdl_map(layout)
+    elif len(files) != 1:
+        raise BinparseError("expected SOURCE (an io descriptor or an Intel compile folder)", found=" ".join(files))
+    elif args.intel_dla:
+        src = _intel_source(files[0])
+        memory = draw.intel_map(src.output_configuration() if hasattr(src, "output_configuration") else src)
+    else:
+        direction = "input" if args.input_name is not None else "output"
+        memory = draw.tidl_map(_tidl_tensor(files[0], args.input_name or args.name, direction, args.format))
+    data = draw.render(memory).encode()
+    write_atomic(Path(args.svg), data)
+    print(f"{args.svg}: {memory.title}, {len(data):,} bytes")
     return 0
 
 
@@ -158,7 +190,9 @@ def _pack(args: argparse.Namespace) -> int:
         tensor = _tidl_tensor(files[0], args.input_name, "input", args.format)
         data = bytes(tensor.pack(tensor.quantize(logical) if args.quantize else logical))
         what = f"TIDL input {tensor.name or tensor.index}, {tensor.dtype}, {len(data)} bytes"
-    write_atomic(Path(args.out), data)
+    from .progress import LONG_BUFFER_BYTES, task
+    with task(f"writing {args.out} ({len(data) / 2**20:,.0f} MB)", long=len(data) > LONG_BUFFER_BYTES):
+        write_atomic(Path(args.out), data)
     print(f"{args.out}: {what}")
     return 0
 
@@ -290,6 +324,13 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("--dequantize", action="store_true", help="float32: TIDL (q - zero point) / scale, ESP-DL q * 2^exponent")
     _device_options(v)
     v.set_defaults(run=_view)
+    d = sub.add_parser("draw", help="an SVG picture of a device buffer: data, padding and blocking, by role")
+    d.add_argument("files", nargs="*", metavar="SOURCE",
+                   help="TIDL: io descriptor (with --output/--input); --intel-dla: compile folder or saved "
+                        "configuration; --espdl / --dlhdl: none (the shape options describe the buffer)")
+    d.add_argument("--svg", required=True, help="where to write the picture")
+    _device_options(d)
+    d.set_defaults(run=_draw)
     k = sub.add_parser("pack", help="write a logical .npy array into a device buffer (padding zero)")
     k.add_argument("files", nargs="+", metavar="[SOURCE] ARRAY", help="as for view, with the .npy instead of the buffer")
     k.add_argument("--out", required=True, help="the buffer file to write")

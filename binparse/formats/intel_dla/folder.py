@@ -115,4 +115,8 @@ class CompileFolder:
             lines.append(f"{key}: " + ", ".join(f"{k} {v}" for k, v in s[key].items()))
         if self.other:
             lines.append("other files: " + ", ".join(self.other))
+        out = s["output"]
+        if "ip_elements" in out and out["ip_elements"] > int(np.prod(out["logical_shape"])):
+            lines.append(f"the output buffer holds {out['ip_elements'] - int(np.prod(out['logical_shape']))} padding "
+                         f"lanes: `binparse view --intel-dla` reads without them, `binparse draw --intel-dla` pictures them")
         return "\n".join(lines)

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ...errors import FormatError
+from ...progress import LONG_TABLE_ROWS, task
 from .dialects import Dialect, detect, dialects
 
 Source = Union[str, "os.PathLike[str]", bytes]
@@ -93,9 +94,11 @@ def read_table(source: Source) -> DumpTable | MappingTable:
         raise FormatError("header is not text", file=file, found=head[:40]) from None
     dialect = detect(header, file=file)
     body = raw[nl + 1:] if nl >= 0 else b""
-    if dialect.kind.endswith("_mapping"):
-        return _read_mapping(dialect, body, file)
-    return _read_dump(dialect, body, file)
+    rows = body.count(b"\n")
+    with task(f"reading {file or 'table'} ({rows:,} rows)", long=rows > LONG_TABLE_ROWS):
+        if dialect.kind.endswith("_mapping"):
+            return _read_mapping(dialect, body, file)
+        return _read_dump(dialect, body, file)
 
 
 def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:

@@ -45,7 +45,8 @@ def io_table(title: str, inputs: Sequence[Tensor], outputs: Sequence[Tensor]) ->
     padded = [t for t in (*inputs, *outputs) if t.has_padding]
     if padded:
         names = ", ".join(f"{t.direction} {t.name or t.index}" for t in padded)
-        lines.append(f"padded in the device buffer: {names}; `binparse view` reads them without the padding")
+        lines.append(f"padded in the device buffer: {names}; `binparse view` reads them without the padding, "
+                     "`binparse draw` pictures where it lies")
     return "\n".join(lines)
 
 

@@ -1,0 +1,105 @@
+"""Memory maps of each family's layouts, computed with index arithmetic over element positions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .model import CHANNEL, DATA, OTHER, SPATIAL, UNUSED, ZERO, MemoryMap
+
+
+def tidl_map(t: Any) -> MemoryMap:
+    """A TIDL tensor's padded buffer: rows are lines (line pitch elements)."""
+    lay = t.layout_desc
+    total = max(lay.size, -(-lay.nbytes // t.dtype.itemsize))
+    lp = t.line_pitch
+    total = -(-total // lp) * lp
+    pos = np.arange(total, dtype=np.int64)
+    r = pos % max(t.dim2_pitch, 1)
+    ch = r // t.channel_pitch
+    inplane = r % t.channel_pitch
+    row, col = inplane // lp, inplane % lp
+    n, d1, d2, c_, h_, w_ = t.shape
+    is_data = (ch < c_) & (row >= t.pad.top) & (row < t.pad.top + h_) & (col >= t.pad.left) & (col < t.pad.left + w_)
+    role = np.where(ch >= c_, CHANNEL, np.where(is_data, DATA, SPATIAL)).astype(np.int8)
+    role[pos >= n * t.batch_pitch] = UNUSED
+    blk = pos // max(t.dim2_pitch, 1)  # (n, d1, d2) block
+    d2i, rest = blk % d2, blk // d2
+    d1i, ni = rest % d1, rest // d1
+    logical = np.where(is_data & (role == DATA),
+                       ((((ni * d1 + d1i) * d2 + d2i) * c_ + ch) * h_ + (row - t.pad.top)) * w_ + (col - t.pad.left), -1)
+    seps = (np.arange(t.channel_pitch, total, t.channel_pitch) // lp).tolist()
+    lshape = t.shape
+    lch = np.broadcast_to(np.arange(c_)[None, None, None, :, None, None], lshape).reshape(-1)
+    return MemoryMap(
+        f"TIDL {t.direction} '{t.name}' ({t.dtype.name}): {'×'.join(map(str, t.shape))} (N, DIM1, DIM2, C, H, W)",
+        role.reshape(-1, lp), np.where(role == DATA, ch, -1).reshape(-1, lp), lshape, logical.reshape(-1, lp),
+        f"rows are lines of line pitch {lp} = padL {t.pad.left} + W {w_} + padR {t.pad.right}",
+        f"x: element in line (line pitch {lp})", f"y: line (channel pitch {t.channel_pitch} elements, "
+        f"padT {t.pad.top}, padB {t.pad.bottom}, padCh {t.pad.channel})", seps,
+        (n * d1 * d2 * c_ * h_, w_), lch, "(N·DIM1·DIM2·C·H) rows × W columns")
+
+
+def espdl_map(t: Any) -> MemoryMap:
+    """An ESP-DL padded HWC buffer: rows are padded image rows (Wp pixels × Cp channels)."""
+    hp, wp, cp = t.shape_with_padding
+    h, w, c = t.shape
+    pt, _, pl, _ = t.padding
+    pos = np.arange(hp * wp * cp, dtype=np.int64)
+    y, x, ch = pos // (wp * cp), (pos // cp) % wp, pos % cp
+    inbox = (y >= pt) & (y < pt + h) & (x >= pl) & (x < pl + w)
+    mine = (ch >= t.channel_offset) & (ch < t.channel_offset + c)
+    role = np.where(inbox & mine, DATA, np.where(inbox, OTHER, SPATIAL)).astype(np.int8)
+    logical = np.where(role == DATA, ((y - pt) * w + (x - pl)) * c + (ch - t.channel_offset), -1)
+    lch = np.broadcast_to(np.arange(c)[None, None, :], t.shape).reshape(-1)
+    return MemoryMap(f"ESP-DL tensor {h}×{w}×{c} (H, W, C), padding T,B,L,R {t.padding}"
+                     + (f", channels {t.channel_offset}..{t.channel_offset + c - 1} of {cp}" if t.channel_stride else ""),
+                     role.reshape(hp, wp * cp), np.where(role == DATA, ch - t.channel_offset, -1).reshape(hp, wp * cp),
+                     t.shape, logical.reshape(hp, wp * cp),
+                     f"rows are padded rows of {wp} pixels × {cp} channels", f"x: pixel × channel (pixel stride {cp})",
+                     f"y: row (row stride {wp * cp})", [], (h * w, c), lch, "(H·W) pixels × C channels")
+
+
+def dlhdl_map(lay: Any) -> MemoryMap:
+    """A dlhdl conv-module buffer: rows are one y of one block (X values of N lanes)."""
+    x_, y_, z_ = lay.shape
+    b, n, c = lay.blocks, lay.n, lay.c
+    pos = np.arange(lay.size, dtype=np.int64)
+    lane, xi, yi, bi = pos % n, (pos // n) % x_, (pos // (n * x_)) % y_, pos // (n * x_ * y_)
+    z = bi * c + lane
+    is_data = (lane < c) & (z < z_)
+    role = np.where(is_data, DATA, ZERO).astype(np.int8)
+    logical = np.where(is_data, (xi * y_ + yi) * z_ + z, -1)
+    seps = [k * y_ for k in range(1, b)]
+    lch = np.broadcast_to(np.arange(z_)[None, None, :], lay.shape).reshape(-1)
+    return MemoryMap(f"MATLAB DL HDL conv buffer: {x_}×{y_}×{z_} (x, y, z), ConvThreadNumber {lay.thread_number}: "
+                     f"C = {c}, N = {n}, {b} block(s)", role.reshape(b * y_, x_ * n),
+                     np.where(is_data, z, -1).reshape(b * y_, x_ * n), lay.shape,
+                     logical.reshape(b * y_, x_ * n), f"rows are one y of one block: {x_} x values × {n} lanes",
+                     f"x: x value × lane (N = {n}; lanes ≥ C = {c} are zero)", "y: y within block, blocks of N·X·Y values",
+                     seps, (x_ * y_, z_), lch, "(X·Y) positions × Z channels",
+                     "a block of N channels starts")
+
+
+def intel_map(cfg: Any) -> MemoryMap:
+    """An FPGA AI Suite IP output buffer: rows are vectors of KVEC lanes."""
+    v = cfg.vector_width
+    size = cfg.ip_size
+    role = np.full(size, ZERO, np.int8)
+    role[cfg.ip_offsets] = DATA
+    logical = np.full(size, -1, np.int64)
+    logical[cfg.ip_offsets] = cfg.logical_offsets
+    n, c, d, h, w = cfg.logical_shape
+    chan = np.where(logical >= 0, (logical // (d * h * w)) % c, -1)
+    seps, start = [], 0
+    for s in cfg.slices[:-1]:
+        start += s.size
+        seps.append(start // v)
+    lch = np.broadcast_to(np.arange(c)[None, :, None, None, None], cfg.logical_shape).reshape(-1)
+    return MemoryMap(f"FPGA AI Suite IP output: logical {'×'.join(map(str, cfg.logical_shape))} (N, C, D, H, W), "
+                     f"KVEC {v}, {len(cfg.slices)} slice(s)", role.reshape(-1, v), chan.reshape(-1, v),
+                     cfg.logical_shape, logical.reshape(-1, v),
+                     f"rows are vectors of {v} FP16 lanes", f"x: lane (KVEC {v})", "y: vector (lines: slice boundaries)",
+                     seps, (n * c, d * h * w), lch, "(N·C) channels × (D·H·W) positions",
+                     "a slice starts")

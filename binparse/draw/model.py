@@ -1,0 +1,42 @@
+"""The memory map: a device buffer as a grid of elements in address order, each with a role.
+
+Rows have the layout's natural length (a TIDL line, an ESP-DL padded row, a dlhdl x·N row, an
+Intel vector); every element has a role (data, spatial padding, channel padding, zero lane /
+vector padding, another tensor's channels) and, for data, its channel and flat logical index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+DATA, SPATIAL, CHANNEL, ZERO, OTHER, UNUSED = 1, 2, 3, 4, 5, 0
+ROLE_NAMES = {DATA: "data", SPATIAL: "spatial padding", CHANNEL: "channel padding",
+              ZERO: "zero lanes / vector padding", OTHER: "other tensor", UNUSED: "unused"}
+ROLE_CLASS = {DATA: "data", SPATIAL: "spatial-pad", CHANNEL: "channel-pad", ZERO: "zero-lane", OTHER: "other",
+              UNUSED: "unused"}
+ROLE_COLOR = {SPATIAL: "#f4b183", CHANNEL: "#c9c9c9", ZERO: "#9dc3e6", OTHER: "#e2d3f0", UNUSED: "#ffffff"}
+CHANNEL_COLORS = ["#2e7d32", "#66bb6a", "#1565c0", "#42a5f5", "#ad1457", "#ec407a", "#ef6c00", "#ffa726"]
+
+
+@dataclass
+class MemoryMap:
+    """A buffer as rows × cols elements: the role of each and, for data, its channel and logical index."""
+
+    title: str
+    role: NDArray[np.int8]  # (rows, cols)
+    channel: NDArray[np.int64]  # (rows, cols), -1 where not data
+    logical_shape: tuple[int, ...]
+    logical_index: NDArray[np.int64]  # (rows, cols) flat logical index of data, -1 elsewhere
+    row_note: str = ""  # what a row is ("one line of 67 elements")
+    axis_x: str = ""
+    axis_y: str = ""
+    separators: list[int] = field(default_factory=list)  # rows where a channel / block / slice starts
+    logical_grid: tuple[int, int] = (0, 0)  # rows, cols of the logical panel
+    logical_channel: NDArray[np.int64] | None = None  # channel of each logical element (flat)
+    logical_note: str = "rows × columns"
+    separator_note: str = "a channel starts"
+
+

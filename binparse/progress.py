@@ -1,0 +1,47 @@
+"""Progress for long operations on stderr, only when stderr is a terminal (silent in pipes, CI, tests).
+
+Long means: an output mapping of more than 1,000,000 rows, a device buffer over 256 MB, a fixture
+of many files. Messages are overwritten in place with a carriage return and end with the time taken.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+LONG_TABLE_ROWS = 1_000_000
+LONG_BUFFER_BYTES = 256 * 2**20
+MANY_FILES = 10
+
+
+def _stream() -> TextIO | None:
+    err = sys.stderr
+    return err if err is not None and err.isatty() else None
+
+
+@contextmanager
+def task(what: str, long: bool = True) -> Iterator[None]:
+    """`what…` before and `what: 1.2 s` after a step that is `long`; nothing otherwise."""
+    err = _stream() if long else None
+    start = time.perf_counter()
+    if err:
+        err.write(f"\r{what}…")
+        err.flush()
+    yield
+    if err:
+        err.write(f"\r{what}: {time.perf_counter() - start:.1f} s\n")
+        err.flush()
+
+
+def steps(what: str, total: int, done: int) -> None:
+    """`what: done/total` in place, when there are many steps; a newline after the last."""
+    err = _stream() if total >= MANY_FILES else None
+    if err:
+        err.write(f"\r{what}: {done}/{total}" + ("\n" if done == total else ""))
+        err.flush()
+
+
+__all__ = ["LONG_BUFFER_BYTES", "LONG_TABLE_ROWS", "MANY_FILES", "steps", "task"]

@@ -1,0 +1,203 @@
+"""`binparse draw`: cells counted by role against each layout's arithmetic, sizes, determinism, pictures."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import numpy as np
+import pytest
+
+from binparse.cli import main
+from binparse.fixtures import generate
+
+from .conftest import FIXTURES, REPO
+
+SVG = "{http://www.w3.org/2000/svg}"
+sys.path.insert(0, str(REPO / "docs"))
+from pictures import PICTURES, draw_all  # noqa: E402
+
+
+def draw(tmp_path: Path, *argv: str) -> tuple[Path, ElementTree.Element]:
+    out = tmp_path / "out.svg"
+    assert main(["draw", *argv, "--svg", str(out)]) == 0
+    return out, ElementTree.parse(out).getroot()
+
+
+def memory_cells(root: ElementTree.Element) -> dict[tuple[int, int], ElementTree.Element]:
+    """The memory panel's cells by (row, column) in cell units."""
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "memory")
+    rects = list(group.iter(f"{SVG}rect"))
+    x0, y0 = min(int(r.get("x", 0)) for r in rects), min(int(r.get("y", 0)) for r in rects)
+    return {((int(r.get("y", 0)) - y0) // 10, (int(r.get("x", 0)) - x0) // 10): r for r in rects}
+
+
+def count(cells: dict[tuple[int, int], ElementTree.Element], role: str) -> int:
+    return sum(r.get("class") == role for r in cells.values())
+
+
+def tip(cell: ElementTree.Element) -> str:
+    title = cell.find(f"{SVG}title")
+    return "" if title is None else title.text or ""
+
+
+def test_dlhdl_seed_003_example(tmp_path: Path) -> None:
+    # Seed 003: ConvThreadNumber 9 → C = 3 lanes of data in blocks of N = 4; Z = 4 channels need
+    # 2 blocks of 3 × 3 × 4 values: 36 data cells, 36 zero lanes (9 in block 1, 27 in block 2).
+    _, root = draw(tmp_path, "--dlhdl", "conv", "--thread-number", "9", "--shape", "3,3,4")
+    cells = memory_cells(root)
+    assert len(cells) == 72 and count(cells, "data") == 36 and count(cells, "zero-lane") == 36
+    assert [cells[(0, x)].get("class") for x in range(4)] == ["data", "data", "data", "zero-lane"]
+    assert tip(cells[(0, 1)]) == "logical (0,0,1)"  # x 0, y 0, lane 1 → z 1
+    assert tip(cells[(1, 4)]) == "logical (1,1,0)"  # block 1, y 1, x 1, lane 0
+    assert tip(cells[(3, 0)]) == "logical (0,0,3)"  # block 2 starts with z = C = 3
+    assert [cells[(3, x)].get("class") for x in range(4)] == ["data", "zero-lane", "zero-lane", "zero-lane"]
+    offsets = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "offset"]
+    assert offsets == ["+0", "+36"]  # block 2 starts N·X·Y = 36 values in
+
+
+def test_tidl_output_padding_per_line(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("family: tidl\nkind: io\nversion: '08.x'\noutput: t_tidl_io_1.bin\n"
+                    "inputs:\n  - {name: x, dtype: uint8, shape: [1, 1, 4]}\n"
+                    "outputs:\n  - {name: y, dtype: int8, shape: [2, 3, 5], pad: [1, 1, 2, 1, 0]}\n")
+    generate(spec, tmp_path)
+    _, root = draw(tmp_path, str(tmp_path / "t_tidl_io_1.bin"), "--output", "y")
+    cells = memory_cells(root)
+    # line pitch padL 1 + W 5 + padR 2 = 8; channel pitch (padT 1 + H 3 + padB 1) · 8 = 40; 2 channels
+    assert max(cells)[0] == 9 and max(x for _, x in cells) == 7
+    spatial = [sum(cells[(y, x)].get("class") == "spatial-pad" for x in range(8)) for y in range(10)]
+    assert spatial == [8, 3, 3, 3, 8, 8, 3, 3, 3, 8]
+    assert [cells[(1, x)].get("class") for x in range(8)] == ["spatial-pad", *["data"] * 5, "spatial-pad", "spatial-pad"]
+    assert tip(cells[(1, 1)]) == "logical (0,0,0,0,0,0)"
+    assert tip(cells[(8, 5)]) == "logical (0,0,0,1,2,4)"
+    assert [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "offset"] == ["+0", "+40"]
+    logical = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "logical")
+    assert len(list(logical)) == 2 * 3 * 5
+
+
+def test_espdl_padding_box_and_concat_member(tmp_path: Path) -> None:
+    _, root = draw(tmp_path, "--espdl", "--shape", "5,6,3", "--padding", "1,1,2,1")
+    cells = memory_cells(root)
+    # padded 7 rows × 9 pixels × 3 channels; the 5 × 6 box holds the data
+    assert max(cells) == (6, 26) and count(cells, "data") == 90 and count(cells, "spatial-pad") == 189 - 90
+    assert cells[(1, 6)].get("class") == "data" and tip(cells[(1, 8)]) == "logical (0,0,2)"
+    assert cells[(1, 5)].get("class") == "spatial-pad"
+
+
+def test_espdl_concat_member_shows_other_channels() -> None:
+    from binparse import draw as d
+    from binparse.formats import espdl
+    members = espdl.concat((2, 2), [3, 5])
+    svg = d.render(d.espdl_map(members[1]))
+    root = ElementTree.fromstring(svg)
+    cells = memory_cells(root)
+    # 2 × 2 pixels × 8 channels: member 1 holds channels 3..7, channels 0..2 belong to member 0
+    assert count(cells, "data") == 20 and count(cells, "other") == 12
+    assert [cells[(0, x)].get("class") for x in range(8)] == ["other"] * 3 + ["data"] * 5
+
+
+def test_intel_slices(tmp_path: Path) -> None:
+    _, root = draw(tmp_path, str(FIXTURES / "intel_dla" / "testnet_2025"), "--intel-dla")
+    cells = memory_cells(root)
+    # 40 channels in slices of 24 and 16, 2 × 3 positions, KVEC 16: slice 1 takes 2 vectors per position
+    # (16 + 8 lanes used), slice 2 one: 6·(2 + 1) = 18 vectors, 240 data lanes and 6·8 = 48 padding lanes
+    assert len(cells) == 18 * 16 and count(cells, "data") == 240 and count(cells, "zero-lane") == 48
+    assert [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "offset"] == ["+0", "+192"]
+    assert len([ln for ln in root.iter(f"{SVG}line") if ln.get("class") == "separator"]) == 2  # boundary + legend
+
+
+def test_large_input_stays_small_and_deterministic(tmp_path: Path) -> None:
+    io = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+    out, root = draw(tmp_path, str(io), "--input", "images")  # 3 × 224 × 224, padded 1 all round
+    first = out.read_bytes()
+    assert len(first) < 1_000_000
+    cells = memory_cells(root)
+    assert len(cells) <= 2048
+    # the first cell row and column hold the top / left padding, the data inside
+    assert cells[(0, 0)].get("class") == cells[(5, 0)].get("class") == "spatial-pad"
+    assert cells[(5, 5)].get("class") == "data"
+    out2 = tmp_path / "again.svg"
+    assert main(["draw", str(io), "--input", "images", "--svg", str(out2)]) == 0
+    assert out2.read_bytes() == first
+
+
+def test_bad_draw_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draw", "--dlhdl", "fc", "--size", "10", "--svg", str(tmp_path / "x.svg")]) == 3
+    assert "FC output" in capsys.readouterr().err
+    assert main(["draw", "--svg", str(tmp_path / "x.svg")]) == 3
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_readme_pictures_are_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    for path in draw_all(tmp_path):
+        assert path.read_bytes() == (REPO / "docs" / path.name).read_bytes(), f"run python docs/pictures.py ({path.name})"
+    readme = (REPO / "README.md").read_text()
+    assert all(f"docs/{name}" in readme for name in PICTURES)
+
+
+BROWSER = next((b for b in ("chromium", "chromium-browser", "google-chrome", "chrome") if shutil.which(b)), None)
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no headless browser (chromium) installed")
+@pytest.mark.parametrize("name", sorted(PICTURES))
+def test_browser_renders_picture(name: str, tmp_path: Path) -> None:
+    svg = REPO / "docs" / name
+    root = ElementTree.parse(svg).getroot()
+    png = tmp_path / "shot.png"
+    subprocess.run([str(BROWSER), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    "--force-device-scale-factor=1", f"--screenshot={png}",
+                    f"--window-size={root.get('width')},{root.get('height')}", svg.as_uri()],
+                   capture_output=True, timeout=120, check=False)
+    from PIL import Image
+    pixels = np.asarray(Image.open(png).convert("RGB"))
+    # the browser painted each memory cell's centre in the colour the SVG gives its role / channel
+    style = {r.split("{")[0].lstrip("."): r.split("fill:")[1].rstrip("}") for r in
+             (root.find(f"{SVG}style").text or "").split("}") if "fill:" in r for r in [r + "}"]}
+    checked = 0
+    for cell in list(memory_cells(root).values())[:: max(1, len(memory_cells(root)) // 50)]:
+        fill = cell.get("fill") or style[cell.get("class", "")]
+        x, y = int(cell.get("x", 0)) + 5, int(cell.get("y", 0)) + 5
+        assert pixels[y, x].tolist() == [int(fill[k:k + 2], 16) for k in (1, 3, 5)], (name, x, y)
+        checked += 1
+    assert checked >= 20
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_progress_only_on_a_terminal(terminal: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from binparse import progress
+    err = _Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    paths = generate(FIXTURES / "espdl" / "tensors_and_models" / "spec.yaml", tmp_path)  # 13 files
+    with progress.task("reading big.csv (2,000,000 rows)", long=True):
+        pass
+    with progress.task("reading small.csv (10 rows)", long=False):
+        pass
+    text = err.getvalue()
+    if not terminal:
+        assert text == ""
+        return
+    lines = text.split("\n")
+    assert lines[0].endswith(f"writing {tmp_path}: {len(paths)}/{len(paths)}") and len(paths) == 13
+    assert f"\rwriting {tmp_path}: 1/13" in lines[0]
+    assert lines[1].startswith("\rreading big.csv (2,000,000 rows)…\rreading big.csv (2,000,000 rows): ")
+    assert lines[1].endswith(" s") and "small" not in text
+
+
+def test_inspect_points_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", str(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("`binparse draw` pictures where it lies")
+    assert main(["inspect", str(FIXTURES / "intel_dla" / "testnet_2025")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "the output buffer holds 48 padding lanes: `binparse view --intel-dla` reads without them, "
+        "`binparse draw --intel-dla` pictures them")
