@@ -137,7 +137,7 @@ def _view_buffer(args: argparse.Namespace, files: list[str], buf: Any) -> int:
 
 def _draw(args: argparse.Namespace) -> int:
     from . import draw
-    from .fixtures.build import write_atomic
+    from .fixtures.common import write_atomic
     files = list(args.files)
     if args.espdl or args.dlhdl:
         if files:
@@ -164,7 +164,7 @@ def _draw(args: argparse.Namespace) -> int:
 def _pack(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from .fixtures.build import write_atomic
+    from .fixtures.common import write_atomic
     files = _files(args, ("source", "array"))
     try:
         logical = np.load(files[-1], allow_pickle=False)

@@ -32,23 +32,9 @@ from .schema.model import Attr
 _LONG = 16  # arrays longer than this are drawn from a seeded numpy generator
 
 
-class _Scope:
-    def __init__(self, values: dict[str, Any], params: dict[str, Any]) -> None:
-        self.values, self.params = values, params
-
-    def lookup(self, name: str) -> Any:
-        return self.values[name] if name in self.values else self.params[name]
-
-    def attr(self, obj: Any, name: str) -> Any:
-        return obj[name]
-
-    def enum_value(self, enum: str, member: str) -> int:
-        raise KeyError(enum)
-
-
 def _ev(e: ex.Expr | None, t: TypeDef, values: dict[str, Any], params: dict[str, Any]) -> Any:
     r = resolve_enums(e, t)
-    return None if r is None else ex.evaluate(r, _Scope(values, params))
+    return None if r is None else ex.evaluate(r, ex.DictScope(values, params))
 
 
 def _int_range(a: Attr, t: TypeDef, values: dict[str, Any], params: dict[str, Any]) -> tuple[int, int]:

@@ -164,6 +164,22 @@ class Scope(Protocol):
     def enum_value(self, enum: str, member: str) -> int: ...
 
 
+class DictScope:
+    """A scope over plain dicts: field values first, then params (fixture specs, test strategies)."""
+
+    def __init__(self, values: dict[str, Any], params: dict[str, Any]) -> None:
+        self.values, self.params = values, params
+
+    def lookup(self, name: str) -> Any:
+        return self.values[name] if name in self.values else self.params[name]
+
+    def attr(self, obj: Any, name: str) -> Any:
+        return obj[name]
+
+    def enum_value(self, enum: str, member: str) -> int:
+        raise KeyError(enum)
+
+
 def _div(a: Any, b: Any) -> Any:
     if isinstance(a, int) and isinstance(b, int):
         return a // b
