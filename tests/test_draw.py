@@ -201,3 +201,12 @@ def test_inspect_points_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.splitlines()[-1] == (
         "the output buffer holds 48 padding lanes: `binparse view --intel-dla` reads without them, "
         "`binparse draw --intel-dla` pictures them")
+
+
+def test_too_large_to_draw_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "big.svg"
+    # 6000 × 6000 × 3 padded by 1 all round: 6002 · 6002 · 3 = 108,072,012 elements, over the 2^25 a map holds
+    assert main(["draw", "--espdl", "--shape", "6000,6000,3", "--padding", "1,1,1,1", "--svg", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert "the ESP-DL tensor is too large to draw" in err and "108,072,012" in err and "33,554,432" in err
+    assert not out.exists()

@@ -6,7 +6,23 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import LayoutError
 from .model import CHANNEL, DATA, OTHER, SPATIAL, UNUSED, ZERO, MemoryMap
+
+MAX_ELEMENTS = 2**25  # a map holds a few int64 arrays of the buffer's size: 32 Mi elements ≈ 1 GiB of work
+
+
+def _positions(total: int, what: str) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Element positions 0..total-1 of a buffer, refusing buffers too large to map in memory."""
+    return np.arange(_drawable(total, what), dtype=np.int64)
+
+
+def _drawable(total: int, what: str) -> int:
+    if total > MAX_ELEMENTS:
+        raise LayoutError(f"{what} is too large to draw", expected=f"at most {MAX_ELEMENTS:,} elements",
+                          found=f"{total:,}", hint="draw a smaller shape with the same padding and blocking: "
+                          "the picture repeats per channel / block")
+    return total
 
 
 def tidl_map(t: Any) -> MemoryMap:
@@ -15,7 +31,7 @@ def tidl_map(t: Any) -> MemoryMap:
     total = max(lay.size, -(-lay.nbytes // t.dtype.itemsize))
     lp = t.line_pitch
     total = -(-total // lp) * lp
-    pos = np.arange(total, dtype=np.int64)
+    pos = _positions(total, f"TIDL {t.direction} '{t.name}'")
     r = pos % max(t.dim2_pitch, 1)
     ch = r // t.channel_pitch
     inplane = r % t.channel_pitch
@@ -46,7 +62,7 @@ def espdl_map(t: Any) -> MemoryMap:
     hp, wp, cp = t.shape_with_padding
     h, w, c = t.shape
     pt, _, pl, _ = t.padding
-    pos = np.arange(hp * wp * cp, dtype=np.int64)
+    pos = _positions(hp * wp * cp, "the ESP-DL tensor")
     y, x, ch = pos // (wp * cp), (pos // cp) % wp, pos % cp
     inbox = (y >= pt) & (y < pt + h) & (x >= pl) & (x < pl + w)
     mine = (ch >= t.channel_offset) & (ch < t.channel_offset + c)
@@ -65,7 +81,7 @@ def dlhdl_map(lay: Any) -> MemoryMap:
     """A dlhdl conv-module buffer: rows are one y of one block (X values of N lanes)."""
     x_, y_, z_ = lay.shape
     b, n, c = lay.blocks, lay.n, lay.c
-    pos = np.arange(lay.size, dtype=np.int64)
+    pos = _positions(lay.size, "the dlhdl buffer")
     lane, xi, yi, bi = pos % n, (pos // n) % x_, (pos // (n * x_)) % y_, pos // (n * x_ * y_)
     z = bi * c + lane
     is_data = (lane < c) & (z < z_)
@@ -85,7 +101,7 @@ def dlhdl_map(lay: Any) -> MemoryMap:
 def intel_map(cfg: Any) -> MemoryMap:
     """An FPGA AI Suite IP output buffer: rows are vectors of KVEC lanes."""
     v = cfg.vector_width
-    size = cfg.ip_size
+    size = _drawable(cfg.ip_size, "the FPGA AI Suite output")
     role = np.full(size, ZERO, np.int8)
     role[cfg.ip_offsets] = DATA
     logical = np.full(size, -1, np.int64)
