@@ -210,3 +210,15 @@ def test_too_large_to_draw_is_a_clear_error(tmp_path: Path, capsys: pytest.Captu
     err = capsys.readouterr().err
     assert "the ESP-DL tensor is too large to draw" in err and "108,072,012" in err and "33,554,432" in err
     assert not out.exists()
+
+
+def test_pitches_too_small_to_draw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("family: tidl\nkind: io\nversion: '08.x'\noutput: t_tidl_io_1.bin\n"
+                    "inputs:\n  - {name: x, dtype: uint8, shape: [2, 3, 5], pad: [1, 1, 2, 1, 0], channel_pitch: 30}\n"
+                    "outputs:\n  - {name: y, dtype: int8, shape: [1, 1, 4]}\n")
+    generate(spec, tmp_path)
+    assert main(["draw", str(tmp_path / "t_tidl_io_1.bin"), "--input", "x", "--svg", str(tmp_path / "x.svg")]) == 3
+    err = capsys.readouterr().err
+    assert "pitches cannot hold the tensor" in err and "line pitch 8, channel pitch 30" in err
+    assert "t_tidl_io_1.bin, tidl_io_buf_desc.inputs[0] 'x'" in err

@@ -28,6 +28,10 @@ def _drawable(total: int, what: str) -> int:
 def tidl_map(t: Any) -> MemoryMap:
     """A TIDL tensor's padded buffer: rows are lines (line pitch elements)."""
     lay = t.layout_desc
+    if t.line_pitch <= 0 or t.channel_pitch < (t.pad.top + t.shape[4] + t.pad.bottom) * t.line_pitch:
+        raise LayoutError("pitches cannot hold the tensor, nothing to draw", file=t.file, path=t.path,
+                          expected="line pitch > 0 and channel pitch >= (padT + H + padB) · line pitch",
+                          found=f"line pitch {t.line_pitch}, channel pitch {t.channel_pitch}")
     total = max(lay.size, -(-lay.nbytes // t.dtype.itemsize))
     lp = t.line_pitch
     total = -(-total // lp) * lp
@@ -102,6 +106,9 @@ def intel_map(cfg: Any) -> MemoryMap:
     """An FPGA AI Suite IP output buffer: rows are vectors of KVEC lanes."""
     v = cfg.vector_width
     size = _drawable(cfg.ip_size, "the FPGA AI Suite output")
+    if v <= 0 or size % v:
+        raise LayoutError("the IP buffer is not a whole number of vectors", expected=f"a multiple of KVEC {v}",
+                          found=size)
     role = np.full(size, ZERO, np.int8)
     role[cfg.ip_offsets] = DATA
     logical = np.full(size, -1, np.int64)
