@@ -222,3 +222,14 @@ def test_pitches_too_small_to_draw(tmp_path: Path, capsys: pytest.CaptureFixture
     err = capsys.readouterr().err
     assert "pitches cannot hold the tensor" in err and "line pitch 8, channel pitch 30" in err
     assert "t_tidl_io_1.bin, tidl_io_buf_desc.inputs[0] 'x'" in err
+
+
+def test_logical_panel_says_where_each_element_lands(tmp_path: Path) -> None:
+    _, root = draw(tmp_path, "--dlhdl", "conv", "--thread-number", "9", "--shape", "3,3,4")
+    logical = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "logical")
+    tips = [tip(r) for r in logical]
+    # logical (x, y, z) row-major; memory: block z // 3, then y, x, lane z % 3 (N = 4): 36·b + 12·y + 4·x + lane
+    assert tips[0] == "logical (0,0,0) → memory +0"
+    assert tips[3] == "logical (0,0,3) → memory +36"
+    assert tips[4 * 4 + 2] == "logical (1,1,2) → memory +18"  # flat 18 = (x 1, y 1, z 2): 12 + 4 + 2
+    assert len(tips) == 36

@@ -133,7 +133,13 @@ def _logical_panel(out: list[str], m: MemoryMap, top: int) -> int:
         grid[:lr, :lc] = m.logical_channel.reshape(lr, lc)
         ch = grid[::fy, ::fx]
         ys, xs = np.nonzero(ch >= 0)
-        _cells(out, "logical", top + 12, ys, xs, _channel_fills(ch[ys, xs].tolist()), [""] * len(ys))
+        flat = m.logical_index.reshape(-1)  # where each logical element lands: its memory element offset
+        lands = np.full(lr * lc, -1, np.int64)
+        lands[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
+        first = ys * fy * lc + xs * fx
+        coords = np.stack(np.unravel_index(first, m.logical_shape), axis=1).tolist()
+        tips = [f"logical ({','.join(map(str, c))}) → memory +{o:,}" for c, o in zip(coords, lands[first].tolist())]
+        _cells(out, "logical", top + 12, ys, xs, _channel_fills(ch[ys, xs].tolist()), tips)
     out.append("</g>\n")
     return top + 12 + gr * CELL
 
