@@ -78,9 +78,17 @@ def _device_layout(args: argparse.Namespace) -> Any:
     """The ESP-DL or dlhdl layout the options describe."""
     from .formats import dlhdl, espdl
     if args.espdl:
-        return espdl.DlTensor(_ints(args.shape, 3, "--shape H,W,C"),  # type: ignore[arg-type]
-                              _ints(args.padding or "0,0,0,0", 4, "--padding T,B,L,R"),  # type: ignore[arg-type]
-                              args.dtype or "int8", args.exponent or 0)
+        shape = _ints(args.shape, 3, "--shape H,W,C")
+        padding = _ints(args.padding or "0,0,0,0", 4, "--padding T,B,L,R")
+        if args.concat is None:
+            return espdl.DlTensor(shape, padding, args.dtype or "int8", args.exponent or 0)  # type: ignore[arg-type]
+        channels = list(_ints(args.concat, len(args.concat.split(",")), "--concat C0,C1,..."))
+        k = args.member or 0
+        if not 0 <= k < len(channels) or channels[k] != shape[2]:
+            raise BinparseError("--member K names one of the --concat tensors, and --shape's C is its channel count",
+                                expected=f"K in 0..{len(channels) - 1} with {channels[k] if 0 <= k < len(channels) else '?'}"
+                                         " channels", found=f"K {k}, C {shape[2]}")
+        return espdl.concat(shape[:2], channels, padding, args.dtype or "int8")[k]  # type: ignore[arg-type]
     if args.dlhdl == "fc":
         if args.size is None:
             raise BinparseError("--dlhdl fc needs --size K")
@@ -300,6 +308,8 @@ def _device_options(p: argparse.ArgumentParser) -> None:
     family.add_argument("--dlhdl", choices=("conv", "fc"), help="MATLAB DL HDL conv or FC module buffer")
     p.add_argument("--shape", help="ESP-DL H,W,C or dlhdl X,Y,Z")
     p.add_argument("--padding", help="ESP-DL T,B,L,R")
+    p.add_argument("--concat", help="ESP-DL: the channel counts C0,C1,... of tensors concatenated in one buffer")
+    p.add_argument("--member", type=int, help="ESP-DL: which of the --concat tensors (default 0)")
     p.add_argument("--dtype", help="ESP-DL int8|int16|uint8|float32; dlhdl float32|int8")
     p.add_argument("--exponent", type=int, help="ESP-DL exponent: value = q * 2^exponent")
     p.add_argument("--thread-number", type=int, help="dlhdl ConvThreadNumber (4, 9, 16, 25, 36, 49, 64)")

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PICTURES: dict[str, list[str]] = {
     "tidl_seg_map.svg": ["fixtures/tidl/io_08x/900_tidl_io_1.bin", "--output", "seg_map"],
-    "espdl_feature_s8.svg": ["--espdl", "--shape", "5,3,4", "--padding", "1,2,2,1", "--dtype", "int8"],
+    "espdl_concat_abc_member1.svg": ["--espdl", "--shape", "2,3,3", "--padding", "1,0,0,1", "--concat", "2,3,1",
+                                     "--member", "1"],
     "dlhdl_t9_3x3x4.svg": ["--dlhdl", "conv", "--thread-number", "9", "--shape", "3,3,4"],
     "intel_testnet_2025.svg": ["fixtures/intel_dla/testnet_2025", "--intel-dla"],
 }

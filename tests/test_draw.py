@@ -233,3 +233,16 @@ def test_logical_panel_says_where_each_element_lands(tmp_path: Path) -> None:
     assert tips[3] == "logical (0,0,3) → memory +36"
     assert tips[4 * 4 + 2] == "logical (1,1,2) → memory +18"  # flat 18 = (x 1, y 1, z 2): 12 + 4 + 2
     assert len(tips) == 36
+
+
+def test_espdl_concat_member_from_the_cli(tmp_path: Path) -> None:
+    folder = FIXTURES / "espdl" / "tensors_and_models"  # concat_abc: 2 × 3 pixels, channels 2 + 3 + 1, padding T 1, R 1
+    opts = ["--espdl", "--shape", "2,3,3", "--padding", "1,0,0,1", "--concat", "2,3,1", "--member", "1"]
+    _, root = draw(tmp_path, *opts)
+    cells = memory_cells(root)
+    # padded 3 rows × 4 pixels × 6 channels = 72; B's 2·3·3 = 18 data, A's and C's 18 "other", 36 padding
+    assert len(cells) == 72 and count(cells, "data") == 18 and count(cells, "other") == 18
+    assert count(cells, "spatial-pad") == 36
+    assert [cells[(1, x)].get("class") for x in range(6)] == ["other", "other", "data", "data", "data", "other"]
+    assert main(["view", str(folder / "concat_abc.buffer.bin"), *opts, "--npy", str(tmp_path / "b.npy")]) == 0
+    assert np.array_equal(np.load(tmp_path / "b.npy"), np.load(folder / "concat_abc.member1.expected.npy"))
