@@ -22,6 +22,11 @@ def _stream() -> TextIO | None:
     return err if err is not None and err.isatty() else None
 
 
+def active() -> bool:
+    """Whether progress would show (skip counting work for it when not)."""
+    return _stream() is not None
+
+
 @contextmanager
 def task(what: str, long: bool = True) -> Iterator[None]:
     """`what…` before and `what: 1.2 s` after a step that is `long`; nothing otherwise."""
@@ -44,4 +49,4 @@ def steps(what: str, total: int, done: int) -> None:
         err.flush()
 
 
-__all__ = ["LONG_BUFFER_BYTES", "LONG_TABLE_ROWS", "MANY_FILES", "steps", "task"]
+__all__ = ["LONG_BUFFER_BYTES", "LONG_TABLE_ROWS", "MANY_FILES", "active", "steps", "task"]

@@ -246,3 +246,19 @@ def test_espdl_concat_member_from_the_cli(tmp_path: Path) -> None:
     assert [cells[(1, x)].get("class") for x in range(6)] == ["other", "other", "data", "data", "data", "other"]
     assert main(["view", str(folder / "concat_abc.buffer.bin"), *opts, "--npy", str(tmp_path / "b.npy")]) == 0
     assert np.array_equal(np.load(tmp_path / "b.npy"), np.load(folder / "concat_abc.member1.expected.npy"))
+
+
+def test_mapping_over_a_million_rows_shows_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from binparse.formats.intel_dla import read_table
+    header, row = (FIXTURES / "intel_dla" / "testnet_2025" / "output_transform_mapping_TestNet_0.csv").read_bytes() \
+        .split(b"\n")[:2]
+    path = tmp_path / "output_transform_mapping_big.csv"
+    path.write_bytes(header + b"\n" + (row + b"\n") * 1_000_001)
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    table = read_table(path)
+    assert len(table.columns["ip_offset"]) == 1_000_001  # type: ignore[union-attr]
+    assert err.getvalue().startswith(f"\rreading {path} (1,000,001 rows)…\rreading {path} (1,000,001 rows): ")
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    read_table(path)
+    assert sys.stderr.getvalue() == ""

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ...errors import FormatError
-from ...progress import LONG_TABLE_ROWS, task
+from ...progress import LONG_TABLE_ROWS, active, task
 from .dialects import Dialect, detect, dialects
 
 Source = Union[str, "os.PathLike[str]", bytes]
@@ -94,7 +94,7 @@ def read_table(source: Source) -> DumpTable | MappingTable:
         raise FormatError("header is not text", file=file, found=head[:40]) from None
     dialect = detect(header, file=file)
     body = raw[nl + 1:] if nl >= 0 else b""
-    rows = body.count(b"\n")
+    rows = body.count(b"\n") if active() else 0  # counted only for the progress message
     with task(f"reading {file or 'table'} ({rows:,} rows)", long=rows > LONG_TABLE_ROWS):
         if dialect.kind.endswith("_mapping"):
             return _read_mapping(dialect, body, file)
