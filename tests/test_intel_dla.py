@@ -191,6 +191,25 @@ def test_bad_csvs(tmp_path: Path) -> None:
     assert e.value.path == "row 2"
 
 
+@pytest.mark.parametrize("newline", ["\n", ""])
+def test_mapping_surplus_cell_is_not_ignored(tmp_path: Path, newline: str) -> None:
+    # numpy is told how many numbers to read; a surplus cell on the last row (with or without a final
+    # line end), or one row long and another short, must still be found and named
+    lines = (FIXTURES / "intel_dla" / "testnet_2025" / "output_transform_mapping_TestNet_0.csv").read_text().splitlines()
+    p = tmp_path / "output_transform_mapping_x.csv"
+    p.write_text("\n".join([*lines[:-1], lines[-1] + ";7"]) + newline)
+    with pytest.raises(FormatError, match="wrong number of cells") as e:
+        read_table(p)
+    assert e.value.path == f"row {len(lines)}"
+    swapped = list(lines)
+    swapped[2] += ";7"
+    swapped[3] = swapped[3].rsplit(";", 1)[0]
+    p.write_text("\n".join(swapped) + newline)
+    with pytest.raises(FormatError, match="wrong number of cells") as e:
+        read_table(p)
+    assert e.value.path == "row 3"
+
+
 def test_buffer_too_short() -> None:
     cfg = CompileFolder(FIXTURES / "intel_dla" / "testnet_manual").output_configuration()
     with pytest.raises(LayoutError, match="outside the buffer"):

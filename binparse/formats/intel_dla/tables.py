@@ -161,11 +161,17 @@ def _fast_grid(d: Dialect, body: bytes, arrow: bytes, ncols: int) -> NDArray[np.
     # A line end becomes a separator; after a trailing separator it becomes blank space instead
     # (numpy skips whitespace around separators).
     line_end = b" " if d.trailing_delimiter else d.delimiter.encode()
-    table = bytes.maketrans(b"\n" + arrow, line_end + b"9" * len(arrow))
+    text = data.translate(bytes.maketrans(b"\n" + arrow, line_end + b"9" * len(arrow)))
+    # Exactly one separator between cells (and after the last with a trailing delimiter or line end):
+    # then the text holds at most nrows · ncols numbers, and numpy can be told the count up front
+    # (it preallocates instead of growing, a quarter faster) without ignoring a surplus number.
+    trailing = d.trailing_delimiter or data.endswith(b"\n")
+    if text.count(d.delimiter.encode()) != nrows * ncols - (0 if trailing else 1):
+        return None
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # numpy warns when it stops before the end of the text
         try:
-            values = np.fromstring(data.translate(table), dtype=np.int64, sep=d.delimiter)
+            values = np.fromstring(text, dtype=np.int64, sep=d.delimiter, count=nrows * ncols)
         except (DeprecationWarning, ValueError):
             return None
     return values.reshape(nrows, ncols) if values.size == nrows * ncols else None
