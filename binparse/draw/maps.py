@@ -32,9 +32,8 @@ def tidl_map(t: Any) -> MemoryMap:
         raise LayoutError("pitches cannot hold the tensor, nothing to draw", file=t.file, path=t.path,
                           expected="line pitch > 0 and channel pitch >= (padT + H + padB) · line pitch",
                           found=f"line pitch {t.line_pitch}, channel pitch {t.channel_pitch}")
-    total = max(lay.size, -(-lay.nbytes // t.dtype.itemsize))
     lp = t.line_pitch
-    total = -(-total // lp) * lp
+    total = -(-max(lay.size, -(-lay.nbytes // t.dtype.itemsize)) // lp) * lp
     pos = _positions(total, f"TIDL {t.direction} '{t.name}'")
     r = pos % max(t.dim2_pitch, 1)
     ch = r // t.channel_pitch
@@ -47,18 +46,17 @@ def tidl_map(t: Any) -> MemoryMap:
     blk = pos // max(t.dim2_pitch, 1)  # (n, d1, d2) block
     d2i, rest = blk % d2, blk // d2
     d1i, ni = rest % d1, rest // d1
-    logical = np.where(is_data & (role == DATA),
+    logical = np.where(role == DATA,
                        ((((ni * d1 + d1i) * d2 + d2i) * c_ + ch) * h_ + (row - t.pad.top)) * w_ + (col - t.pad.left), -1)
-    seps = (np.arange(t.channel_pitch, total, t.channel_pitch) // lp).tolist()
-    lshape = t.shape
-    lch = np.broadcast_to(np.arange(c_)[None, None, None, :, None, None], lshape).reshape(-1)
     return MemoryMap(
         f"TIDL {t.direction} '{t.name}' ({t.dtype.name}): {'×'.join(map(str, t.shape))} (N, DIM1, DIM2, C, H, W)",
-        role.reshape(-1, lp), np.where(role == DATA, ch, -1).reshape(-1, lp), lshape, logical.reshape(-1, lp),
-        f"rows are lines of line pitch {lp} = padL {t.pad.left} + W {w_} + padR {t.pad.right}",
-        f"x: element in line (line pitch {lp})", f"y: line (channel pitch {t.channel_pitch} elements, "
-        f"padT {t.pad.top}, padB {t.pad.bottom}, padCh {t.pad.channel})", seps,
-        (n * d1 * d2 * c_ * h_, w_), lch, "(N·DIM1·DIM2·C·H) rows × W columns")
+        role=role.reshape(-1, lp), logical_shape=t.shape, logical_index=logical.reshape(-1, lp),
+        row_note=f"rows are lines of line pitch {lp} = padL {t.pad.left} + W {w_} + padR {t.pad.right}",
+        axis_x=f"x: element in line (line pitch {lp})",
+        axis_y=f"y: line (channel pitch {t.channel_pitch} elements, padT {t.pad.top}, padB {t.pad.bottom}, "
+               f"padCh {t.pad.channel})",
+        separators=(np.arange(t.channel_pitch, total, t.channel_pitch) // lp).tolist(),
+        logical_grid=(n * d1 * d2 * c_ * h_, w_), channel_axis=3, logical_note="(N·DIM1·DIM2·C·H) rows × W columns")
 
 
 def espdl_map(t: Any) -> MemoryMap:
@@ -72,13 +70,13 @@ def espdl_map(t: Any) -> MemoryMap:
     mine = (ch >= t.channel_offset) & (ch < t.channel_offset + c)
     role = np.where(inbox & mine, DATA, np.where(inbox, OTHER, SPATIAL)).astype(np.int8)
     logical = np.where(role == DATA, ((y - pt) * w + (x - pl)) * c + (ch - t.channel_offset), -1)
-    lch = np.broadcast_to(np.arange(c)[None, None, :], t.shape).reshape(-1)
-    return MemoryMap(f"ESP-DL tensor {h}×{w}×{c} (H, W, C), padding T,B,L,R {t.padding}"
-                     + (f", channels {t.channel_offset}..{t.channel_offset + c - 1} of {cp}" if t.channel_stride else ""),
-                     role.reshape(hp, wp * cp), np.where(role == DATA, ch - t.channel_offset, -1).reshape(hp, wp * cp),
-                     t.shape, logical.reshape(hp, wp * cp),
-                     f"rows are padded rows of {wp} pixels × {cp} channels", f"x: pixel × channel (pixel stride {cp})",
-                     f"y: row (row stride {wp * cp})", [], (h * w, c), lch, "(H·W) pixels × C channels")
+    return MemoryMap(
+        f"ESP-DL tensor {h}×{w}×{c} (H, W, C), padding T,B,L,R {t.padding}"
+        + (f", channels {t.channel_offset}..{t.channel_offset + c - 1} of {cp}" if t.channel_stride else ""),
+        role=role.reshape(hp, wp * cp), logical_shape=t.shape, logical_index=logical.reshape(hp, wp * cp),
+        row_note=f"rows are padded rows of {wp} pixels × {cp} channels",
+        axis_x=f"x: pixel × channel (pixel stride {cp})", axis_y=f"y: row (row stride {wp * cp})",
+        logical_grid=(h * w, c), channel_axis=2, logical_note="(H·W) pixels × C channels")
 
 
 def dlhdl_map(lay: Any) -> MemoryMap:
@@ -89,17 +87,16 @@ def dlhdl_map(lay: Any) -> MemoryMap:
     lane, xi, yi, bi = pos % n, (pos // n) % x_, (pos // (n * x_)) % y_, pos // (n * x_ * y_)
     z = bi * c + lane
     is_data = (lane < c) & (z < z_)
-    role = np.where(is_data, DATA, ZERO).astype(np.int8)
     logical = np.where(is_data, (xi * y_ + yi) * z_ + z, -1)
-    seps = [k * y_ for k in range(1, b)]
-    lch = np.broadcast_to(np.arange(z_)[None, None, :], lay.shape).reshape(-1)
-    return MemoryMap(f"MATLAB DL HDL conv buffer: {x_}×{y_}×{z_} (x, y, z), ConvThreadNumber {lay.thread_number}: "
-                     f"C = {c}, N = {n}, {b} block(s)", role.reshape(b * y_, x_ * n),
-                     np.where(is_data, z, -1).reshape(b * y_, x_ * n), lay.shape,
-                     logical.reshape(b * y_, x_ * n), f"rows are one y of one block: {x_} x values × {n} lanes",
-                     f"x: x value × lane (N = {n}; lanes ≥ C = {c} are zero)", "y: y within block, blocks of N·X·Y values",
-                     seps, (x_ * y_, z_), lch, "(X·Y) positions × Z channels",
-                     "a block of N channels starts")
+    return MemoryMap(
+        f"MATLAB DL HDL conv buffer: {x_}×{y_}×{z_} (x, y, z), ConvThreadNumber {lay.thread_number}: "
+        f"C = {c}, N = {n}, {b} block(s)",
+        role=np.where(is_data, DATA, ZERO).astype(np.int8).reshape(b * y_, x_ * n), logical_shape=lay.shape,
+        logical_index=logical.reshape(b * y_, x_ * n), row_note=f"rows are one y of one block: {x_} x values × {n} lanes",
+        axis_x=f"x: x value × lane (N = {n}; lanes ≥ C = {c} are zero)",
+        axis_y="y: y within block, blocks of N·X·Y values", separators=list(range(y_, b * y_, y_)),
+        logical_grid=(x_ * y_, z_), channel_axis=2, logical_note="(X·Y) positions × Z channels",
+        separator_note="a block of N channels starts")
 
 
 def intel_map(cfg: Any) -> MemoryMap:
@@ -114,15 +111,12 @@ def intel_map(cfg: Any) -> MemoryMap:
     logical = np.full(size, -1, np.int64)
     logical[cfg.ip_offsets] = cfg.logical_offsets
     n, c, d, h, w = cfg.logical_shape
-    chan = np.where(logical >= 0, (logical // (d * h * w)) % c, -1)
-    seps, start = [], 0
-    for s in cfg.slices[:-1]:
-        start += s.size
-        seps.append(start // v)
-    lch = np.broadcast_to(np.arange(c)[None, :, None, None, None], cfg.logical_shape).reshape(-1)
-    return MemoryMap(f"FPGA AI Suite IP output: logical {'×'.join(map(str, cfg.logical_shape))} (N, C, D, H, W), "
-                     f"KVEC {v}, {len(cfg.slices)} slice(s)", role.reshape(-1, v), chan.reshape(-1, v),
-                     cfg.logical_shape, logical.reshape(-1, v),
-                     f"rows are vectors of {v} FP16 lanes", f"x: lane (KVEC {v})", "y: vector (lines: slice boundaries)",
-                     seps, (n * c, d * h * w), lch, "(N·C) channels × (D·H·W) positions",
-                     "a slice starts")
+    starts = np.cumsum([s.size for s in cfg.slices[:-1]], dtype=np.int64) // v
+    return MemoryMap(
+        f"FPGA AI Suite IP output: logical {'×'.join(map(str, cfg.logical_shape))} (N, C, D, H, W), "
+        f"KVEC {v}, {len(cfg.slices)} slice(s)",
+        role=role.reshape(-1, v), logical_shape=cfg.logical_shape, logical_index=logical.reshape(-1, v),
+        row_note=f"rows are vectors of {v} FP16 lanes", axis_x=f"x: lane (KVEC {v})",
+        axis_y="y: vector (lines: slice boundaries)", separators=starts.tolist(),
+        logical_grid=(n * c, d * h * w), channel_axis=1, logical_note="(N·C) channels × (D·H·W) positions",
+        separator_note="a slice starts")

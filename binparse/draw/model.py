@@ -7,6 +7,7 @@ vector padding, another tensor's channels) and, for data, its channel and flat l
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,11 +24,13 @@ CHANNEL_COLORS = ["#2e7d32", "#66bb6a", "#1565c0", "#42a5f5", "#ad1457", "#ec407
 
 @dataclass
 class MemoryMap:
-    """A buffer as rows × cols elements: the role of each and, for data, its channel and logical index."""
+    """A buffer as rows × cols elements: the role of each and, for data, its flat logical index.
+
+    Channels (the colours) follow from the logical index and `channel_axis` of `logical_shape`.
+    """
 
     title: str
     role: NDArray[np.int8]  # (rows, cols)
-    channel: NDArray[np.int64]  # (rows, cols), -1 where not data
     logical_shape: tuple[int, ...]
     logical_index: NDArray[np.int64]  # (rows, cols) flat logical index of data, -1 elsewhere
     row_note: str = ""  # what a row is ("one line of 67 elements")
@@ -35,8 +38,11 @@ class MemoryMap:
     axis_y: str = ""
     separators: list[int] = field(default_factory=list)  # rows where a channel / block / slice starts
     logical_grid: tuple[int, int] = (0, 0)  # rows, cols of the logical panel
-    logical_channel: NDArray[np.int64] | None = None  # channel of each logical element (flat)
+    channel_axis: int = 0  # the axis of logical_shape that is the channel
     logical_note: str = "rows × columns"
     separator_note: str = "a channel starts"
 
-
+    def channel_of(self, index: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The channel of each flat logical index (-1 stays -1)."""
+        stride = math.prod(self.logical_shape[self.channel_axis + 1:])
+        return np.where(index >= 0, (index // stride) % self.logical_shape[self.channel_axis], -1)

@@ -78,7 +78,8 @@ def _drawn(m: MemoryMap) -> _Drawn:
         note = (f"; showing the first 2 of {len(seps) + 1} segments ({seps[1]:,} of {rows:,} rows), "
                 "the rest repeat the pattern")
         rows, seps = seps[1], seps[:1]
-    role, chan, index = m.role[:rows], m.channel[:rows], m.logical_index[:rows]
+    role, index = m.role[:rows], m.logical_index[:rows]
+    chan = m.channel_of(index)
     fy, fx = _factors(rows, cols, MAX_CELLS)
     if fy * fx > 1:
         big = int(np.iinfo(np.int64).max)
@@ -128,18 +129,14 @@ def _logical_panel(out: list[str], m: MemoryMap, top: int) -> int:
     out.append(f'<text x="10" y="{top}" font-size="13" font-weight="bold">logical tensor '
                f'{"×".join(map(str, m.logical_shape))} as {escape(m.logical_note)}, same colours'
                + (f" (each cell {fy} × {fx} elements)" if fy * fx > 1 else "") + '</text>\n<g id="logical">\n')
-    if m.logical_channel is not None:
-        grid = np.full((gr * fy, gc * fx), -1, np.int64)
-        grid[:lr, :lc] = m.logical_channel.reshape(lr, lc)
-        ch = grid[::fy, ::fx]
-        ys, xs = np.nonzero(ch >= 0)
-        flat = m.logical_index.reshape(-1)  # where each logical element lands: its memory element offset
-        lands = np.full(lr * lc, -1, np.int64)
-        lands[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
-        first = ys * fy * lc + xs * fx
-        coords = np.stack(np.unravel_index(first, m.logical_shape), axis=1).tolist()
-        tips = [f"logical ({','.join(map(str, c))}) → memory +{o:,}" for c, o in zip(coords, lands[first].tolist())]
-        _cells(out, "logical", top + 12, ys, xs, _channel_fills(ch[ys, xs].tolist()), tips)
+    ys, xs = np.divmod(np.arange(gr * gc), gc)
+    first = ys * fy * lc + xs * fx  # the first logical element of each cell
+    flat = m.logical_index.reshape(-1)  # where each logical element lands: its memory element offset
+    lands = np.full(lr * lc, -1, np.int64)
+    lands[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
+    coords = np.stack(np.unravel_index(first, m.logical_shape), axis=1).tolist()
+    tips = [f"logical ({','.join(map(str, c))}) → memory +{o:,}" for c, o in zip(coords, lands[first].tolist())]
+    _cells(out, "logical", top + 12, ys, xs, _channel_fills(m.channel_of(first).tolist()), tips)
     out.append("</g>\n")
     return top + 12 + gr * CELL
 
