@@ -48,6 +48,12 @@ def _intel_source(source: str) -> Any:
     raise BinparseError("SOURCE must be a compile folder or a saved output configuration (.json)", file=source)
 
 
+def _intel_output(source: str) -> Any:
+    """The output configuration of a compile folder or a saved configuration."""
+    src = _intel_source(source)
+    return src.output_configuration() if hasattr(src, "output_configuration") else src
+
+
 def _tidl_tensor(source: str, name: str | None, direction: str, fmt: str | None) -> Any:
     from . import api
     io = api.open(source, format=fmt)
@@ -84,10 +90,12 @@ def _device_layout(args: argparse.Namespace) -> Any:
             return espdl.DlTensor(shape, padding, args.dtype or "int8", args.exponent or 0)  # type: ignore[arg-type]
         channels = list(_ints(args.concat, len(args.concat.split(",")), "--concat C0,C1,..."))
         k = args.member or 0
-        if not 0 <= k < len(channels) or channels[k] != shape[2]:
-            raise BinparseError("--member K names one of the --concat tensors, and --shape's C is its channel count",
-                                expected=f"K in 0..{len(channels) - 1} with {channels[k] if 0 <= k < len(channels) else '?'}"
-                                         " channels", found=f"K {k}, C {shape[2]}")
+        if not 0 <= k < len(channels):
+            raise BinparseError("--member K names one of the --concat tensors", expected=f"0..{len(channels) - 1}",
+                                found=k)
+        if channels[k] != shape[2]:
+            raise BinparseError("--shape's C is the channel count of the --member tensor",
+                                expected=channels[k], found=shape[2])
         return espdl.concat(shape[:2], channels, padding, args.dtype or "int8")[k]  # type: ignore[arg-type]
     if args.dlhdl == "fc":
         if args.size is None:
@@ -130,9 +138,7 @@ def _view_buffer(args: argparse.Namespace, files: list[str], buf: Any) -> int:
             _save_npy(args.npy, arr, what)
             return 0
         if args.intel_dla:
-            src = _intel_source(files[0])
-            cfg = src.output_configuration() if hasattr(src, "output_configuration") else src
-            _save_npy(args.npy, cfg.to_logical(buf), "FPGA AI Suite output")
+            _save_npy(args.npy, _intel_output(files[0]).to_logical(buf), "FPGA AI Suite output")
             return 0
         direction = "input" if args.input_name is not None else "output"
         tensor = _tidl_tensor(files[0], args.input_name or args.name, direction, args.format)
@@ -158,8 +164,7 @@ def _draw(args: argparse.Namespace) -> int:
     elif len(files) != 1:
         raise BinparseError("expected SOURCE (an io descriptor or an Intel compile folder)", found=" ".join(files))
     elif args.intel_dla:
-        src = _intel_source(files[0])
-        memory = draw.intel_map(src.output_configuration() if hasattr(src, "output_configuration") else src)
+        memory = draw.intel_map(_intel_output(files[0]))
     else:
         direction = "input" if args.input_name is not None else "output"
         memory = draw.tidl_map(_tidl_tensor(files[0], args.input_name or args.name, direction, args.format))
@@ -173,6 +178,7 @@ def _pack(args: argparse.Namespace) -> int:
     import numpy as np
 
     from .fixtures.common import write_atomic
+    from .progress import LONG_BUFFER_BYTES, task
     files = _files(args, ("source", "array"))
     try:
         logical = np.load(files[-1], allow_pickle=False)
@@ -198,7 +204,6 @@ def _pack(args: argparse.Namespace) -> int:
         tensor = _tidl_tensor(files[0], args.input_name, "input", args.format)
         data = bytes(tensor.pack(tensor.quantize(logical) if args.quantize else logical))
         what = f"TIDL input {tensor.name or tensor.index}, {tensor.dtype}, {len(data)} bytes"
-    from .progress import LONG_BUFFER_BYTES, task
     with task(f"writing {args.out} ({len(data) / 2**20:,.0f} MB)", long=len(data) > LONG_BUFFER_BYTES):
         write_atomic(Path(args.out), data)
     print(f"{args.out}: {what}")

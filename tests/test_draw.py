@@ -262,3 +262,11 @@ def test_mapping_over_a_million_rows_shows_progress(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     read_table(path)
     assert sys.stderr.getvalue() == ""
+
+
+def test_concat_member_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["draw", "--espdl", "--padding", "1,0,0,1", "--concat", "2,3,1", "--svg", str(tmp_path / "x.svg")]
+    assert main([*base, "--shape", "2,3,3", "--member", "3"]) == 3
+    assert "--member K names one of the --concat tensors; expected 0..2, found 3" in capsys.readouterr().err
+    assert main([*base, "--shape", "2,3,2", "--member", "1"]) == 3
+    assert "channel count of the --member tensor; expected 3, found 2" in capsys.readouterr().err

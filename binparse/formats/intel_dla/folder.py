@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -116,7 +117,8 @@ class CompileFolder:
         if self.other:
             lines.append("other files: " + ", ".join(self.other))
         out = s["output"]
-        if "ip_elements" in out and out["ip_elements"] > int(np.prod(out["logical_shape"])):
-            lines.append(f"the output buffer holds {out['ip_elements'] - int(np.prod(out['logical_shape']))} padding "
-                         f"lanes: `binparse view --intel-dla` reads without them, `binparse draw --intel-dla` pictures them")
+        padding = out["ip_elements"] - math.prod(out["logical_shape"]) if "ip_elements" in out else 0
+        if padding > 0:
+            lines.append(f"the output buffer holds {padding} padding lanes: `binparse view --intel-dla` reads "
+                         "without them, `binparse draw --intel-dla` pictures them")
         return "\n".join(lines)
