@@ -68,20 +68,32 @@ def sniff(path: Any, head: bytes) -> Any:
 
 
 def register(fmt: Format) -> Format:
+    global _SORTED
     if fmt.name in _FORMATS and _FORMATS[fmt.name] != fmt:
         raise ValueError(f"format {fmt.name} registered twice")
     _FORMATS[fmt.name] = fmt
+    _SORTED = None
     return fmt
 
 
+_LOADED = False
+_SORTED: list[Format] | None = None  # registered(), kept until the next register()
+
+
 def _ensure_loaded() -> None:
-    importlib.import_module("binparse.formats")  # importing the families fills the registry
+    global _LOADED
+    if not _LOADED:
+        importlib.import_module("binparse.formats")  # importing the families fills the registry
+        _LOADED = True
 
 
 def registered() -> list[Format]:
-    """Every registered format, sorted by name."""
+    """Every registered format, sorted by name (a fresh list; sorted once per registration)."""
+    global _SORTED
     _ensure_loaded()
-    return [f for _, f in sorted(_FORMATS.items())]
+    if _SORTED is None:
+        _SORTED = [f for _, f in sorted(_FORMATS.items())]
+    return list(_SORTED)
 
 
 def get(name: str) -> Format:
