@@ -96,6 +96,27 @@ def registered() -> list[Format]:
     return list(_SORTED)
 
 
+_Index = tuple[dict[int, list[Format]], dict[bytes, list[Format]], tuple[int, ...]]
+_INDEX: tuple[list[Format] | None, _Index] = (None, ({}, {}, ()))
+
+
+def _index() -> _Index:
+    """(formats by size, formats by magic, the magics' lengths), in name order; rebuilt when
+    `register()` has changed the sorted list since."""
+    global _INDEX
+    if _SORTED is None or _INDEX[0] is not _SORTED:
+        registered()
+        by_size: dict[int, list[Format]] = {}
+        by_magic: dict[bytes, list[Format]] = {}
+        for f in _SORTED or ():
+            if f.size is not None:
+                by_size.setdefault(f.size, []).append(f)
+            if f.magic is not None:
+                by_magic.setdefault(f.magic, []).append(f)
+        _INDEX = (_SORTED, (by_size, by_magic, tuple(sorted({len(m) for m in by_magic}))))
+    return _INDEX[1]
+
+
 def get(name: str) -> Format:
     _ensure_loaded()
     if name not in _FORMATS:
@@ -125,12 +146,21 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
 
     With `version`, only that version's formats are candidates.
     """
-    pool = of_version(version) if version else registered()
-    if version and not pool:
-        raise FormatError(f"no format of version {version!r}", file=file,
-                          expected=sorted({f.version for f in registered()}))
-    found = [f for f in pool
-             if (f.size is not None and f.size == size) or (f.magic is not None and head.startswith(f.magic))]
+    if version:
+        pool = of_version(version)
+        if not pool:
+            raise FormatError(f"no format of version {version!r}", file=file,
+                              expected=sorted({f.version for f in registered()}))
+        found = [f for f in pool
+                 if (f.size is not None and f.size == size) or (f.magic is not None and head.startswith(f.magic))]
+    else:  # every format, looked up by size and by magic (an index, so no scan per file)
+        by_size, by_magic, lengths = _index()
+        found = by_size.get(size, [])
+        for n in lengths:
+            hits = by_magic.get(head[:n])
+            if hits:
+                found = sorted(found + [f for f in hits if f not in found], key=lambda f: f.name)
+        pool = registered() if len(found) != 1 else found
     if len(found) == 1:
         return found[0]
     if not found:

@@ -24,6 +24,7 @@ from ..buffers import BufferLike, byte_view
 from ..errors import BinparseError, FormatError, ValidationError
 from ..schema import expr as ex
 from .layout import _NO_PREFIX, Prefix, _ParamScope, record_dtype, static_layout, static_prefix
+from .rows import RowPlan, read_values, row_plan
 from .sequences import RecordArray, StrArray, _decode
 from .specs import ABSENT, Expr, FieldSpec, Size, StaticLayout
 
@@ -81,15 +82,18 @@ class Accessor:
         are read-only when `buf` is. Raises `FormatError` when the record does not fit.
         """
         mv = buf if type(buf) is memoryview and buf.format == "B" and buf.ndim == 1 else byte_view(buf, file=file)
-        if len(params) != len(cls._PARAMS) or not all(p in params for p in cls._PARAMS):
-            raise BinparseError(f"{cls.__name__} takes params {list(cls._PARAMS)}", file=file,
-                                path=cls._TYPE_PATH, found=sorted(params))
         end = mv.nbytes
         if offset < 0 or offset > end:
             raise FormatError("offset outside the buffer", file=file, path=cls._TYPE_PATH,
                               offset=offset, expected=f"0..{end}")
         self = cls.__new__(cls)
-        self._init(mv, offset, offset, end, None, None, params, file, cls._TYPE_PATH, None)
+        try:  # as many params as declared, and each declared one given (_init looks each up)
+            if len(params) != len(cls._PARAMS):
+                raise KeyError
+            self._init(mv, offset, offset, end, None, None, params, file, cls._TYPE_PATH, None)
+        except KeyError:
+            raise BinparseError(f"{cls.__name__} takes params {list(cls._PARAMS)}", file=file,
+                                path=cls._TYPE_PATH, found=sorted(params)) from None
         self._check_fixed_size()
         return self
 
@@ -166,14 +170,7 @@ class Accessor:
         if e is None or isinstance(e, int):
             return e
         if self._PARAMS:  # expressions over params only are evaluated once per class and params
-            key = (id(e), type(self), self._pkey)
-            hit = _PARAM_EXPRS.get(key, _MISSING)
-            if hit is _MISSING:
-                try:
-                    hit = ex.evaluate(e, _ParamScope(self._params))
-                except (KeyError, TypeError, ZeroDivisionError, IndexError):
-                    hit = _DATA
-                _PARAM_EXPRS[key] = hit
+            hit = self._param_only(e)
             if hit is not _DATA:
                 return hit
         try:
@@ -292,6 +289,12 @@ class Accessor:
 
     # -- getters used by generated properties ------------------------------------------------------
     def _num(self, i: int) -> Any:
+        fast = _NUMS.get((type(self), self._pkey, i))
+        if fast is not None:  # a fixed place and a range known from the params: no lookups
+            unpack, rel, lo, hi = fast
+            v = unpack(self._mv, self._off + rel)[0]
+            if (lo is None or v >= lo) and (hi is None or v <= hi):
+                return v
         spec = self._spec(i)
         off, _, size = self._loc(i)
         if size == ABSENT:
@@ -299,7 +302,36 @@ class Accessor:
         v = struct.unpack_from(spec.fmt or "", self._mv, off)[0]
         if spec.valid is not None:
             self._check(spec, v, off)
+        if fast is None and isinstance(self._lay, StaticLayout) and i < len(self._FIELDS):
+            self._keep_num(i, spec, off - self._off)
         return v
+
+    def _keep_num(self, i: int, spec: FieldSpec, rel: int) -> None:
+        """Remember how to read scalar field i of this class and params: its place is fixed; its
+        `valid` rule, when it has one, must be a range whose bounds depend on params only."""
+        v = spec.valid
+        lo = hi = None
+        if v is not None:
+            if v.eq is not None or v.any_of is not None or v.in_enum is not None:
+                return
+            lo, hi = self._param_only(v.min), self._param_only(v.max)
+            if lo is _DATA or hi is _DATA:
+                return
+        _NUMS[(type(self), self._pkey, i)] = (struct.Struct(spec.fmt or "").unpack_from, rel, lo, hi)
+
+    def _param_only(self, e: Size) -> Any:
+        """The value of an expression over params only (cached per class and params), else _DATA."""
+        if e is None or isinstance(e, int):
+            return e
+        key = (id(e), type(self), self._pkey)
+        hit = _PARAM_EXPRS.get(key, _MISSING)
+        if hit is _MISSING:
+            try:
+                hit = ex.evaluate(e, _ParamScope(self._params))
+            except (KeyError, TypeError, ZeroDivisionError, IndexError):
+                hit = _DATA
+            _PARAM_EXPRS[key] = hit
+        return hit
 
     def _enum(self, i: int, enum: type[IntEnum]) -> Any:
         v = self._num(i)
@@ -475,6 +507,51 @@ class Accessor:
     def field_names(cls) -> list[str]:
         return [f.name for f in cls._FIELDS]
 
+    def to_rows(self, names: Sequence[str], count: int) -> list[tuple[Any, ...]]:
+        """Entries 0..count-1 of parallel array fields as rows of plain Python values (a copy).
+
+        Row k is `(getattr(self, names[0])[k], getattr(self, names[1])[k], ...)`: ints, floats,
+        and strings decoded as the field declares; a field this version lacks gives None. Made for
+        structs of arrays (one array per attribute, one entry per item): for a fixed layout all rows
+        come from one numpy call (see `runtime.rows`), not a view per field.
+        """
+        return self.to_row_blocks(((tuple(names), count),))[0]
+
+    def to_row_blocks(self, blocks: tuple[tuple[tuple[str, ...], int], ...]) -> list[list[tuple[Any, ...]]]:
+        """`to_rows` of several (names, count) blocks in one read (e.g. a struct's inputs and outputs)."""
+        plan = _ROW_PLANS.get((type(self), self._pkey, blocks))
+        if plan is None:
+            lay = self._lay
+            if not isinstance(lay, StaticLayout):  # located through the data: read field by field
+                return [self._rows_by_field(names, count) for names, count in blocks]
+            try:
+                plan = row_plan(self._FIELDS, lay, blocks, self._TYPE_PATH)
+            except BinparseError as exc:
+                raise FormatError(exc.message, file=self._file, path=self._path, expected=exc.expected,
+                                  found=exc.found) from None
+            if len(_ROW_PLANS) < 4096:  # a few per class, params and counts; bounded all the same
+                _ROW_PLANS[(type(self), self._pkey, blocks)] = plan
+        for i in plan.checked:
+            self._array(i)  # applies the field's `valid` rule to its whole array
+        values = read_values(plan, self._mv, self._off)
+        for j, b, k, pos, enc, zterm in plan.strings:
+            raw = values[j]
+            try:
+                values[j] = (raw.split(b"\0", 1)[0] if zterm else raw).decode(enc)
+            except UnicodeDecodeError:  # the error names the entry
+                _decode(raw, enc, zterm, self, f"{self._path}.{blocks[b][0][pos]}[{k}]")
+        return [[row(values) for row in block] for block in plan.rows]
+
+    def _rows_by_field(self, names: tuple[str, ...], count: int) -> list[tuple[Any, ...]]:
+        """`to_rows` for a layout that depends on the data: one view per field."""
+        cols = [getattr(self, n) for n in names]
+        have = min([len(c) for c in cols if c is not None], default=count)
+        if count < 0 or count > have:
+            raise FormatError("asked for more entries than the arrays hold", file=self._file,
+                              path=self._path, expected=f"0..{have}", found=count)
+        return list(zip(*[[None] * count if c is None else list(c[:count]) if isinstance(c, StrArray)
+                          else c[:count].tolist() for c in cols]))
+
     def field_info(self, name: str) -> tuple[int, int | None, int | None]:
         """(absolute offset, count, element size) of a seq field."""
         i = self.field_names().index(name)
@@ -517,6 +594,8 @@ _MISSING, _DATA = object(), object()
 _PARAM_EXPRS: dict[Any, Any] = {}  # (id(expr), class, params) -> value, or _DATA when it reads fields
 _STATIC_CACHE: dict[Any, Any] = {}
 _RESOLVED: dict[tuple[type, str], type] = {}
+_ROW_PLANS: dict[Any, RowPlan] = {}
+_NUMS: dict[Any, Any] = {}  # (class, params, field) -> (unpack_from, offset in the record, min, max)  # (class, params, column names) -> plan
 
 
 def _module_of(cls: type) -> dict[str, Any]:

@@ -26,7 +26,10 @@ def _sniff(path: Path | None, head: bytes) -> Any:
         if any(p.name.startswith(KINDS) for p in Path(path).glob("*.csv")):
             return lambda source: CompileFolder(source)
         return None
-    line = head.split(b"\n", 1)[0]
+    end = head.find(b"\n")
+    if head.find(b"\0", 0, end if end >= 0 else len(head)) >= 0:  # binary: a header line has no NUL
+        return None
+    line = head[:end] if end >= 0 else head
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:

@@ -7,16 +7,14 @@ Only the first `numInputBuf` / `numOutputBuf` entries become tensors.
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import Any, ClassVar
 
 from ...accessors.tidl.tidl_io_buf_desc import TidlIoBufDesc
 from ...accessors.tidl.tidl_io_buf_desc_tda2 import TidlIoBufDescTda2
 from ...errors import FormatError
 from ...runtime import Accessor
 from .report import io_table
-from .tensors import Tensor, make_tensor
+from .tensors import ENTRY_FIELDS, Tensor, make_tensors
 
 VERSION_LABELS = {8: "08.x", 9: "09.02", 10: "10.x-11.x"}
 
@@ -25,6 +23,8 @@ class _Tensors(Accessor):
     """What both io classes add: tensors built from the struct-of-arrays fields."""
 
     __slots__ = ()
+    #: Per-tensor fields this version has, without their in_/out_ prefix (what `_entry` takes).
+    _COLUMNS: ClassVar[tuple[str, ...]] = ENTRY_FIELDS
 
     @property
     def version(self) -> str:
@@ -34,18 +34,25 @@ class _Tensors(Accessor):
     def cores(self) -> int:
         return 1
 
-    def _entry(self, direction: str, k: int) -> dict[str, Any]:
+    def _entry(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        """One entry's values in `ENTRY_FIELDS` order (what `make_tensor` takes), from its
+        `_COLUMNS` values."""
         raise NotImplementedError
 
-    def _col(self, field: str, k: int) -> Any:
-        """Entry k of a struct-of-arrays field (None for a field this version lacks)."""
-        arr = getattr(self, field)
-        return None if arr is None else arr[k].item() if isinstance(arr, np.ndarray) else arr[k]
-
     def _tensors(self, direction: str) -> list[Tensor]:
-        count = self._num(0 if direction == "input" else 1)
-        return [make_tensor(direction, k, self._entry(direction, k), root=self._path, file=self._file)
-                for k in range(count)]
+        """The used entries as tensors. Both directions are read together (one `to_row_blocks`)
+        and kept per accessor when the buffer is read-only (a file or bytes cannot change)."""
+        hit = self._cache.get("tensors")
+        if hit is None:
+            cls = type(self)
+            blocks = ((_prefixed(cls, "in_"), self._num(0)), (_prefixed(cls, "out_"), self._num(1)))
+            rows_in, rows_out = self.to_row_blocks(blocks)
+            entry, root, file = self._entry, self._path, self._file
+            hit = (make_tensors("input", map(entry, rows_in), root=root, file=file),
+                   make_tensors("output", map(entry, rows_out), root=root, file=file))
+            if self._mv.readonly:
+                self._cache["tensors"] = hit
+        return list(hit[0] if direction == "input" else hit[1])
 
     @property
     def inputs(self) -> list[Tensor]:
@@ -90,20 +97,10 @@ class IoBufDesc(TidlIoBufDesc, _Tensors):
     def cores(self) -> int:
         return self.max_num_cores
 
-    def _entry(self, direction: str, k: int) -> dict[str, Any]:
-        p = "in" if direction == "input" else "out"
-
-        def g(name: str) -> Any:
-            return self._col(f"{p}_{name}", k)
-        dims = (g("dim1"), g("dim2"))
-        return {"width": g("width"), "height": g("height"), "num_channels": g("num_channels"),
-                "num_batches": g("num_batches"), "dim1": 1 if dims[0] is None else dims[0],
-                "dim2": 1 if dims[1] is None else dims[1], "pad_l": g("pad_l"), "pad_t": g("pad_t"),
-                "pad_r": g("pad_r"), "pad_b": g("pad_b"), "pad_ch": g("pad_ch"),
-                "channel_pitch": g("channel_pitch"), "element_type": g("element_type"),
-                "name": g("data_name"), "scale": float(g("tensor_scale")), "zero_point": g("zero_point"),
-                "layout": g("layout"),
-                "buf_size": g("buf_size"), "data_id": g("data_id")}
+    def _entry(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        if row[1] is None:  # DIM1 and DIM2 arrived in 09.02
+            return row[:1] + (1, 1) + row[3:]
+        return row
 
 
 class IoBufDescTda2(TidlIoBufDescTda2, _Tensors):
@@ -115,15 +112,21 @@ class IoBufDescTda2(TidlIoBufDescTda2, _Tensors):
     def version(self) -> str:
         return "TDA2 01.xx"
 
-    def _entry(self, direction: str, k: int) -> dict[str, Any]:
-        p = "in" if direction == "input" else "out"
+    _COLUMNS = ("width", "height", "num_channels", "pad_l", "pad_t", "pad_r", "pad_b", "element_type", "data_id")
 
-        def g(name: str) -> Any:
-            return self._col(f"{p}_{name}", k)
-        width, height = g("width"), g("height")
-        pitch = (g("pad_t") + height + g("pad_b")) * (g("pad_l") + width + g("pad_r"))
-        return {"width": width, "height": height, "num_channels": g("num_channels"), "num_batches": 1,
-                "dim1": 1, "dim2": 1, "pad_l": g("pad_l"), "pad_t": g("pad_t"), "pad_r": g("pad_r"),
-                "pad_b": g("pad_b"), "pad_ch": 0, "channel_pitch": pitch, "element_type": g("element_type"),
-                "name": "", "scale": None, "zero_point": 0, "layout": 0, "buf_size": None,
-                "data_id": g("data_id")}
+    def _entry(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        width, height, channels, pad_l, pad_t, pad_r, pad_b, et, data_id = row
+        pitch = (pad_t + height + pad_b) * (pad_l + width + pad_r)
+        return (1, 1, 1, channels, height, width, pad_l, pad_t, pad_r, pad_b, 0, pitch, et, "", None, 0, 0, None,
+                data_id)
+
+
+_PREFIXED: dict[tuple[type, str], tuple[str, ...]] = {}
+
+
+def _prefixed(cls: type[_Tensors], prefix: str) -> tuple[str, ...]:
+    """The field names of `cls._COLUMNS` for inputs (in_…) or outputs (out_…), made once."""
+    names = _PREFIXED.get((cls, prefix))
+    if names is None:
+        names = _PREFIXED[(cls, prefix)] = tuple(prefix + c for c in cls._COLUMNS)
+    return names

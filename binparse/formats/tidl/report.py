@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .tensors import Tensor
+from .tensors import DTYPE_NAMES, Tensor
 
 if TYPE_CHECKING:
     from .net import _Network
@@ -27,7 +27,7 @@ def tensor_rows(tensors: Sequence[Tensor]) -> list[list[Any]]:
     rows = []
     for t in tensors:
         p = t.pad
-        rows.append([t.index, tail(t.name) or "-", t.dtype.name, ",".join(map(str, t.shape)),
+        rows.append([t.index, tail(t.name) or "-", DTYPE_NAMES[t.element_type], ",".join(map(str, t.shape)),
                      f"{p.left},{p.top},{p.right},{p.bottom},{p.channel}", t.channel_pitch, t.line_pitch,
                      "-" if t.scale is None else f"{t.scale:g}", t.zero_point, t.layout,
                      f"{t.buf_size} ({t.buf_size_source})"])

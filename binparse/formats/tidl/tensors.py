@@ -18,6 +18,7 @@ follow the pitches.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,8 @@ ELEMENT_DTYPES: dict[int, np.dtype[Any]] = {
     0: np.dtype("u1"), 1: np.dtype("i1"), 2: np.dtype("<u2"), 3: np.dtype("<i2"), 4: np.dtype("<u4"),
     5: np.dtype("<i4"), 6: np.dtype("<f4"), 7: np.dtype("<u8"), 8: np.dtype("<i8"),
 }
+#: Their names ("uint8", …): numpy builds `dtype.name` anew on every access, slowly.
+DTYPE_NAMES = {code: dt.name for code, dt in ELEMENT_DTYPES.items()}
 LAYOUTS = {0: "NCHW", 1: "NHWC"}
 
 
@@ -151,38 +154,57 @@ class Tensor:
         return self.scale
 
     def to_json(self) -> dict[str, Any]:
+        p = self.pad
         return {
-            "name": self.name, "index": self.index, "data_id": self.data_id, "dtype": self.dtype.name,
-            "shape": list(self.shape),
-            "pad": {"left": self.pad.left, "top": self.pad.top, "right": self.pad.right,
-                    "bottom": self.pad.bottom, "channel": self.pad.channel},
+            "name": self.name, "index": self.index, "data_id": self.data_id,
+            "dtype": DTYPE_NAMES[self.element_type], "shape": list(self.shape),
+            "pad": {"left": p.left, "top": p.top, "right": p.right, "bottom": p.bottom, "channel": p.channel},
             "channel_pitch": self.channel_pitch, "line_pitch": self.line_pitch,
             "scale": self.scale, "zero_point": self.zero_point, "layout": self.layout,
             "buf_size": self.buf_size, "buf_size_source": self.buf_size_source,
         }
 
 
-def make_tensor(direction: str, index: int, fields: dict[str, Any], *, root: str, file: str | None) -> Tensor:
-    """A Tensor from one entry's field values (keys without the in/out prefix), checked for sanity."""
-    prefix = "in" if direction == "input" else "out"
-    path = f"{root}.{direction}s[{index}]" + (f" '{fields['name']}'" if fields.get("name") else "")
+#: The fields of one io entry `make_tensor` takes, in this order (TI's names without in/out and
+#: without the Python prefix: `outNumBatches` is `num_batches`); the first 12 must be >= 0.
+ENTRY_FIELDS = ("num_batches", "dim1", "dim2", "num_channels", "height", "width", "pad_l", "pad_t", "pad_r",
+                "pad_b", "pad_ch", "channel_pitch", "element_type", "data_name", "tensor_scale", "zero_point",
+                "layout", "buf_size", "data_id")
 
-    def bad(field: str, msg: str, value: Any, expected: str) -> FormatError:
-        return FormatError(msg, file=file, path=f"{root}.{prefix}_{field}[{index}]", found=value, expected=expected)
 
-    for key in ("width", "height", "num_channels", "num_batches", "dim1", "dim2", "pad_l", "pad_t",
-                "pad_r", "pad_b", "pad_ch", "channel_pitch"):
-        if fields[key] < 0:
-            raise bad(key, "negative value", fields[key], ">= 0")
-    et = fields["element_type"]
-    if et not in ELEMENT_DTYPES:
-        raise bad("element_type", "unknown TIDL element type", et, "0..8")
-    shape = (fields["num_batches"], fields["dim1"], fields["dim2"], fields["num_channels"],
-             fields["height"], fields["width"])
-    pads = Pads(fields["pad_l"], fields["pad_t"], fields["pad_r"], fields["pad_b"], fields["pad_ch"])
-    t = Tensor(direction, index, fields["name"], et, shape, pads, fields["channel_pitch"],
-               fields["scale"], fields["zero_point"], LAYOUTS.get(fields["layout"], str(fields["layout"])),
-               0, "", fields["data_id"], path, file)
-    stored = fields.get("buf_size")
-    buf_size, source = (stored, "file") if stored is not None else (shape[0] * t.batch_pitch, "computed")
-    return Tensor(**{**t.__dict__, "buf_size": buf_size, "buf_size_source": source})
+def make_tensors(direction: str, rows: Iterable[tuple[Any, ...]], *, root: str, file: str | None) -> list[Tensor]:
+    """Tensors from entries' values in `ENTRY_FIELDS` order (entry k is tensor k), checked for sanity.
+
+    `buf_size` None (a version without it) becomes the computed element count. Each frozen
+    dataclass instance gets all its fields in one `__dict__` update, which is what its `__init__`
+    does one frozen `setattr` at a time, several times slower (an io file has up to 160 tensors).
+    """
+    out = []
+    new = object.__new__
+    for k, row in enumerate(rows):
+        if min(row[:12]) < 0 or row[12] not in ELEMENT_DTYPES:
+            raise _bad_entry(direction, k, row, root, file)
+        name, layout = row[13], row[16]
+        pads = new(Pads)
+        pads.__dict__.update({"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]})
+        t = new(Tensor)
+        t.__dict__.update({"direction": direction, "index": k, "name": name, "element_type": row[12],
+                           "shape": row[:6], "pad": pads, "channel_pitch": row[11], "scale": row[14],
+                           "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout), "buf_size": row[17],
+                           "buf_size_source": "file", "data_id": row[18], "file": file,
+                           "path": f"{root}.{direction}s[{k}]" + (f" '{name}'" if name else "")})
+        if row[17] is None:  # not in this version: the element count N * batchPitch
+            t.__dict__.update(buf_size=row[0] * t.batch_pitch, buf_size_source="computed")
+        out.append(t)
+    return out
+
+
+def _bad_entry(direction: str, k: int, row: tuple[Any, ...], root: str, file: str | None) -> FormatError:
+    """The error for an entry with a negative dimension, pad or pitch, or an unknown element type."""
+    prefix = f"{root}.{'in' if direction == 'input' else 'out'}_"
+    neg = next((j for j in range(12) if row[j] < 0), None)
+    if neg is not None:
+        return FormatError("negative value", file=file, path=f"{prefix}{ENTRY_FIELDS[neg]}[{k}]", found=row[neg],
+                           expected=">= 0")
+    return FormatError("unknown TIDL element type", file=file, path=f"{prefix}element_type[{k}]", found=row[12],
+                       expected="0..8")
