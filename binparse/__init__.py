@@ -10,6 +10,7 @@ from .buffers import byte_view, view
 from .errors import BinparseError, FormatError, LayoutError, SchemaError, ValidationError
 from .registry import Format, detect, registered
 from .schema import load_schema
+from . import formats  # noqa: E402,F401  (importing the families fills the registry)
 
 __version__ = "0.1.0"
 

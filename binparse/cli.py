@@ -12,13 +12,18 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import BinparseError
+
+if TYPE_CHECKING:
+    from .formats.intel_dla import CompileFolder, OutputConfiguration
+    from .formats.tidl import Tensor
 
 
 def _inspect(args: argparse.Namespace) -> int:
     from . import api, registry, render
+    from .family import Artifact
     from .runtime import Accessor
     acc: Any = api.open(args.file, format=args.format)
     if not isinstance(acc, Accessor):  # text formats and folders: their own summary and report
@@ -28,7 +33,7 @@ def _inspect(args: argparse.Namespace) -> int:
     acc.validate()
     size = os.stat(args.file).st_size
     meta = {"file": args.file, "format": fmt.name, "size": size}
-    family: Any = None if args.fields else acc if hasattr(acc, "summary") else None
+    family: Artifact | None = None if args.fields or not isinstance(acc, Artifact) else acc
     if args.json:
         doc = {**meta, **family.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
         print(json.dumps(doc, indent=1))
@@ -38,8 +43,8 @@ def _inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _intel_source(source: str) -> Any:
-    """A compile folder, a saved output configuration (.json) or an output mapping CSV."""
+def _intel_source(source: str) -> CompileFolder | OutputConfiguration:
+    """A compile folder or a saved output configuration (.json)."""
     from .formats import intel_dla
     if source.endswith(".json"):
         return intel_dla.OutputConfiguration.load(source)
@@ -48,16 +53,18 @@ def _intel_source(source: str) -> Any:
     raise BinparseError("SOURCE must be a compile folder or a saved output configuration (.json)", file=source)
 
 
-def _intel_output(source: str) -> Any:
+def _intel_output(source: str) -> OutputConfiguration:
     """The output configuration of a compile folder or a saved configuration."""
+    from .formats import intel_dla
     src = _intel_source(source)
-    return src.output_configuration() if hasattr(src, "output_configuration") else src
+    return src.output_configuration() if isinstance(src, intel_dla.CompileFolder) else src
 
 
-def _tidl_tensor(source: str, name: str | None, direction: str, fmt: str | None) -> Any:
+def _tidl_tensor(source: str, name: str | None, direction: str, fmt: str | None) -> Tensor:
     from . import api
+    from .formats.tidl.io import IoTensors
     io = api.open(source, format=fmt)
-    if not hasattr(io, "tensor") or name is None:
+    if not isinstance(io, IoTensors) or name is None:
         raise BinparseError(f"give a TIDL io descriptor and --{direction} NAME|INDEX", file=source)
     return io.tensor(int(name) if name.isdigit() else name, direction)
 
@@ -115,9 +122,28 @@ def _files(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
     return list(args.files)
 
 
+def _view_named(args: argparse.Namespace) -> int:
+    """`view SOURCE [BUFFER] --tensor NAME`: any artifact that names its tensors (`TensorSource`)."""
+    from . import api
+    from .family import TensorSource
+    if not 1 <= len(args.files) <= 2:
+        raise BinparseError("expected SOURCE [BUFFER] with --tensor", found=" ".join(args.files))
+    source = api.open(args.files[0], format=args.format)
+    if not isinstance(source, TensorSource):
+        raise BinparseError("this file names no tensors that `view --tensor` can read", file=args.files[0],
+                            hint="TIDL io descriptors take --input/--output NAME and a buffer; "
+                                 "device buffers take --espdl/--dlhdl/--intel-dla")
+    buf = api.map_file(args.files[1]) if len(args.files) == 2 else None
+    arr, what = source.tensor_array(args.tensor, buf, stored=args.stored, dequantize=args.dequantize)
+    _save_npy(args.npy, arr, what)
+    return 0
+
+
 def _view(args: argparse.Namespace) -> int:
     from . import api
     from .progress import LONG_BUFFER_BYTES, task
+    if args.tensor is not None:
+        return _view_named(args)
     files = _files(args, ("source", "buffer"))
     buf = api.map_file(files[-1])
     with task(f"viewing {files[-1]} ({len(buf) / 2**20:,.0f} MB)", long=len(buf) > LONG_BUFFER_BYTES):
@@ -194,8 +220,9 @@ def _pack(args: argparse.Namespace) -> int:
             data = bytes(layout.pack(values))
         what = f"{'ESP-DL' if args.espdl else 'dlhdl'} buffer, {len(data)} bytes"
     elif args.intel_dla:
+        from .formats import intel_dla
         src = _intel_source(files[0])
-        if not hasattr(src, "input_configuration"):
+        if not isinstance(src, intel_dla.CompileFolder):
             raise BinparseError("packing an input needs a compile folder with the input dump", file=files[0])
         cfg = src.input_configuration(cvec=args.cvec)
         data = bytes(cfg.to_ip(logical))
@@ -337,6 +364,9 @@ def parser() -> argparse.ArgumentParser:
                         "and buffer; --espdl / --dlhdl: the buffer")
     v.add_argument("--npy", required=True, help="where to write the array")
     v.add_argument("--dequantize", action="store_true", help="float32: TIDL (q - zero point) / scale, ESP-DL q * 2^exponent")
+    v.add_argument("--tensor", help="a tensor the SOURCE names (an .espdl model's initializer or test tensor)")
+    v.add_argument("--stored", action="store_true", help="with --tensor: the elements as the device stores them "
+                                                          "(blocked, padded) instead of logical order")
     _device_options(v)
     v.set_defaults(run=_view)
     d = sub.add_parser("draw", help="an SVG picture of a device buffer: data, padding and blocking, by role")

@@ -1,12 +1,12 @@
 """Which formats binparse knows and how a file is recognised (size, magic), filled by each family.
 
 A family module calls `register(Format(...))` at import; `detect` and `binparse.open` read the
-registry. Detection never guesses between two matches: it reports them.
+registry. Detection never guesses between two matches: it reports them. The registry imports no
+family: `binparse/__init__` imports `binparse.formats` once, which fills it (one direction only).
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -59,7 +59,6 @@ def register_sniffer(fn: Sniffer) -> Sniffer:
 
 def sniff(path: Any, head: bytes) -> Any:
     """The opener of the first sniffer that recognises the source, or None."""
-    _ensure_loaded()
     for fn in _SNIFFERS:
         opener = fn(path, head)
         if opener is not None:
@@ -76,21 +75,12 @@ def register(fmt: Format) -> Format:
     return fmt
 
 
-_LOADED = False
 _SORTED: list[Format] | None = None  # registered(), kept until the next register()
-
-
-def _ensure_loaded() -> None:
-    global _LOADED
-    if not _LOADED:
-        importlib.import_module("binparse.formats")  # importing the families fills the registry
-        _LOADED = True
 
 
 def registered() -> list[Format]:
     """Every registered format, sorted by name (a fresh list; sorted once per registration)."""
     global _SORTED
-    _ensure_loaded()
     if _SORTED is None:
         _SORTED = [f for _, f in sorted(_FORMATS.items())]
     return list(_SORTED)
@@ -118,7 +108,6 @@ def _index() -> _Index:
 
 
 def get(name: str) -> Format:
-    _ensure_loaded()
     if name not in _FORMATS:
         raise FormatError(f"unknown format '{name}'", expected=f"one of {sorted(_FORMATS)}", found=name,
                           hint="`binparse schemas` lists the formats")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...registry import Format, register
 from .container import EspdlFile, EspdlModel
 from .tensor import DlTensor, TensorBase, concat
+from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 
 for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byte header"),
                       ("PDL1", "pack of models"), ("PDL2", "pack of models, 16-byte aligned"),

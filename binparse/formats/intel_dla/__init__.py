@@ -18,6 +18,7 @@ from .folder import KINDS, CompileFolder, table_report, table_summary
 from .inputs import InputConfiguration, offsets_of, pack_inputs
 from .layout import Folding, find_roles, input_mapping, output_mapping
 from .tables import DumpTable, MappingTable, read_table, write_dump, write_mapping
+from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 
 
 def _sniff(path: Path | None, head: bytes) -> Any:

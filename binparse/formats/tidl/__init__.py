@@ -12,6 +12,7 @@ import struct
 from .io import IoBufDesc, IoBufDescTda2
 from .net import NET_VERSIONS, NetJ7, NetTda2
 from .tensors import ELEMENT_DTYPES, Pads, Tensor
+from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
