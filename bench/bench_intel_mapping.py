@@ -1,22 +1,29 @@
-"""FPGA AI Suite mapping tables: parse a 1,000,000-row output mapping CSV and apply it.
+"""FPGA AI Suite mapping tables: read a 1,000,000-row output mapping CSV, then apply it.
 
     python bench/bench_intel_mapping.py
 
-1. Parsing: binparse's `read_table` (numpy's C text parser, int64 columns) against Python's `csv`
-   module turning the same file into ints (the usual hand-written reader), in one run.
+1. Reading, side by side in one run: binparse's `read_table` (int64 numpy columns, every check of
+   the report format) against the CSV readers a user would pick instead, each with its defaults
+   and its own result type: `pyarrow.csv.read_csv` (an Arrow Table), `polars.read_csv` (a
+   DataFrame), pandas with its pyarrow engine, and Python's `csv` module turning cells into ints.
+   Peers that are not installed are left out (`pip install -e '.[bench]'`).
 2. Applying: `OutputConfiguration.to_logical` on an FP16 IP buffer against a bare `np.take` with
    the same index array (the floor): the mapping alone (float16 result) and with the exact widening
    to float32 (the default).
 The table is written by binparse's own writer: a logical (1, 1000, 1, 25, 40) output, KVEC 32.
+
+Targets (issue 14): reading ≤ 1.0x the fastest of pyarrow and polars; applying within 3x np.take.
 """
 
 from __future__ import annotations
 
 import csv
+import importlib.util
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
@@ -26,9 +33,11 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from binparse.fixtures.intel_dla import _mapping_columns  # noqa: E402
 from binparse.formats.intel_dla import OutputConfiguration, read_table, write_mapping  # noqa: E402
-from timing import report  # noqa: E402
+from timing import Target, report  # noqa: E402
 
 SHAPE = (1, 1000, 1, 25, 40)  # 1,000,000 logical elements
+BINPARSE = "binparse read_table → int64 columns"
+PYARROW, POLARS = "pyarrow.csv.read_csv → Table", "polars.read_csv → DataFrame"
 
 
 def csv_module(path: Path) -> list[list[int]]:
@@ -36,6 +45,24 @@ def csv_module(path: Path) -> list[list[int]]:
         rows = csv.reader(f, delimiter=";")
         next(rows)
         return [[int(x) for x in row if x != "->"] for row in rows]
+
+
+def peers(path: Path) -> list[tuple[str, Callable[[], Any]]]:
+    """The installed readers, called as a user would."""
+    out: list[tuple[str, Callable[[], Any]]] = []
+    if importlib.util.find_spec("pyarrow"):
+        import pyarrow.csv as pa_csv
+        out.append((PYARROW, lambda: pa_csv.read_csv(path, parse_options=pa_csv.ParseOptions(delimiter=";"))))
+    if importlib.util.find_spec("polars"):
+        import polars as pl
+        out.append((POLARS, lambda: pl.read_csv(path, separator=";")))
+    if importlib.util.find_spec("pandas") and importlib.util.find_spec("pyarrow"):
+        import pandas as pd
+        out.append(("pandas.read_csv(engine='pyarrow')", lambda: pd.read_csv(path, sep=";", engine="pyarrow")))
+    missing = [name for name in ("pyarrow", "polars", "pandas") if not importlib.util.find_spec(name)]
+    if missing:
+        print(f"({', '.join(missing)} not installed: left out; pip install -e '.[bench]')")
+    return out
 
 
 def main() -> None:
@@ -49,21 +76,22 @@ def main() -> None:
     print(f"wrote {path.stat().st_size / 1e6:.1f} MB, {len(cfg.ip_offsets):,} rows in {time.perf_counter() - t0:.1f} s")
     table = read_table(path)
     assert np.array_equal(table.columns["ip_offset"], cfg.ip_offsets)  # type: ignore[union-attr]
-    print("parsing (one call each, best of 5):")
-    # binparse first: after the csv module has made and freed a million lists, the allocator hands
-    # numpy's large arrays slower memory (0.34 s → 0.55 s for the same call), whichever parser runs.
-    report([("binparse read_table → int64 columns", lambda: read_table(path)),
+    print("\n1. reading (best of 7 interleaved rounds, one call each):")
+    report([(BINPARSE, lambda: read_table(path)), *peers(path),
             ("csv module → lists of int", lambda: csv_module(path))],
-           base="binparse read_table → int64 columns", floor="binparse read_table → int64 columns", budget=None)
+           base=BINPARSE, floor=BINPARSE, budget=None, title="intel mapping read",
+           targets=(Target(BINPARSE, (PYARROW, POLARS), 1.0),))
     ip = np.random.default_rng(0).standard_normal(cfg.ip_size).astype("<f2")
     buf = ip.tobytes()
     idx = cfg._gather()
     assert np.array_equal(cfg.to_logical(buf).reshape(-1), ip.take(idx).astype(np.float32))
-    print("applying the mapping to an FP16 IP buffer:")
+    print("\n2. applying the mapping to an FP16 IP buffer:")
+    mapping = "binparse: to_logical(buf, dtype=float16) (the mapping)"
     report([("numpy: np.take(ip, index)", lambda: np.take(ip, idx)),
-            ("binparse: to_logical(buf, dtype=float16) (the mapping)", lambda: cfg.to_logical(buf, np.float16)),
+            (mapping, lambda: cfg.to_logical(buf, np.float16)),
             ("binparse: to_logical(buf) (mapping + widen to float32)", lambda: cfg.to_logical(buf))],
-           base="binparse: to_logical(buf, dtype=float16) (the mapping)", floor="numpy: np.take(ip, index)")
+           base=mapping, floor="numpy: np.take(ip, index)", title="intel mapping apply",
+           targets=(Target(mapping, "numpy: np.take(ip, index)", 3.0),))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """Reading and writing the compiler's transform-report CSVs.
 
 Dumps are one row per input or output slice and are read row by row. Mapping tables can have
-millions of rows: they are parsed in one pass by numpy's C text parser into int64 columns (no
-Python object per row or cell); only when that fails is the file walked again, line by line, to
-name the row and column at fault.
+millions of rows: Apache Arrow's CSV reader (pyarrow, multithreaded C++) parses them into int64
+columns, told every column's type up front (no inference, no Python object per row or cell);
+only when a check fails is the file walked again, line by line, to name the row and column at
+fault.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 import csv
 from collections.abc import Mapping
 import io
+import mmap
 import os
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -71,12 +72,19 @@ class MappingTable:
         return table_report(self)
 
 
-def _read(source: Source) -> tuple[bytes, str | None]:
+Raw = Union[bytes, mmap.mmap]
+
+
+def _read(source: Source) -> tuple[Raw, str | None]:
+    """The bytes of a source: a file is mapped read-only (a 40 MB report is not copied)."""
     if isinstance(source, bytes):
         return source, None
     path = os.fspath(source)
     try:
-        return Path(path).read_bytes(), path
+        with open(path, "rb") as f:
+            if os.fstat(f.fileno()).st_size == 0:
+                return b"", path
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), path
     except IsADirectoryError:
         raise FormatError("is a directory, not a CSV file", file=path) from None
     except OSError as exc:
@@ -86,19 +94,32 @@ def _read(source: Source) -> tuple[bytes, str | None]:
 def read_table(source: Source) -> DumpTable | MappingTable:
     """Read any of the four report kinds; the header decides which."""
     raw, file = _read(source)
-    nl = raw.find(b"\n")
-    head = raw[: nl if nl >= 0 else len(raw)]
     try:
-        header = head.decode("utf-8")
-    except UnicodeDecodeError:
-        raise FormatError("header is not text", file=file, found=head[:40]) from None
-    dialect = detect(header, file=file)
-    body = raw[nl + 1:] if nl >= 0 else b""
-    rows = body.count(b"\n") if active() else 0  # counted only for the progress message
-    with task(f"reading {file or 'table'} ({rows:,} rows)", long=rows > LONG_TABLE_ROWS):
-        if dialect.kind.endswith("_mapping"):
-            return _read_mapping(dialect, body, file)
-        return _read_dump(dialect, body, file)
+        nl = raw.find(b"\n")
+        head = raw[: nl if nl >= 0 else len(raw)]
+        try:
+            header = head.decode("utf-8")
+        except UnicodeDecodeError:
+            raise FormatError("header is not text", file=file, found=head[:40]) from None
+        dialect = detect(header, file=file)
+        start = nl + 1 if nl >= 0 else len(raw)  # the body, without copying it
+        rows = _lines(raw, start) if active() else 0  # counted only for the progress message
+        with task(f"reading {file or 'table'} ({rows:,} rows)", long=rows > LONG_TABLE_ROWS):
+            if dialect.kind.endswith("_mapping"):
+                return _read_mapping(dialect, raw, start, file)
+            return _read_dump(dialect, raw[start:], file)
+    finally:
+        if isinstance(raw, mmap.mmap):
+            try:
+                raw.close()
+            except BufferError:  # a view of it is still alive somewhere: unmapped when that goes
+                pass
+
+
+def _lines(raw: Raw, start: int) -> int:
+    if len(raw) <= start:
+        return 0
+    return int(np.count_nonzero(np.frombuffer(raw, np.uint8, offset=start) == ord("\n")))
 
 
 def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:
@@ -127,54 +148,65 @@ def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:
     return DumpTable(d.kind, d, rows, file)
 
 
-def _read_mapping(d: Dialect, body: bytes, file: str | None) -> MappingTable:
-    """Parse every row with numpy's C text parser in one call.
+def _read_mapping(d: Dialect, raw: Raw, start: int, file: str | None) -> MappingTable:
+    """Parse the rows from byte `start` of `raw` with Arrow's CSV reader, then check them.
 
-    One `bytes.translate` pass turns line ends into separators and the arrow's bytes into '9's, so
-    the arrow column reads as a sentinel number (99 for '->'); checking that sentinel in every row
-    proves each row has its cells in place. Anything unusual (spaces, CR, a stray arrow byte, a
-    minus sign) takes the careful path instead, which names the bad row and column.
+    The reader is strict where it can be told to be (no quoting, no empty lines, int64 columns,
+    the arrow column exactly the arrow); what it would accept and the compiler never writes is
+    refused before it reads (`_ARROW_LENIENT`) and after (a negative number). Any refusal takes
+    the careful path, which names the bad row and column.
     """
     numeric = [r for r in d.roles if r != "arrow"]
-    arrow_at = d.column("arrow")
-    arrow = d.headers[arrow_at].encode("utf-8")
-    table = _fast_grid(d, body, arrow, len(d.roles))
-    if table is None or not np.all(table[:, arrow_at] == int(b"9" * len(arrow))):
-        _locate_bad_cell(d, body, file)
+    columns = _arrow_columns(d, raw, start)
+    if columns is None:
+        _locate_bad_cell(d, raw[start:], file)
         raise FormatError("mapping table could not be read", file=file, expected=f"rows of {len(numeric)} integers")
-    keep = [k for k in range(len(d.roles)) if k != arrow_at]
-    columns = {role: table[:, k] for role, k in zip(numeric, keep)}  # views of one int64 block
-    return MappingTable(d.kind, d, columns, file)
+    return MappingTable(d.kind, d, dict(zip(numeric, columns)), file)
 
 
-def _fast_grid(d: Dialect, body: bytes, arrow: bytes, ncols: int) -> NDArray[np.int64] | None:
-    """The rows as an (n, ncols) int64 array, or None when the fast path does not apply."""
-    data = body.rstrip(b"\n") if body.endswith(b"\n\n") else body
-    nrows = data.count(b"\n") + (0 if data.endswith(b"\n") else 1) if data else 0
-    if nrows == 0:
-        return np.zeros((0, ncols), np.int64)
-    if b" " in data or b"\t" in data or b"\r" in data or any(c in b"0123456789;,\n" for c in arrow):
+#: What Arrow's int64 cells accept and the compiler never writes (besides a minus sign, refused
+#: after reading): blanks around numbers, CR line ends, hexadecimal "0x1f" (probed on every byte).
+_ARROW_LENIENT = (b" ", b"\t", b"\r", b"x", b"X")
+
+
+def _arrow_columns(d: Dialect, raw: Raw, start: int) -> list[NDArray[np.int64]] | None:
+    """The numeric columns of the rows from byte `start` of `raw`, or None when a check fails.
+
+    The arrow cells (and the empty cells after a trailing delimiter) are Arrow's null values in
+    columns of the null type: a cell that is anything else fails the conversion, a numeric
+    column holding one becomes a null count; nothing is materialised for them.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+
+    arrow_at, ncols = d.column("arrow"), len(d.roles)
+    arrow = d.headers[arrow_at]
+    stop = len(raw)
+    if any(raw.find(b, start, stop) >= 0 for b in _ARROW_LENIENT):
         return None
-    for byte in set(arrow):  # every arrow byte belongs to one arrow per row: no stray '-' or '>'
-        if data.count(bytes([byte])) != nrows * arrow.count(bytes([byte])):
-            return None
-    # A line end becomes a separator; after a trailing separator it becomes blank space instead
-    # (numpy skips whitespace around separators).
-    line_end = b" " if d.trailing_delimiter else d.delimiter.encode()
-    text = data.translate(bytes.maketrans(b"\n" + arrow, line_end + b"9" * len(arrow)))
-    # Exactly one separator between cells (and after the last with a trailing delimiter or line end):
-    # then the text holds at most nrows · ncols numbers, and numpy can be told the count up front
-    # (it preallocates instead of growing, a quarter faster) without ignoring a surplus number.
-    trailing = d.trailing_delimiter or data.endswith(b"\n")
-    if text.count(d.delimiter.encode()) != nrows * ncols - (0 if trailing else 1):
+    while stop > start + 1 and raw[stop - 2:stop] == b"\n\n":  # trailing blank lines are no rows
+        stop -= 1
+    numeric = [f"c{k}" for k in range(ncols) if k != arrow_at]
+    if stop <= start:
+        return [np.zeros(0, np.int64) for _ in numeric]
+    types = {f"c{k}": pa.null() if k == arrow_at else pa.int64() for k in range(ncols)}
+    if d.trailing_delimiter:
+        types["end"] = pa.null()
+    try:
+        table = pa_csv.read_csv(
+            pa.BufferReader(pa.py_buffer(raw).slice(start, stop - start)),
+            read_options=pa_csv.ReadOptions(column_names=list(types)),
+            parse_options=pa_csv.ParseOptions(delimiter=d.delimiter, quote_char=False, ignore_empty_lines=False),
+            convert_options=pa_csv.ConvertOptions(column_types=types, null_values=[arrow, ""],
+                                                  strings_can_be_null=False))
+    except pa.ArrowException:
         return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # numpy warns when it stops before the end of the text
-        try:
-            values = np.fromstring(text, dtype=np.int64, sep=d.delimiter, count=nrows * ncols)
-        except (DeprecationWarning, ValueError):
-            return None
-    return values.reshape(nrows, ncols) if values.size == nrows * ncols else None
+    if any(table.column(name).null_count for name in numeric):  # an arrow or an empty cell among numbers
+        return None
+    columns: list[NDArray[np.int64]] = [table.column(name).to_numpy() for name in numeric]
+    if any(c.size and c.min() < 0 for c in columns):
+        return None
+    return columns
 
 
 def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
@@ -196,10 +228,13 @@ def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
                                       expected=header, found=cell)
                 continue
             try:
-                int(cell)
+                value = int(cell)
             except ValueError:
                 raise FormatError("cell is not an integer", file=file, path=f"row {i}, column '{header}'",
                                   expected="an integer", found=cell) from None
+            if value < 0:
+                raise FormatError("negative offset or index", file=file, path=f"row {i}, column '{header}'",
+                                  expected=">= 0", found=cell)
 
 
 # -- writing (fixtures, and dialect conversion) ------------------------------------------------------

@@ -91,7 +91,7 @@ class Tensor:
 
     @property
     def batch_pitch(self) -> int:
-        return self.dim1_pitch * self.shape[1]
+        return batch_pitch(self.shape, self.pad.channel, self.channel_pitch)
 
     @property
     def offset(self) -> int:
@@ -176,27 +176,34 @@ def make_tensors(direction: str, rows: Iterable[tuple[Any, ...]], *, root: str, 
     """Tensors from entries' values in `ENTRY_FIELDS` order (entry k is tensor k), checked for sanity.
 
     `buf_size` None (a version without it) becomes the computed element count. Each frozen
-    dataclass instance gets all its fields in one `__dict__` update, which is what its `__init__`
-    does one frozen `setattr` at a time, several times slower (an io file has up to 160 tensors).
+    dataclass instance gets its `__dict__` whole, holding every field: what its `__init__` does
+    one frozen `setattr` at a time, several times slower (an io file has up to 160 tensors).
     """
     out = []
-    new = object.__new__
+    new, set_dict = object.__new__, object.__setattr__
     for k, row in enumerate(rows):
         if min(row[:12]) < 0 or row[12] not in ELEMENT_DTYPES:
             raise _bad_entry(direction, k, row, root, file)
-        name, layout = row[13], row[16]
+        name, layout, stored = row[13], row[16], row[17]
         pads = new(Pads)
-        pads.__dict__.update({"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]})
+        set_dict(pads, "__dict__", {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9],
+                                    "channel": row[10]})
         t = new(Tensor)
-        t.__dict__.update({"direction": direction, "index": k, "name": name, "element_type": row[12],
-                           "shape": row[:6], "pad": pads, "channel_pitch": row[11], "scale": row[14],
-                           "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout), "buf_size": row[17],
-                           "buf_size_source": "file", "data_id": row[18], "file": file,
-                           "path": f"{root}.{direction}s[{k}]" + (f" '{name}'" if name else "")})
-        if row[17] is None:  # not in this version: the element count N * batchPitch
-            t.__dict__.update(buf_size=row[0] * t.batch_pitch, buf_size_source="computed")
+        set_dict(t, "__dict__", {
+            "direction": direction, "index": k, "name": name, "element_type": row[12], "shape": row[:6],
+            "pad": pads, "channel_pitch": row[11], "scale": row[14], "zero_point": row[15],
+            "layout": LAYOUTS.get(layout) or str(layout),
+            "buf_size": stored if stored is not None else row[0] * batch_pitch(row[:6], row[10], row[11]),
+            "buf_size_source": "file" if stored is not None else "computed", "data_id": row[18],
+            "path": f"{root}.{direction}s[{k}]" + (f" '{name}'" if name else ""), "file": file})
         out.append(t)
     return out
+
+
+def batch_pitch(shape: tuple[int, ...], pad_ch: int, channel_pitch: int) -> int:
+    """Elements between batches: `channelPitch * (C + padCh) * DIM2 * DIM1` (TI's dim2Pitch,
+    dim1Pitch, batchPitch) for a logical (N, DIM1, DIM2, C, H, W) `shape`."""
+    return channel_pitch * (shape[3] + pad_ch) * shape[2] * shape[1]
 
 
 def _bad_entry(direction: str, k: int, row: tuple[Any, ...], root: str, file: str | None) -> FormatError:
