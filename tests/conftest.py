@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +22,37 @@ REAL = Path(os.environ.get("BINPARSE_REAL", REPO.parent / "shared" / "real"))
 REAL_TIDL_08 = REAL / "tidl" / "j7-08.2"
 FIXTURES = REPO / "fixtures"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+# Tools some tests need beyond pip; without one they skip (fail in CI) and the run ends with the
+# list of what was skipped and the command that installs the tools.
+INSTALL_TOOLS = "bash tools/install-test-tools.sh"
+TOOLS = {"kaitai": "the Kaitai Struct compiler (npm, in .kaitai/)", "browser": "a headless browser (chromium)"}
+
+
+def need(tool: str, present: bool) -> None:
+    """Skip the test when `tool` is missing; in CI (CI=true) fail instead: CI runs every test."""
+    if present:
+        return
+    if IN_CI:
+        pytest.fail(f"{TOOLS[tool]} is not installed, and CI must run every test ({INSTALL_TOOLS})")
+    pytest.skip(f"[needs {tool}] {TOOLS[tool]} is not installed")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """After the run: the tests skipped for want of a tool, and the one command that enables them."""
+    skipped = []
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if reason.startswith("Skipped: [needs ") or reason.startswith("[needs "):
+            skipped.append((report.nodeid, reason.split("] ", 1)[0].split("[needs ", 1)[1]))
+    if skipped:
+        tr = terminalreporter
+        tr.section("tests skipped for want of a tool")
+        for tool in sorted({t for _, t in skipped}):
+            tr.write_line(f"{TOOLS[tool]} is not installed: {sum(t == tool for _, t in skipped)} tests skipped")
+            for nodeid, t in sorted(skipped):
+                if t == tool:
+                    tr.write_line(f"  {nodeid}")
+        tr.write_line(f"run `{INSTALL_TOOLS}` (npm and apt-get; Debian), then the tests again")
 
 
 def real(path: str) -> Path:
@@ -87,11 +119,17 @@ FEATURE_BYTES = bytes.fromhex(
 @pytest.fixture(scope="session")
 def kaitai_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Python parsers compiled by the official Kaitai compiler from every schema (and features.ksy)."""
-    if not kaitai_ref.available():
-        if IN_CI:
-            pytest.fail("kaitai-struct-compiler is not installed in CI (.ci/run installs it into .kaitai/)")
-        pytest.skip("kaitai-struct-compiler (npm) not installed in .kaitai/; see README")
+    need("kaitai", kaitai_ref.available())
     out = tmp_path_factory.mktemp("kaitai")
     kaitai_ref.compile_all(out)
     kaitai_ref.compile_schemas([DATA / "features.ksy"], out)
     return out
+
+
+@pytest.fixture(scope="session")
+def browser() -> str:
+    """The headless browser that renders the README's pictures."""
+    found = next((b for b in ("chromium", "chromium-browser", "google-chrome", "chrome") if shutil.which(b)), None)
+    need("browser", found is not None)
+    assert found is not None
+    return found

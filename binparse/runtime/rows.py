@@ -77,15 +77,15 @@ def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Blo
         for k in range(count):
             row: list[int | None] = []
             present = iter(places)
-            for pos, spec in enumerate(cols):
-                if spec is None:
+            for pos, col in enumerate(cols):
+                if col is None:
                     row.append(None)
                     continue
                 off, size = next(present)
-                if spec.kind == "str":
-                    texts.append((len(entries), b, k, pos, spec.encoding or "ascii", spec.zero_terminated))
+                if col.kind == "str":
+                    texts.append((len(entries), b, k, pos, col.encoding or "ascii", col.zero_terminated))
                 row.append(len(entries))
-                entries.append((spec.np or "", off + k * size))
+                entries.append((col.np or "", off + k * size))
             block.append(row)
         picks.append(block)
     none = len(entries)  # the None after the values

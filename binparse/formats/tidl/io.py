@@ -35,7 +35,7 @@ class IoTensors(Accessor):
         return 1
 
     def _entry(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
-        """One entry's values in `ENTRY_FIELDS` order (what `make_tensor` takes), from its
+        """One entry's values in `ENTRY_FIELDS` order (what `make_tensors` takes), from its
         `_COLUMNS` values."""
         raise NotImplementedError
 
@@ -124,7 +124,7 @@ class IoBufDescTda2(TidlIoBufDescTda2, IoTensors):
 _PREFIXED: dict[tuple[type, str], tuple[str, ...]] = {}
 
 
-def _prefixed(cls: type[_Tensors], prefix: str) -> tuple[str, ...]:
+def _prefixed(cls: type[IoTensors], prefix: str) -> tuple[str, ...]:
     """The field names of `cls._COLUMNS` for inputs (in_…) or outputs (out_…), made once."""
     names = _PREFIXED.get((cls, prefix))
     if names is None:
