@@ -255,3 +255,37 @@ def test_multiple_inputs_are_stored_input_after_input(tmp_path: Path) -> None:
     b = np.full((1, 5, 1, 3), 7, np.float32)
     buf = np.frombuffer(pack_inputs(cfgs, [a, b]), "<f2")
     assert buf.size == 16 + 24 and buf[:16].reshape(2, 2, 4)[1, 0, 2] == a[0, 2, 1, 0] and buf[16 + 4] == 7
+
+
+def test_mapping_refuses_what_the_compiler_never_writes(tmp_path: Path) -> None:
+    # Arrow's int64 cells would take blanks, CR line ends, hex and signs; the reader refuses them
+    # and the careful path says where (or, for blanks and CRs that int() accepts, that it could not read)
+    lines = (FIXTURES / "intel_dla" / "testnet_2025" / "output_transform_mapping_TestNet_0.csv").read_text().splitlines()
+    p = tmp_path / "output_transform_mapping_x.csv"
+
+    def with_row3(cell0: str, newline: str = "\n") -> FormatError:
+        rows = list(lines)
+        rows[2] = cell0 + rows[2][rows[2].index(";"):]
+        p.write_bytes(newline.join(rows).encode() + newline.encode())
+        with pytest.raises(FormatError) as e:
+            read_table(p)
+        return e.value
+
+    e = with_row3("0x20")
+    assert e.path == "row 3, column 'ai suite output tensor offset'" and e.found == "0x20"
+    assert "cell is not an integer" in str(e)
+    e = with_row3("-32")
+    assert e.path == "row 3, column 'ai suite output tensor offset'" and e.found == "-32"
+    assert "negative offset or index" in str(e) and e.expected == ">= 0"
+    for cell, newline in ((" 32", "\n"), ("32", "\r\n")):
+        assert with_row3(cell, newline).message == "mapping table could not be read"
+    rows = list(lines)
+    rows[4] = rows[4].replace(";->;", ";7;", 1)  # a number where the arrow belongs
+    p.write_text("\n".join(rows) + "\n")
+    with pytest.raises(FormatError) as e2:
+        read_table(p)
+    assert e2.value.path == "row 5, column '->'" and "arrow column missing" in str(e2.value)
+    p.write_text("\n".join(lines) + "\n\n\n")  # trailing blank lines are no rows
+    assert len(read_table(p)) == len(lines) - 1  # type: ignore[arg-type]
+    p.write_text(lines[0] + "\n")
+    assert read_table(p).columns["ip_offset"].tolist() == []  # type: ignore[union-attr]

@@ -534,12 +534,12 @@ class Accessor:
         for i in plan.checked:
             self._array(i)  # applies the field's `valid` rule to its whole array
         values = read_values(plan, self._mv, self._off)
-        for j, b, k, pos, enc, zterm in plan.strings:
-            raw = values[j]
+        for j, b, k, pos, enc, whole in plan.strings:
+            raw = values[j] if whole is None else bytes(self._mv[self._off + whole[0]:self._off + sum(whole)])
             try:
-                values[j] = (raw.split(b"\0", 1)[0] if zterm else raw).decode(enc)
+                values[j] = (raw.split(b"\0", 1)[0] if whole is None else raw).decode(enc)
             except UnicodeDecodeError:  # the error names the entry
-                _decode(raw, enc, zterm, self, f"{self._path}.{blocks[b][0][pos]}[{k}]")
+                _decode(raw, enc, whole is None, self, f"{self._path}.{blocks[b][0][pos]}[{k}]")
         return [[row(values) for row in block] for block in plan.rows]
 
     def _rows_by_field(self, names: tuple[str, ...], count: int) -> list[tuple[Any, ...]]:

@@ -32,14 +32,15 @@ class RowPlan:
     offset from `base` (the lowest entry's offset in the record); `rows`: per block, per row, a
     getter picking that row's columns from those values followed by one None (where the columns
     this version lacks point); `strings`: (position in the values, block, row, column, encoding,
-    zero_terminated) of every text entry; `checked`: indices of fields with a `valid` rule
+    and for text that is not zero-terminated its (offset, size) in the record, since numpy drops
+    trailing NULs) of every text entry; `checked`: indices of fields with a `valid` rule
     (checked through the field getter).
     """
 
     dtype: np.dtype[Any] | None  # None: nothing to read
     base: int
     rows: tuple[tuple[Callable[[list[Any]], tuple[Any, ...]], ...], ...]
-    strings: tuple[tuple[int, int, int, int, str, bool], ...]
+    strings: tuple[tuple[int, int, int, int, str, tuple[int, int] | None], ...]
     checked: tuple[int, ...]
 
 
@@ -51,7 +52,7 @@ def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Blo
     """
     index = {f.name: i for i, f in enumerate(fields)}
     entries: list[tuple[str, int]] = []  # (numpy type, offset in the record) of every value read
-    texts: list[tuple[int, int, int, int, str, bool]] = []
+    texts: list[tuple[int, int, int, int, str, tuple[int, int] | None]] = []
     checked: set[int] = set()
     picks: list[list[list[int | None]]] = []  # per block, per row: value index per column (None: absent)
     for b, (names, count) in enumerate(blocks):
@@ -83,7 +84,8 @@ def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Blo
                     continue
                 off, size = next(present)
                 if col.kind == "str":
-                    texts.append((len(entries), b, k, pos, col.encoding or "ascii", col.zero_terminated))
+                    texts.append((len(entries), b, k, pos, col.encoding or "ascii",
+                                  None if col.zero_terminated else (off + k * size, size)))
                 row.append(len(entries))
                 entries.append((col.np or "", off + k * size))
             block.append(row)

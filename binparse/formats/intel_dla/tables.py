@@ -224,7 +224,7 @@ def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
         for role, header, cell in zip(d.roles, d.headers, cells):
             if role == "arrow":
                 if cell.strip() != header:
-                    raise FormatError("arrow column missing", file=file, path=f"row {i}, column {len(d.roles)}",
+                    raise FormatError("arrow column missing", file=file, path=f"row {i}, column '{header}'",
                                       expected=header, found=cell)
                 continue
             try:
