@@ -10,6 +10,7 @@ fault.
 from __future__ import annotations
 
 import csv
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping
 import io
 import mmap
@@ -182,8 +183,6 @@ def _arrow_columns(d: Dialect, raw: Raw, start: int) -> list[NDArray[np.int64]] 
     arrow_at, ncols = d.column("arrow"), len(d.roles)
     arrow = d.headers[arrow_at]
     stop = len(raw)
-    if any(raw.find(b, start, stop) >= 0 for b in _ARROW_LENIENT):
-        return None
     while stop > start + 1 and raw[stop - 2:stop] == b"\n\n":  # trailing blank lines are no rows
         stop -= 1
     numeric = [f"c{k}" for k in range(ncols) if k != arrow_at]
@@ -192,14 +191,23 @@ def _arrow_columns(d: Dialect, raw: Raw, start: int) -> list[NDArray[np.int64]] 
     types = {f"c{k}": pa.null() if k == arrow_at else pa.int64() for k in range(ncols)}
     if d.trailing_delimiter:
         types["end"] = pa.null()
-    try:
-        table = pa_csv.read_csv(
-            pa.BufferReader(pa.py_buffer(raw).slice(start, stop - start)),
-            read_options=pa_csv.ReadOptions(column_names=list(types)),
-            parse_options=pa_csv.ParseOptions(delimiter=d.delimiter, quote_char=False, ignore_empty_lines=False),
-            convert_options=pa_csv.ConvertOptions(column_types=types, null_values=[arrow, ""],
-                                                  strings_can_be_null=False))
-    except pa.ArrowException:
+
+    def parse() -> Any:
+        try:
+            return pa_csv.read_csv(
+                pa.BufferReader(pa.py_buffer(raw).slice(start, stop - start)),
+                read_options=pa_csv.ReadOptions(column_names=list(types)),
+                parse_options=pa_csv.ParseOptions(delimiter=d.delimiter, quote_char=False, ignore_empty_lines=False),
+                convert_options=pa_csv.ConvertOptions(column_types=types, null_values=[arrow, ""],
+                                                      strings_can_be_null=False))
+        except pa.ArrowException:
+            return None
+
+    with ThreadPoolExecutor(1) as pool:  # Arrow parses (without the GIL) while this thread scans the bytes
+        parsed = pool.submit(parse)
+        lenient = any(raw.find(b, start, stop) >= 0 for b in _ARROW_LENIENT)
+        table = parsed.result()
+    if lenient or table is None:
         return None
     if any(table.column(name).null_count for name in numeric):  # an arrow or an empty cell among numbers
         return None
