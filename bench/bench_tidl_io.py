@@ -39,7 +39,7 @@ def main() -> None:
     path = REAL if REAL.exists() else FIXTURE
     data = path.read_bytes()
     schema = load_schema(SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc.ksy")
-    params = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8}
+    params = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80}
     names = IoBufDesc.field_names()
     dtype = IoBufDesc._dtype_for(params)
 

@@ -14,6 +14,7 @@ import yaml
 import binparse
 from binparse.backends import construct_backend as cb
 from binparse.fixtures import SENTINEL, defaults, generate
+from binparse.fixtures.common import safe_name
 from binparse.fixtures.tidl import io_values
 from binparse.registry import format_of
 from binparse.schema import SCHEMAS_DIR, load_schema
@@ -57,7 +58,7 @@ def test_tidl_io_fixtures(spec: Path) -> None:
     assert io._params == params and io.to_dict() == expected
     assert cb.to_plain(cb.parse(schema, data, **params), schema.root) == expected
     for named, t in zip(inputs + outputs, io.inputs + io.outputs):  # TDA2 stores no names: take the spec's
-        base = f"{t.direction}_{t.index}_{named.name or t.index}".replace(":", "_")
+        base = f"{t.direction}_{t.index}_{safe_name(named.name or str(t.index))}"
         buf = (spec.parent / f"{base}.buffer.bin").read_bytes()
         want = np.load(spec.parent / f"{base}.expected.npy")
         assert np.array_equal(t.view(buf), want)

@@ -13,6 +13,7 @@ from .io import IoBufDesc, IoBufDescTda2
 from .net import NET_VERSIONS, NetJ7, NetTda2
 from .tensors import ELEMENT_DTYPES, Pads, Tensor
 from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+from . import printout_checks as _printout_checks  # noqa: F401  (registers the printout comparisons)
 
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
@@ -20,13 +21,18 @@ IO_FORMATS = [
                     describe="sTIDL_IOBufDesc_t, 16 inputs / 16 outputs (computed from the header)")),
     register(Format(name="tidl.io.j7_08", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
                     version="J7 TIDL 08.x (08_00 … 08_06)", size=37256,
-                    params={"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8},
+                    params={"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80},
                     describe="sTIDL_IOBufDesc_t, 32 inputs / 32 outputs")),
+    # No header published: inferred from real 9.0/9.1 files and TI's netLogs (schema doc).
+    register(Format(name="tidl.io.j7_09_00", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
+                    version="J7 TIDL 09.00–09.01", size=37272,
+                    params={"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 90},
+                    describe="sTIDL_IOBufDesc_t, 4 header ints + 32 inputs / 32 outputs (inferred)")),
 ]
 # 09.02 and 10.00-11.x: TIDL_MAX_NUM_CORES (1, 2, 4 per SoC) multiplies every array.
 for _io_version, _name, _label, _sizes in (
-        (9, "j7_09_02", "J7 TIDL 09.02", (93976, 187928, 375832)),
-        (10, "j7_10", "J7 TIDL 10.00-11.x", (94616, 189208, 378392))):
+        (92, "j7_09_02", "J7 TIDL 09.02", (93976, 187928, 375832)),
+        (100, "j7_10", "J7 TIDL 10.00-11.x", (94616, 189208, 378392))):
     for _cores, _size in zip((1, 2, 4), _sizes):
         IO_FORMATS.append(register(Format(
             name=f"tidl.io.{_name}.c{_cores}", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
@@ -34,7 +40,7 @@ for _io_version, _name, _label, _sizes in (
             params={"max_num_cores": _cores, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128,
                     "io_version": _io_version},
             describe=f"sTIDL_IOBufDesc_t, {_cores} x (32 inputs / 128 outputs)"
-                     + (" with buffer sizes" if _io_version >= 10 else ""))))
+                     + (" with buffer sizes" if _io_version >= 100 else ""))))
 
 NET_FORMATS = [
     register(Format(name="tidl.net.tda2", accessor=NetTda2, family="tidl", kind="net.bin",

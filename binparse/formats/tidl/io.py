@@ -18,7 +18,7 @@ from ...runtime import Accessor
 from .report import io_table
 from .tensors import Tensor, make_tensor
 
-VERSION_LABELS = {8: "08.x", 9: "09.02", 10: "10.x-11.x"}
+VERSION_LABELS = {80: "08.x", 90: "09.00-09.01", 92: "09.02", 100: "10.x-11.x"}
 
 
 class _Tensors(Accessor):
