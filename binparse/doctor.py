@@ -77,9 +77,10 @@ def doctor(path: str | os.PathLike[str]) -> dict[str, Any]:
         if unverified:
             findings.append(Finding("problem", f"{r.name} was read with an unverified layout, so its values are "
                                                f"not confirmed: {unverified}", [r.name]))
+    readable = [r for r in reports if not r.error]  # the checks see what could be read (they name the rest's absence)
     for check in checks():
         try:
-            findings.extend(check(reports, folder))
+            findings.extend(check(readable, folder))
         except Exception as exc:  # one failing check must not hide the others' findings
             findings.append(Finding("problem", f"the {check.__module__} check failed ({type(exc).__name__}: {exc}); "
                                                "please report it"))

@@ -27,14 +27,13 @@ def message(fn: Callable[[], Any]) -> str:
 
 
 def test_tidl_io_from_another_sdk_version() -> None:
-    # edgeai-tidl-tools issue #66: a 37,272-byte io file against the 08.x layout
-    assert message(lambda: binparse.open(IO + bytes(16))) == (
-        "no known format matches this file; expected one of: 37,256 bytes = tidl.io.j7_08 (J7 TIDL 08.x "
-        "(08_00 … 08_06)); 1,160 bytes = tidl.io.tda2 (TDA2 TIDL 01.xx (16/16)); 93,976 bytes = "
-        "tidl.io.j7_09_02.c1 (J7 TIDL 09.02, 1 core); 94,616 bytes = tidl.io.j7_10.c1 (J7 TIDL 10.00-11.x, "
-        "1 core); …, found 37,272 bytes starting 02 00 00 00 03 00 00 00. It is +16 bytes from "
-        "tidl.io.j7_08 (J7 TIDL 08.x (08_00 … 08_06)): a file from another SDK version, or a truncated or "
-        "padded one; pass --format NAME to read it as one anyway")
+    # a size no TIDL version writes (37,272 bytes, edgeai-tidl-tools issue #66, is now 09.00-09.01)
+    assert message(lambda: binparse.open(IO + bytes(24))) == (
+        "no known format matches this file; expected one of: 37,272 bytes = tidl.io.j7_09_00 (J7 TIDL "
+        "09.00–09.01); 37,256 bytes = tidl.io.j7_08 (J7 TIDL 08.x (08_00 … 08_06)); 1,160 bytes = tidl.io.tda2 "
+        "(TDA2 TIDL 01.xx (16/16)); 93,976 bytes = tidl.io.j7_09_02.c1 (J7 TIDL 09.02, 1 core); …, found 37,280 "
+        "bytes starting 02 00 00 00 03 00 00 00. It is +8 bytes from tidl.io.j7_09_00 (J7 TIDL 09.00–09.01): a "
+        "file from another SDK version, or a truncated or padded one; pass --format NAME to read it as one anyway")
 
 
 def test_tidl_io_truncated() -> None:

@@ -7,8 +7,8 @@ For `<net>_netLog.txt`, `<net>.layer_info.txt` and `<net>_paramDebug.csv` (reade
 - the io descriptor `<prefix>_tidl_io_1.bin` with the netLog: each input and output found by its
   dataId among the layers that write a buffer, with the same N, C, H, W and name;
 - the two printouts with each other (data ids and names).
-A net that could not be read is not compared (the doctor already names it as a problem); this
-says which printouts were left uncompared and why.
+A net that could not be read is not compared (the doctor names it as a problem and hands the
+checks only the files it read); this says which printouts were left uncompared and why.
 """
 
 from __future__ import annotations
@@ -78,32 +78,62 @@ def _netlog_vs_net(log: list[NetLogRow], net: list[NetLogRow]) -> tuple[list[str
     return diffs, moved
 
 
-def _layer_info_vs(info: list[LayerInfoRow], rows: list[NetLogRow], source: str) -> tuple[list[str], list[int]]:
-    """layer_info against netLog-like rows (of the net or of the netLog): count, dataIds, names;
-    rows are matched by the buffer they write, so a reordering is listed, not taken for a difference."""
+def _layer_info_vs_net(info: list[LayerInfoRow], net: list[NetLogRow]) -> list[str]:
+    """layer_info against the net, line by line (both are in the net's final layer order)."""
     diffs = []
-    if len(info) != len(rows):
-        diffs.append(f"{len(info)} layers in layer_info, {len(rows)} in the {source}")
-    writers = {r.out_id: r for r in rows if r.num_out > 0}
+    if len(info) != len(net):
+        diffs.append(f"{len(info)} layers in layer_info, {len(net)} in the net")
+    for a, b in zip(info, net):
+        if a.index != b.index:
+            diffs.append(f"line {a.index + 1}: layer index {a.index} where the net has layer {b.index}")
+        elif b.num_out > 0 and a.data_id != b.out_id:
+            diffs.append(f"layer {a.index}: dataId {a.data_id} in layer_info, {b.out_id} in the net")
+    return diffs
+
+
+def _writers(info: list[LayerInfoRow]) -> list[LayerInfoRow]:
+    """The layer_info rows of layers that write a buffer: the graph's output data layers write none
+    and show dataId 0 again (their unset outData), so a repeated dataId 0 is skipped."""
+    seen_zero = False
+    out = []
+    for r in info:
+        if r.data_id == 0:
+            if seen_zero:
+                continue
+            seen_zero = True
+        out.append(r)
+    return out
+
+
+def _layer_info_vs_netlog(info: list[LayerInfoRow], log: list[NetLogRow]) -> tuple[list[str], list[int]]:
+    """layer_info against the netLog, matched by the buffer each layer writes (TI prints the
+    netLog before its last reordering): count, dataIds, names; and the layers listed elsewhere."""
+    diffs = []
+    if len(info) != len(log):
+        diffs.append(f"{len(info)} layers in layer_info, {len(log)} in the netLog")
+    by_id = {r.out_id: r for r in log if r.num_out > 0}
+    first: dict[int, int] = {}
     moved = []
-    for a in info:
-        b = writers.get(a.data_id)
-        if a.index >= len(rows) or rows[a.index].num_out <= 0:
-            continue  # the graph's output data layers write nothing: layer_info repeats dataId 0 for them
+    for a in _writers(info):
+        if a.data_id in first:
+            diffs.append(f"dataId {a.data_id} is written by layers {first[a.data_id]} and {a.index} in layer_info")
+            continue
+        first[a.data_id] = a.index
+        b = by_id.get(a.data_id)
         if b is None:
-            diffs.append(f"layer {a.index}: dataId {a.data_id} in layer_info, which no layer of the {source} writes")
+            diffs.append(f"layer {a.index}: dataId {a.data_id} in layer_info, which no layer of the netLog writes")
             continue
         if b.index != a.index:
             moved.append(a.index)
-        if b.out_name and not b.name_matches(a.name):
-            diffs.append(f"dataId {a.data_id}: name '{a.name}' in layer_info, '{b.out_name}' in the {source}")
+        if not b.name_matches(a.name):
+            diffs.append(f"dataId {a.data_id}: name '{a.name}' in layer_info, '{b.out_name}' in the netLog")
     return diffs, moved
 
 
 def _order_note(out: list[Finding], moved: list[int], a: str, b: str, files: list[str]) -> None:
     if moved:
         out.append(Finding("note", f"{a} lists {len(moved)} layer(s) at another position than {b} (layers "
-                                   f"{_ranges(moved)}); matched by the buffers they write, they agree", files))
+                                   f"{_ranges(moved)}); they are compared by the buffer each writes", files))
 
 
 def _ranges(ix: list[int]) -> str:
@@ -122,7 +152,9 @@ def _param_debug_vs(rows: list[ParamDebugRow], layers: list[NetLogRow], source: 
     ids = sorted({r.layer_id for r in rows})
     diffs = [f"layer {i} is in paramDebug but the {source} has {len(layers)} layers" for i in ids if i >= len(layers)]
     types = sorted({layers[i].layer_type for i in ids if i < len(layers)})
-    return diffs, f"{len(ids)} layer(s) {', '.join(map(str, ids)) or '-'} ({', '.join(types) or 'none'})"
+    if not ids:
+        return diffs, "no layer"
+    return diffs, f"{len(ids)} layer(s) {_ranges(ids)} ({', '.join(types)})"
 
 
 def _io_vs_netlog(io: Any, log: list[NetLogRow]) -> list[str]:
@@ -194,22 +226,19 @@ def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
                         "buffer ids and Out NCHW", names["netLog"], files)
                 _order_note(out, moved, names["netLog"], net_name, files)
             if info is not None:
-                diffs, moved = _layer_info_vs(info, rows, "net")
-                files = [names["layer_info"], net_name]
-                _report(out, diffs, f"{names['layer_info']} agrees with {net_name}: {len(rows)} layers and their "
-                        "out dataIds", names["layer_info"], files)
-                _order_note(out, moved, names["layer_info"], net_name, files)
+                _report(out, _layer_info_vs_net(info, rows), f"{names['layer_info']} agrees with {net_name}: "
+                        f"{len(rows)} layers and their out dataIds", names["layer_info"], [names["layer_info"], net_name])
             if params is not None:
                 diffs, listed = _param_debug_vs(params, rows, "net")
                 _report(out, diffs, f"{names['paramDebug']} lists {listed} of {net_name}", names["paramDebug"],
                         [names["paramDebug"], net_name])
         elif data:
-            why = ("could not be read (see above)" if net_rep is not None and net_rep.error else
-                   "is not a J7 net binparse read" if net_rep is not None else "is not in the folder")
+            why = ("is not a J7 net binparse read" if net_rep is not None else
+                   "could not be read (see above)" if (folder / net_name).exists() else "is not in the folder")
             out.append(Finding("note", f"{', '.join(names.values())} not compared with {net_name}: it {why}",
                                [*names.values(), net_name]))
         if log is not None and info is not None:
-            diffs, moved = _layer_info_vs(info, log, "netLog")
+            diffs, moved = _layer_info_vs_netlog(info, log)
             files = [names["layer_info"], names["netLog"]]
             _report(out, diffs, f"{names['layer_info']} and {names['netLog']} agree: {len(info)} layers, dataIds and "
                     "names", names["layer_info"], files)
