@@ -21,7 +21,7 @@ from .tensors import Tensor, make_tensor
 VERSION_LABELS = {80: "08.x", 90: "09.00-09.01", 92: "09.02", 100: "10.x-11.x"}
 
 
-class _Tensors(Accessor):
+class IoTensors(Accessor):
     """What both io classes add: tensors built from the struct-of-arrays fields."""
 
     __slots__ = ()
@@ -81,7 +81,7 @@ class _Tensors(Accessor):
         return io_table(f"TIDL io descriptor {self.version}, {cores}", self.inputs, self.outputs)
 
 
-class IoBufDesc(TidlIoBufDesc, _Tensors):
+class IoBufDesc(TidlIoBufDesc, IoTensors):
     """A J7 `sTIDL_IOBufDesc_t` (08.x, 09.02, 10.x-11.x) with its tensors."""
 
     __slots__ = ()
@@ -110,7 +110,7 @@ class IoBufDesc(TidlIoBufDesc, _Tensors):
                 "buf_size": g("buf_size"), "data_id": g("data_id")}
 
 
-class IoBufDescTda2(TidlIoBufDescTda2, _Tensors):
+class IoBufDescTda2(TidlIoBufDescTda2, IoTensors):
     """A TDA2/TDA3 `sTIDL_IOBufDesc_t` (16/16) with its tensors: no names, scales or pitches."""
 
     __slots__ = ()
