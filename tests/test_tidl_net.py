@@ -205,16 +205,22 @@ def test_hostile_net_files(tmp_path: Path) -> None:
 
 def test_every_real_tidl_binary_opens_as_its_version() -> None:
     root = real("tidl")
-    expected = {"_tidl_io_1.bin": "tidl.io.j7_08", "_tidl_net.bin": "tidl.net.j7_08_2", "tidl_net_": "tidl.net.am57x"}
+    io_formats = {"j7-08.2": "tidl.io.j7_08", "j7-09.x": "tidl.io.j7_09_00", "j7-10.01": "tidl.io.j7_10.c1"}
+    not_yet = {"j7-09.x": "0x20230802", "j7-10.01": "0x20241120"}  # net layouts of 9.0/9.1 and 10.01: tidl-net work
     seen = 0
     for path in sorted(root.rglob("*.bin")):
+        folder = path.relative_to(root).parts[0]
         if path.name.startswith("tidl_param_"):
             net = binparse.open(path.with_name(path.name.replace("tidl_param_", "tidl_net_")))
             assert sum(v.nbytes for d in net.weights(binparse.api.map_file(path)) for v in d.values()) == path.stat().st_size
+        elif "net" in path.name and folder in not_yet:
+            with pytest.raises(FormatError, match=f"found netVersion {not_yet[folder]}"):
+                binparse.open(path)
         else:
-            want = next(v for k, v in expected.items() if k in path.name)
+            want = ("tidl.net.am57x" if folder == "am57x" else io_formats[folder] if "io" in path.name
+                    else "tidl.net.j7_08_2")
             acc = binparse.open(path)
             acc.validate()
             assert binparse.registry.format_of(acc).name == want, path
         seen += 1
-    assert seen == 11  # 4 io files, 1 J7 net, 3 AM57x nets, 3 AM57x param files
+    assert seen == 20  # 8 io files, 1 8.2 net, 2 9.x nets, 1 10.01 net, 4 AM57x nets, 4 AM57x param files
