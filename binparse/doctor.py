@@ -54,7 +54,7 @@ def _identify(path: Path) -> FileReport:
     else:
         doc = obj.summary()
         rep.family, rep.kind = doc.get("family", "?"), doc.get("kind", "?")
-        rep.version = doc.get("dialect", "")
+        rep.version = doc.get("dialect") or doc.get("version", "")
         rep.evidence = "CSV header" if "dialect" in doc else ""
     return rep
 

@@ -72,8 +72,9 @@ def test_real_findings() -> None:
         "a dense N·C·H·W read is wrong; use `binparse view` (or `binparse draw` to see it)"]
     am = doctor(real("tidl/am57x"))
     assert {f["file"]: f["kind"] for f in am["files"]}["tidl_param_mnist_lenet.bin"] == "param.bin"
-    assert am["unknown_files"] == ["tidl_config_j11_prelu.txt", "tidl_config_j11_v2.txt", "tidl_config_jdetnet.txt",
-                                   "tidl_config_mnist_lenet.txt"]
+    assert am["unknown_files"] == []
+    assert {f["file"]: (f["kind"], f["version"]) for f in am["files"]}["tidl_config_j11_prelu.txt"] == (
+        "config.txt", "AM57x TIDL-API")
     assert [f["text"] for f in am["findings"] if "holds exactly" in f["text"]] == [
         f"tidl_param_{n}.bin holds exactly the parameters tidl_net_{n}.bin describes"
         for n in ("imagenet_jacintonet11v2", "imagenet_jacintonet11v2_prelu", "jdetNet_ssd", "mnist_lenet")]

@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import itertools
+import json
 import struct
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 import binparse
+from binparse.cli import main
 from binparse.errors import FormatError
+from binparse.formats.tidl import Config, ParamFile
 
 from .conftest import real
 
@@ -56,3 +60,35 @@ def test_a_param_file_of_another_net_fails(net_name: str, param_name: str) -> No
         net.weights(pm, file=f"tidl_param_{param_name}.bin")
     assert e.value.expected == f"{SIZES[net_name]:,} bytes (from the network's layers)"
     assert e.value.found == f"{SIZES[param_name]:,} bytes"
+
+
+def test_inspect_and_view_a_param_file_through_its_net(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = real("tidl/am57x/tidl_param_imagenet_jacintonet11v2_prelu.bin")
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "TIDL param file of tidl_net_imagenet_jacintonet11v2_prelu.bin (TIDL-API 1.3 (AM57x)): 54 arrays"
+    assert out[8].split() == ["3.slope", "TIDL_BatchNormLayer", "2569", "uint8", "32"]
+    assert main(["inspect", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["kind"], doc["net"], doc["size"]) == ("param.bin", "tidl_net_imagenet_jacintonet11v2_prelu.bin", 2_880_697)
+    assert doc["arrays"][-1] == {"layer": 27, "type": "TIDL_InnerProductLayer", "name": "bias", "offset": 2_878_697,
+                                 "dtype": "int16", "count": 1000}
+    npy = tmp_path / "slope.npy"
+    assert main(["view", str(path), "--tensor", "3.slope", "--npy", str(npy)]) == 0
+    assert np.load(npy)[:5].tolist() == [216, 179, 187, 153, 177]
+    assert main(["view", str(path), "--tensor", "3.gamma", "--npy", str(npy)]) == 3
+    lone = tmp_path / "tidl_param_x.bin"  # no network beside it: nothing says where the arrays are
+    lone.write_bytes(path.read_bytes()[:100])
+    assert main(["inspect", str(lone)]) == 3
+    with pytest.raises(FormatError, match="read through its network"):
+        ParamFile.open(lone)
+
+
+def test_inspect_a_tidl_api_config(capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = binparse.open(real("tidl/am57x/tidl_config_jdetnet.txt"))
+    assert isinstance(cfg, Config)
+    assert {k: cfg.values[k] for k in ("inWidth", "inHeight", "inNumChannels", "preProcType")} == {
+        "inWidth": "768", "inHeight": "320", "inNumChannels": "3", "preProcType": "4"}
+    assert cfg.values["netBinFile"] == "../test/testvecs/config/tidl_models/tidl_net_jdetNet_ssd.bin"
+    assert main(["inspect", "--json", str(real("tidl/am57x/tidl_config_mnist_lenet.txt"))]) == 0
+    assert json.loads(capsys.readouterr().out)["values"]["inNumChannels"] == "2"

@@ -14,6 +14,7 @@ from .net import NET_VERSIONS, NetJ7, NetTda2
 from .tensors import ELEMENT_DTYPES, Pads, Tensor
 from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 from . import printout_checks as _printout_checks  # noqa: F401  (registers the printout comparisons)
+from .am57x import Config, ParamFile  # (registers the param-file and config sniffer)
 
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
@@ -58,5 +59,5 @@ for _version, _gen in NET_VERSIONS.items():
         params={"gen": _gen}, exact_size=False, identified_by=f"netVersion 0x{_version:08X}",
         describe="sTIDL_Network_t header + numLayers layers, then parameters")))
 
-__all__ = ["ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "IoBufDesc", "IoBufDescTda2", "NetJ7", "NetTda2",
-           "Pads", "Tensor"]
+__all__ = ["Config", "ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "IoBufDesc", "IoBufDescTda2", "NetJ7", "NetTda2",
+           "Pads", "ParamFile", "Tensor"]

@@ -5,13 +5,13 @@ Registered with `binparse.family.register_check` when the family is imported.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from ... import api
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
+from .am57x import read_config
 
 IO_VERSIONS = (80, 90, 92, 100)  # the io layouts, named by the TIDL release that introduced each (io_version)
 
@@ -131,7 +131,7 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
             text = cfg.read_text(errors="replace")
             if rep.name not in text:
                 continue
-            conf = dict(re.findall(r"^\s*(\w+)\s*=\s*\"?([^\"\n]*)\"?", text, re.M))
+            conf = read_config(text)
             first = net.input_layers()[0] if net.input_layers() else None
             if first is None or not {"inWidth", "inHeight", "inNumChannels"} <= set(conf):
                 continue
