@@ -195,6 +195,25 @@ def _group(reports: list[FileReport]) -> dict[str, dict[str, FileReport]]:
     return groups
 
 
+def _with_net(out: list[Finding], names: dict[str, str], net_name: str, rows: list[NetLogRow],
+              log: list[NetLogRow] | None, info: list[LayerInfoRow] | None,
+              params: list[ParamDebugRow] | None) -> None:
+    """The printouts against the net's own layer table."""
+    if log is not None:
+        diffs, moved = _netlog_vs_net(log, rows)
+        files = [names["netLog"], net_name]
+        _report(out, diffs, f"{names['netLog']} agrees with {net_name}: {len(rows)} layers, their types, "
+                "buffer ids and Out NCHW", names["netLog"], files)
+        _order_note(out, moved, names["netLog"], net_name, files)
+    if info is not None:
+        _report(out, _layer_info_vs_net(info, rows), f"{names['layer_info']} agrees with {net_name}: "
+                f"{len(rows)} layers and their out dataIds", names["layer_info"], [names["layer_info"], net_name])
+    if params is not None:
+        diffs, listed = _param_debug_vs(params, rows, "net")
+        _report(out, diffs, f"{names['paramDebug']} lists {listed} of {net_name}", names["paramDebug"],
+                [names["paramDebug"], net_name])
+
+
 @register_check
 def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
     """Findings on every group of TI printouts in the folder."""
@@ -218,20 +237,7 @@ def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
         net = net_rep.obj if net_rep is not None and net_rep.format.startswith("tidl.net.j7") else None
         log, info, params = data.get("netLog"), data.get("layer_info"), data.get("paramDebug")
         if net is not None:
-            rows = net_rows(net)
-            if log is not None:
-                diffs, moved = _netlog_vs_net(log, rows)
-                files = [names["netLog"], net_name]
-                _report(out, diffs, f"{names['netLog']} agrees with {net_name}: {len(rows)} layers, their types, "
-                        "buffer ids and Out NCHW", names["netLog"], files)
-                _order_note(out, moved, names["netLog"], net_name, files)
-            if info is not None:
-                _report(out, _layer_info_vs_net(info, rows), f"{names['layer_info']} agrees with {net_name}: "
-                        f"{len(rows)} layers and their out dataIds", names["layer_info"], [names["layer_info"], net_name])
-            if params is not None:
-                diffs, listed = _param_debug_vs(params, rows, "net")
-                _report(out, diffs, f"{names['paramDebug']} lists {listed} of {net_name}", names["paramDebug"],
-                        [names["paramDebug"], net_name])
+            _with_net(out, names, net_name, net_rows(net), log, info, params)
         elif data:
             why = ("is not a J7 net binparse read" if net_rep is not None else
                    "could not be read (see above)" if (folder / net_name).exists() else "is not in the folder")
