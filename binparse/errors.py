@@ -97,3 +97,7 @@ class ValidationError(FormatError):
 
 class LayoutError(BinparseError):
     """A layout or view request cannot be satisfied inside the given buffer."""
+
+
+class BinparseWarning(UserWarning):
+    """Input read with an assumption the user must know of (e.g. a layout not verified for its version)."""
