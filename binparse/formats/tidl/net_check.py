@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...errors import BinparseError
+from .versions import LAYOUTS
 
 if TYPE_CHECKING:
     from .net import NetJ7
@@ -52,7 +53,7 @@ def _graph(net: NetJ7, size: int) -> list[str]:
     bad = np.flatnonzero(~np.isin(t.layer_type, known))
     if bad.size:
         out.append(f"layer {int(bad[0])} has type {int(t.layer_type[bad[0]])}, not one of the "
-                   f"{net.version} layer types ({bad.size} such layer{'s' if bad.size > 1 else ''})")
+                   f"{LAYOUTS[net.gen][0]} layer types ({bad.size} such layer{'s' if bad.size > 1 else ''})")
     slots_in, slots_out = t.in_ids.shape[1], t.out_ids.shape[1]
     bad = np.flatnonzero((t.num_in < -1) | (t.num_in > slots_in) | (t.num_out < -1) | (t.num_out > slots_out))
     if bad.size:
