@@ -185,7 +185,8 @@ def read_param_debug(path: str | os.PathLike[str]) -> list[ParamDebugRow]:
         except ValueError as exc:
             raise FormatError("not a number in a paramDebug row", file=file, path=f"line {n}",
                               found=str(exc)) from None
-        rows.append(ParamDebugRow(_int(f[0], file, n, "LayerId"), *stats, hist=hist))
+        rows.append(ParamDebugRow(_int(f[0], file, n, "LayerId"), stats[0], stats[1], stats[2], stats[3], stats[4],
+                                  stats[5], stats[6], stats[7], stats[8], stats[9], hist))
     return rows
 
 
