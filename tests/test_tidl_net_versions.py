@@ -92,6 +92,9 @@ def test_real_9x_weights_against_param_debug() -> None:
         assert not w["weights"].flags.owndata and not w["weights"].flags.writeable
     assert end == path.stat().st_size
     assert [net.layers[i].layer_params.num_out_channels for i in convs] == [64, 128, 256, 256]
+    names = {r.index: r.out_name for r in read_netlog(Path(f"{path}_netLog.txt"))}
+    assert all(names[i].endswith(("relu/Relu_output_0", "relu/Relu_output_0_netFormat")) for i in convs)
+    assert [net.layers[i].act_params.act_type for i in convs] == [1, 1, 1, 1]  # ... so each has ReLU fused
     assert net.layers[3].layer_params.kernel_w == 2 and net.layers[3].layer_params.stride_h == 2  # the max pools
     east = binparse.open(real(EAST))
     assert read_param_debug(real(EAST).with_name("625_tidl_net.bin_paramDebug.csv")) == []
@@ -120,6 +123,13 @@ def test_real_10_01_ow_tiny_is_the_known_model() -> None:
         (0, 5696), (823040, 192), (5696, 817344), (823232, 451940)]
     assert align64(176 + 3 * 1824) == 5696 and 823232 + 451940 == path.stat().st_size
     assert (net.is_gc_info_available, net.original_gc_buf_info_offset, net.net_init_backup_data_offset) == (1, 823232, 0)
+    # the io descriptor written by the same import agrees on ids, element types and scales
+    io = binparse.open(path.with_name("ow_tiny_io.bin"))
+    out = net.used_layers["out_data"]
+    for tensor, k in ((io.inputs[0], 0), (io.outputs[0], 1)):
+        assert tensor.data_id == out["data_id"][k] and tensor.shape == tuple(t.out_shapes[k, 0].tolist())
+        assert tensor.scale == float(out["tensor_scale"][k]) and tensor.element_type == out["element_type"][k]
+    assert (io.inputs[0].scale, io.outputs[0].dtype.name) == (128.0, "uint8")  # int8 in, ReLU's uint8 out
     # zero-copy: a writable buffer is written through
     buf = bytearray(path.read_bytes())
     bias = binparse.open(buf).weights(1)["bias"]
