@@ -169,6 +169,7 @@ def test_newer_net_version_reads_with_the_nearest_layout_and_says_so(capsys: pyt
     with pytest.warns(BinparseWarning) as caught:
         net = binparse.open(bytes(data))
     assert type(net) is NetJ7Nearest and net.gen == 101 and format_of(net).name == "tidl.net.j7_other"
+    assert caught[0].filename == __file__  # attributed to the caller, not to binparse
     assert net.unverified == str(caught[0].message).removeprefix("buffer: ") == (
         "netVersion 0x20260101 (a version binparse does not know) has no verified layout: read with the 10.01 "
         "layout (netVersion 0x20241120), the nearest under which the file holds together (known layer types, "

@@ -2,7 +2,7 @@
 
 `NetJ7Nearest.from_buffer` tries the verified layouts nearest first (`versions.nearest_layouts`),
 keeps the first under which the file is a plausible network (`net_check`), warns with a
-`BinparseWarning` and records why on the net (`unverified`); when none holds it raises a
+`BinparseWarning` (`errors.warn`) and records why on the net (`unverified`); when none holds it raises a
 `FormatError` that names every layout tried and why it failed. `sniff` recognises such a file
 (a date-like netVersion binparse has no entry for) so `binparse.open` reaches it without --format.
 """
@@ -10,12 +10,11 @@ keeps the first under which the file is a plausible network (`net_check`), warns
 from __future__ import annotations
 
 import struct
-import warnings
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ...buffers import BufferLike, byte_view
-from ...errors import BinparseError, BinparseWarning, FormatError
+from ...errors import BinparseError, FormatError, warn
 from .net import NET_VERSIONS, NetJ7
 from .net_check import structure_problems
 from .versions import BY_VALUE, LAYOUTS, VERIFIED, as_date, nearest_layouts
@@ -54,7 +53,7 @@ class NetJ7Nearest(NetJ7):
                 tried.append(f"{label}: {problems[0]}")
                 continue
             net._unverified = _why(value, label, tried)  # type: ignore[attr-defined]
-            warnings.warn(f"{file or 'buffer'}: {net.unverified}", BinparseWarning, stacklevel=2)
+            warn(f"{file or 'buffer'}: {net.unverified}")
             return net
         raise FormatError(f"no known layout reads this TIDL network (netVersion 0x{value:08X}, {_sdk(value)})",
                           file=file, expected="a layout under which the layers, data ids, dims and sizes hold",
