@@ -252,4 +252,6 @@ def test_schema_diff_shows_what_moved(capsys: pytest.CaptureFixture[str]) -> Non
     doc = json.loads(capsys.readouterr().out)
     moved = {c["field"]: c for c in doc["changes"]}
     assert moved["layer_type"] == {"change": "moved", "field": "layer_type", "old": {"offset": 1560, "size": 4},
-                                   "new": {"offset": 1564, "size": 4}}  # the 9.0/9.1 union is 4 bytes shorter (as in fcnn-cnn5: type 1 at +1560)
+                                   "new": {"offset": 1564, "size": 4}}
+    data = real(FCNN).read_bytes()  # the bytes say so: fcnn-cnn5's layer 2 is a convolution (type 1) at +1560
+    assert struct.unpack_from("<ii", data, 160 + 2 * 1800 + 1560) == (1, 1)  # layerType, layerKernelType  # the 9.0/9.1 union is 4 bytes shorter (as in fcnn-cnn5: type 1 at +1560)

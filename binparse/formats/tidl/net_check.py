@@ -26,7 +26,7 @@ def _align(n: int) -> int:
 
 def _sizes(net: NetJ7, size: int) -> list[str]:
     """The header + layers block, and the netBufInfo blocks, against the file size."""
-    start, count, layer = net.field_info("layers")
+    start, _, layer = net.field_info("layers")
     n = int(net.num_layers)
     if n < 1:
         return [f"numLayers is {n}"]
