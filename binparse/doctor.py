@@ -50,7 +50,8 @@ def _identify(path: Path) -> FileReport:
     if isinstance(obj, Accessor):
         fmt = format_of(obj)
         rep.family, rep.kind, rep.version, rep.format = fmt.family, fmt.kind, fmt.version, fmt.name
-        rep.evidence = (fmt.identifies() if fmt.magic is not None else f"size {path.stat().st_size:,} bytes")
+        rep.evidence = (fmt.identifies() if fmt.magic is not None or fmt.identified_by
+                        else f"size {path.stat().st_size:,} bytes")
     else:
         doc = obj.summary()
         rep.family, rep.kind = doc.get("family", "?"), doc.get("kind", "?")

@@ -14,7 +14,7 @@ import pytest
 from binparse import family
 from binparse.cli import main
 from binparse.doctor import doctor
-from binparse.formats.tidl import NetJ7
+from binparse.errors import BinparseWarning
 from binparse.lookalike import looks_like_artifact, net_version_like
 
 from .conftest import real
@@ -22,12 +22,15 @@ from .conftest import real
 DEEPLAB = "tidl/j7-08.2/deeplabv3-ade20k"
 
 
-def deeplab_folder(tmp_path: Path, *, net_version: int | None = None, printouts: bool = False) -> Path:
+def deeplab_folder(tmp_path: Path, *, net_version: int | None = None, printouts: bool = False,
+                   wipe_layers: bool = False) -> Path:
     src = real(DEEPLAB)
     shutil.copy(src / "201_tidl_io_1.bin", tmp_path / "m_tidl_io_1.bin")
     net = bytearray((src / "201_tidl_net.bin").read_bytes())
     if net_version is not None:
         struct.pack_into("<I", net, 0, net_version)
+    if wipe_layers:  # the 82 layers of 4,532 bytes after the 80-byte 8.2 header
+        net[80:80 + 82 * 4532] = b"\xff" * (82 * 4532)
     (tmp_path / "m_tidl_net.bin").write_bytes(bytes(net))
     if printouts:
         shutil.copy(src / "201_tidl_net.bin_netLog.txt", tmp_path / "m_tidl_net.bin_netLog.txt")
@@ -35,25 +38,42 @@ def deeplab_folder(tmp_path: Path, *, net_version: int | None = None, printouts:
     return tmp_path
 
 
-def test_a_net_of_an_unknown_version_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = deeplab_folder(tmp_path, net_version=0x20991231)
+def test_a_net_no_layout_reads_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = deeplab_folder(tmp_path, net_version=0x20991231, wipe_layers=True)
     doc = doctor(folder)
     assert doc["status"] == "problem"
     files = {f["file"]: f for f in doc["files"]}
     assert files["m_tidl_net.bin"]["version"] == "unreadable"
-    assert files["m_tidl_net.bin"]["error"].startswith("unknown tidl net.bin version; expected netVersion ")
-    assert "found netVersion 0x20991231" in files["m_tidl_net.bin"]["error"]
+    assert files["m_tidl_net.bin"]["error"].startswith(
+        "no known layout reads this TIDL network (netVersion 0x20991231, a version binparse does not know)")
+    assert "tried 8.2 layout (netVersion 0x20211201): layer 0 has type -1" in files["m_tidl_net.bin"]["error"]
     assert files["m_tidl_io_1.bin"]["format"] == "tidl.io.j7_08"  # the other file is still reported
     problems = [f for f in doc["findings"] if f["level"] == "problem"]
     assert len(problems) == 1 and problems[0]["files"] == ["m_tidl_net.bin"]
     assert problems[0]["text"].startswith("m_tidl_net.bin looks like a tidl net.bin (named like *_tidl_net.bin) but "
-                                          "could not be read: unknown tidl net.bin version")
+                                          "could not be read: no known layout reads this TIDL network")
     assert main(["doctor", str(folder)]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[0] == f"binparse doctor {folder}: PROBLEMS FOUND" and "no problems" not in out
     assert "  m_tidl_net.bin: tidl net.bin unreadable (named like *_tidl_net.bin)" in out
     assert main(["doctor", "--json", str(folder)]) == 1
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(doc))  # the JSON carries the same
+
+
+def test_a_net_read_with_the_nearest_layout_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = deeplab_folder(tmp_path, net_version=0x20991231)  # a netVersion no SDK has written (yet)
+    with pytest.warns(BinparseWarning):
+        doc = doctor(folder)
+    assert doc["status"] == "problem"
+    (problem,) = [f for f in doc["findings"] if f["level"] == "problem"]
+    assert problem["files"] == ["m_tidl_net.bin"]
+    assert problem["text"].startswith(
+        "m_tidl_net.bin was read with an unverified layout, so its values are not confirmed: netVersion 0x20991231 "
+        "(a version binparse does not know) has no verified layout: read with the 8.2 layout")
+    with pytest.warns(BinparseWarning):
+        assert main(["doctor", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "no problems" not in out and "[problem] m_tidl_net.bin was read with an unverified layout" in out
 
 
 def test_artifacts_recognised_by_their_first_bytes(tmp_path: Path) -> None:
@@ -88,17 +108,6 @@ def test_a_net_that_opens_but_cannot_be_read(tmp_path: Path) -> None:
     (f,) = doc["files"]
     assert f["file"] == "cut_tidl_net.bin" and f["version"] == "unreadable" and f["error"]
     assert doc["status"] == "problem"
-
-
-def test_an_unverified_layout_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = deeplab_folder(tmp_path)
-    monkeypatch.setattr(NetJ7, "unverified", "netVersion 0x20230802 read as the nearest layout, 09.02",
-                        raising=False)
-    doc = doctor(folder)
-    assert doc["status"] == "problem"
-    assert [f["text"] for f in doc["findings"] if f["level"] == "problem"] == [
-        "m_tidl_net.bin was read with an unverified layout, so its values are not confirmed: netVersion 0x20230802 "
-        "read as the nearest layout, 09.02"]
 
 
 def test_a_failing_check_does_not_hide_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

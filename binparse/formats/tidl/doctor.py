@@ -20,6 +20,8 @@ def io_version_of(gen: int) -> int:
     """The io layout the tools of net generation `gen` (82 = 8.2, 92 = 09.02, ...) write: the newest
     layout introduced at or before that release."""
     return max((v for v in IO_VERSIONS if v <= gen), default=IO_VERSIONS[0])
+
+
 RUNTIMES = {
     "tidl.io.j7_08": "TIDL-RT of J7 08.x (08_00 … 08_06); 09.x and later runtimes reject it (they expect 93,976+ bytes)",
     "tidl.io.j7_09_00": "TIDL-RT of 09.00 and 09.01 (37,272 bytes); 08.x runtimes reject it (edgeai-tidl-tools "
