@@ -17,11 +17,22 @@ from typing import Any
 from .errors import BinparseError
 
 
+def _keyed(acc: Any, args: argparse.Namespace) -> Any:
+    """Give an .espdl file the key of its encrypted models (`--key HEX`)."""
+    if not getattr(args, "key", None):
+        return acc
+    from .formats.espdl import EspdlFile
+    from .formats.espdl.crypto import parse_key
+    if not isinstance(acc, EspdlFile):
+        raise BinparseError("--key is for encrypted .espdl models", found=type(acc).__name__)
+    return acc.with_key(parse_key(args.key))
+
+
 def _inspect(args: argparse.Namespace) -> int:
     from . import api, registry, render
     from .family import Artifact
     from .runtime import Accessor
-    acc: Any = api.open(args.file, format=args.format)
+    acc: Any = _keyed(api.open(args.file, format=args.format), args)
     if not isinstance(acc, Accessor):  # text formats and folders: their own summary and report
         print(json.dumps({"file": args.file, **acc.summary()}, indent=1) if args.json else acc.report())
         return 0
@@ -122,7 +133,7 @@ def _view_named(args: argparse.Namespace) -> int:
     from .family import TensorSource
     if not 1 <= len(args.files) <= 2:
         raise BinparseError("expected SOURCE [BUFFER] with --tensor", found=" ".join(args.files))
-    source = api.open(args.files[0], format=args.format)
+    source = _keyed(api.open(args.files[0], format=args.format), args)
     if not isinstance(source, TensorSource):
         raise BinparseError("this file names no tensors that `view --tensor` can read", file=args.files[0],
                             hint="TIDL io descriptors take --input/--output NAME and a buffer; "
@@ -350,6 +361,7 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--format", help="format name (see `binparse schemas`); default: detect")
     i.add_argument("--json", action="store_true", help="JSON instead of a table")
     i.add_argument("--fields", action="store_true", help="every raw field instead of the family's summary")
+    i.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
     i.set_defaults(run=_inspect)
     v = sub.add_parser("view", help="write a tensor of a device buffer as .npy (logical order, no padding)")
     v.add_argument("files", nargs="+", metavar="[SOURCE] BUFFER",
@@ -357,9 +369,11 @@ def parser() -> argparse.ArgumentParser:
                         "and buffer; --espdl / --dlhdl: the buffer")
     v.add_argument("--npy", required=True, help="where to write the array")
     v.add_argument("--dequantize", action="store_true", help="float32: TIDL (q - zero point) / scale, ESP-DL q * 2^exponent")
-    v.add_argument("--tensor", help="a tensor the SOURCE names (an .espdl model's initializer or test tensor)")
+    v.add_argument("--tensor", help="a tensor the SOURCE names (an .espdl model's initializer or test tensor; "
+                                    "MODEL/TENSOR in a pack)")
     v.add_argument("--stored", action="store_true", help="with --tensor: the elements as the device stores them "
                                                           "(blocked, padded) instead of logical order")
+    v.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
     _device_options(v)
     v.set_defaults(run=_view)
     d = sub.add_parser("draw", help="an SVG picture of a device buffer: data, padding and blocking, by role")

@@ -30,9 +30,8 @@ def test_fixtures_cover_every_schema_and_version() -> None:
         for f in manifest["files"]:
             if f["role"] == "artifact" and f["path"].endswith((".bin", ".espdl")) and "param" not in f["path"]:
                 made.add(format_of(binparse.open(spec.parent / f["path"])).name)
-    assert {f.name for f in binparse.registry.registered()} - made == {"tidl.net.j7_08_2", "tidl.net.am57x",
-                                                                       "espdl.pdl3"}
-    # ... those three are read from real files (../shared/real) and a hand-built PDL3 in test_espdl
+    assert {f.name for f in binparse.registry.registered()} - made == {"tidl.net.j7_08_2", "tidl.net.am57x"}
+    # ... those two are read from real files (../shared/real)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=[s.parent.name for s in SPECS])

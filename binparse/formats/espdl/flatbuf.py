@@ -118,14 +118,14 @@ class FlatBuffer:
 
     def u32(self, pos: int, path: str) -> int:
         if pos < 0 or pos + 4 > self.n:
-            raise self.fail("offset outside the payload", path, pos, f"4 bytes inside {self.n} bytes", f"position {pos}")
+            raise self.fail("offset outside the payload", path, pos, f"4 bytes inside the {self.n}-byte payload", f"position {pos}")
         return int(_U32.unpack_from(self.buf, pos)[0])
 
     def target(self, pos: int, path: str) -> int:
         """Where the u32 offset stored at `pos` points."""
         t = pos + self.u32(pos, path)
         if t >= self.n:
-            raise self.fail("offset points past the payload", path, pos, f"< {self.n}", t)
+            raise self.fail("offset points past the payload", path, pos, f"a position inside the {self.n}-byte payload", t)
         return t
 
     def root(self) -> Table:

@@ -54,7 +54,8 @@ class ModelTensor:
         if not self.layout.is_view:
             raise LayoutError(f"{self.info.name!r} is blocked ({self.layout.name}): its logical order is not a view",
                               file=self.file, path=self.info.path, hint="use to_logical() (a copy)")
-        return self.stored().reshape(self.layout.logical_shape)
+        out: NDArray[Any] = self.stored().reshape(self.layout.logical_shape)
+        return out
 
     def to_logical(self) -> NDArray[Any]:
         """A copy in logical order ((N, H, W, C) for weights; dims as stored otherwise)."""
@@ -78,14 +79,16 @@ class ModelTensor:
                               found=exps.tolist())
         s = np.ldexp(np.float32(1), exps).astype(np.float32)
         if s.size == 1:
-            return s.reshape(())
+            one: NDArray[np.float32] = s.reshape(())
+            return one
         if stored:
             raise LayoutError("per-channel exponents apply to the logical form", file=self.file, path=self.info.path,
                               hint="drop --stored to dequantize")
         axis = ndim - 1 if self.layout.depthwise else 0
         shape = [1] * ndim
         shape[axis] = s.size
-        return s.reshape(shape)
+        shaped: NDArray[np.float32] = s.reshape(shape)
+        return shaped
 
     def dequantize(self, *, stored: bool = False) -> NDArray[np.float32]:
         """float32 copy: q * 2^exponent (float tensors copied unchanged)."""
