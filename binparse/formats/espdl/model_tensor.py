@@ -60,9 +60,8 @@ class ModelTensor:
     def to_logical(self) -> NDArray[Any]:
         """A copy in logical order ((N, H, W, C) for weights; dims as stored otherwise)."""
         flat = self.stored().reshape(-1)
-        if self.layout.is_view:
-            return flat.reshape(self.layout.logical_shape).copy()
-        out: NDArray[Any] = flat[self.layout.stored_index()]
+        out: NDArray[Any] = flat.reshape(self.layout.logical_shape).copy() if self.layout.is_view \
+            else flat[self.layout.stored_index()]
         return out
 
     def array(self, *, stored: bool = False) -> NDArray[Any]:
