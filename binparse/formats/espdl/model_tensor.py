@@ -99,7 +99,7 @@ class ModelTensor:
 
     def describe(self, *, stored: bool = False, dequantize: bool = False) -> str:
         order = f"stored ({self.layout.name or 'as stored'})" if stored else \
-            ("logical (N, H, W, C)" if self.layout.rank == 4 else "logical (N, W, C)" if self.layout.rank == 3 else "dims")
+            ("logical (N, H, W, C)" if self.layout.rank == 4 else "logical (N, W, C)" if self.layout.rank == 3 else "dims as stored")
         return f"ESP-DL {self.info.role} {self.info.name!r}, {order}" + (", dequantized" if dequantize else "")
 
 
