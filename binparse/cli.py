@@ -12,9 +12,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import BinparseError
+
+if TYPE_CHECKING:
+    from .formats.intel_dla import CompileFolder, OutputConfiguration
+    from .formats.tidl import Tensor
 
 
 def _keyed(acc: Any, args: argparse.Namespace) -> Any:
@@ -50,8 +54,8 @@ def _inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _intel_source(source: str) -> Any:
-    """A compile folder, a saved output configuration (.json) or an output mapping CSV."""
+def _intel_source(source: str) -> CompileFolder | OutputConfiguration:
+    """A compile folder or a saved output configuration (.json)."""
     from .formats import intel_dla
     if source.endswith(".json"):
         return intel_dla.OutputConfiguration.load(source)
@@ -60,16 +64,18 @@ def _intel_source(source: str) -> Any:
     raise BinparseError("SOURCE must be a compile folder or a saved output configuration (.json)", file=source)
 
 
-def _intel_output(source: str) -> Any:
+def _intel_output(source: str) -> OutputConfiguration:
     """The output configuration of a compile folder or a saved configuration."""
+    from .formats import intel_dla
     src = _intel_source(source)
-    return src.output_configuration() if hasattr(src, "output_configuration") else src
+    return src.output_configuration() if isinstance(src, intel_dla.CompileFolder) else src
 
 
-def _tidl_tensor(source: str, name: str | None, direction: str, fmt: str | None) -> Any:
+def _tidl_tensor(source: str, name: str | None, direction: str, fmt: str | None) -> Tensor:
     from . import api
+    from .formats.tidl.io import IoTensors
     io = api.open(source, format=fmt)
-    if not hasattr(io, "tensor") or name is None:
+    if not isinstance(io, IoTensors) or name is None:
         raise BinparseError(f"give a TIDL io descriptor and --{direction} NAME|INDEX", file=source)
     return io.tensor(int(name) if name.isdigit() else name, direction)
 
@@ -225,8 +231,9 @@ def _pack(args: argparse.Namespace) -> int:
             data = bytes(layout.pack(values))
         what = f"{'ESP-DL' if args.espdl else 'dlhdl'} buffer, {len(data)} bytes"
     elif args.intel_dla:
+        from .formats import intel_dla
         src = _intel_source(files[0])
-        if not hasattr(src, "input_configuration"):
+        if not isinstance(src, intel_dla.CompileFolder):
             raise BinparseError("packing an input needs a compile folder with the input dump", file=files[0])
         cfg = src.input_configuration(cvec=args.cvec)
         data = bytes(cfg.to_ip(logical))

@@ -1,19 +1,39 @@
-"""Sequences over records and strings that keep the caller's buffer (no copies)."""
+"""Sequences over records and strings that keep the caller's buffer (no copies).
+
+This module does not import the accessor: it needs only what `Owner` and `Record` name, so the
+accessor imports the sequences and nothing imports back.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import FormatError
 
-if TYPE_CHECKING:
-    from .accessor import Accessor
 
-A = TypeVar("A", bound="Accessor")
+
+class Record(Protocol):
+    """A record class: what `RecordArray` asks of the class of its items."""
+
+    @classmethod
+    def _dtype_for(cls, params: dict[str, Any]) -> np.dtype[Any] | None: ...
+
+
+A = TypeVar("A", bound=Record)
+
+
+class Owner(Protocol):
+    """The accessor a sequence belongs to: its file name, its bytes, and how it makes a child."""
+
+    _file: str | None
+    _mv: memoryview
+
+    def _child(self, cls: Any, off: int, args: dict[str, Any], path: str, *,
+               index: int | None = None, io: tuple[int, int] | None = None) -> Any: ...
 
 
 class StrArray(Sequence[str]):
@@ -25,7 +45,7 @@ class StrArray(Sequence[str]):
     __slots__ = ("array", "encoding", "zero_terminated", "_owner", "_path")
 
     def __init__(self, array: NDArray[np.bytes_], encoding: str, zero_terminated: bool,
-                 owner: Accessor | None = None, path: str = "") -> None:
+                 owner: Owner | None = None, path: str = "") -> None:
         self.array = array
         self.encoding = encoding
         self.zero_terminated = zero_terminated
@@ -46,7 +66,7 @@ class StrArray(Sequence[str]):
         return f"StrArray({list(self)!r})"
 
 
-def _decode(raw: bytes, encoding: str, zterm: bool, owner: Accessor | None, path: str) -> str:
+def _decode(raw: bytes, encoding: str, zterm: bool, owner: Owner | None, path: str) -> str:
     if zterm:
         raw = raw.split(b"\0", 1)[0]
     try:
@@ -62,7 +82,7 @@ class RecordArray(Generic[A], Sequence[A]):
 
     __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path", "_sub")
 
-    def __init__(self, owner: Accessor, cls: type[A], offsets: Sequence[int], args: dict[str, Any], path: str,
+    def __init__(self, owner: Owner, cls: type[A], offsets: Sequence[int], args: dict[str, Any], path: str,
                  substream: int | None = None) -> None:
         self._owner, self._cls, self._offsets, self._args, self._path = owner, cls, offsets, args, path
         self._sub = substream  # records declared with `size` read from a substream of that many bytes

@@ -21,7 +21,7 @@ from .tensors import Tensor, make_tensor
 VERSION_LABELS = {8: "08.x", 9: "09.02", 10: "10.x-11.x"}
 
 
-class _Tensors(Accessor):
+class IoTensors(Accessor):
     """What both io classes add: tensors built from the struct-of-arrays fields."""
 
     __slots__ = ()
@@ -77,7 +77,7 @@ class _Tensors(Accessor):
         return io_table(f"TIDL io descriptor {self.version}, {cores}", self.inputs, self.outputs)
 
 
-class IoBufDesc(TidlIoBufDesc, _Tensors):
+class IoBufDesc(TidlIoBufDesc, IoTensors):
     """A J7 `sTIDL_IOBufDesc_t` (08.x, 09.02, 10.x-11.x) with its tensors."""
 
     __slots__ = ()
@@ -106,7 +106,7 @@ class IoBufDesc(TidlIoBufDesc, _Tensors):
                 "buf_size": g("buf_size"), "data_id": g("data_id")}
 
 
-class IoBufDescTda2(TidlIoBufDescTda2, _Tensors):
+class IoBufDescTda2(TidlIoBufDescTda2, IoTensors):
     """A TDA2/TDA3 `sTIDL_IOBufDesc_t` (16/16) with its tensors: no names, scales or pitches."""
 
     __slots__ = ()

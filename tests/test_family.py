@@ -1,0 +1,92 @@
+"""The family protocol: a new family plugs into inspect, view and doctor without touching the CLI.
+
+A toy family (a text file `TOY1 n` holding n int16 values 0..n-1 after its header) registers a
+sniffer and a doctor check exactly as the real families do; the CLI then serves it.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from binparse import family, registry
+from binparse.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class Toy:
+    """An artifact of the toy family: `TOY1 <n>\\n` then n little-endian int16."""
+
+    def __init__(self, path: str, data: bytes) -> None:
+        head, _, rest = data.partition(b"\n")
+        self.path, self.n, self.raw = path, int(head.split()[1]), rest
+
+    def summary(self) -> dict[str, Any]:
+        return {"family": "toy", "kind": "toy1", "count": self.n}
+
+    def report(self) -> str:
+        return f"toy file with {self.n} values"
+
+    def tensor_array(self, name: str, buffer: Any = None, *, stored: bool = False,
+                     dequantize: bool = False) -> tuple[Any, str]:
+        q = np.frombuffer(self.raw, "<i2", count=self.n)
+        return (q.astype(np.float32) / 4 if dequantize else q), f"toy tensor {name}"
+
+
+def _sniff(path: Any, head: bytes) -> Any:
+    if not head.startswith(b"TOY1 "):
+        return None
+    return lambda src: Toy(str(src), Path(src).read_bytes())
+
+
+def _check(reports: list[family.FileReport], folder: Path) -> list[family.Finding]:
+    return [family.Finding("problem", f"{r.name} has an odd count", [r.name])
+            for r in reports if r.family == "toy" and r.obj.n % 2]
+
+
+@pytest.fixture
+def toy_family(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setattr(registry, "_SNIFFERS", [_sniff, *registry._SNIFFERS])
+    monkeypatch.setattr(family, "_CHECKS", [*family._CHECKS, _check])
+    (tmp_path / "a.toy").write_bytes(b"TOY1 3\n" + np.array([5, -6, 7], "<i2").tobytes())
+    return tmp_path
+
+
+def test_toy_family_served_by_inspect_view_and_doctor(toy_family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = toy_family / "a.toy"
+    assert main(["inspect", str(f)]) == 0
+    assert capsys.readouterr().out.strip() == "toy file with 3 values"
+    assert main(["inspect", "--json", str(f)]) == 0
+    assert json.loads(capsys.readouterr().out) == {"file": str(f), "family": "toy", "kind": "toy1", "count": 3}
+    out = toy_family / "t.npy"
+    assert main(["view", str(f), "--tensor", "x", "--dequantize", "--npy", str(out)]) == 0
+    assert np.load(out).tolist() == [1.25, -1.5, 1.75]
+    assert main(["doctor", "--json", str(toy_family)]) == 1  # the toy check found a problem
+    doc = json.loads(capsys.readouterr().out.split("\n", 1)[1])
+    assert {"level": "problem", "text": "a.toy has an odd count", "files": ["a.toy"]} in doc["findings"]
+
+
+def test_view_tensor_refuses_a_source_without_named_tensors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = REPO / "fixtures" / "intel_dla" / "testnet_2025" / "output_transform_dump_TestNet_0.csv"
+    assert main(["view", str(src), "--tensor", "x", "--npy", str(tmp_path / "o.npy")]) == 3
+    err = capsys.readouterr().err
+    assert "names no tensors that `view --tensor` can read" in err and str(src) in err
+    assert not (tmp_path / "o.npy").exists()
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    return {("." * n.level) + (n.module or "") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+
+
+def test_imports_run_one_way() -> None:
+    """The registry imports no family, and the runtime's sequences do not import the accessor."""
+    assert not any("formats" in m for m in _imports(REPO / "binparse" / "registry.py"))
+    assert ".accessor" not in _imports(REPO / "binparse" / "runtime" / "sequences.py")
+    assert "importlib" not in (REPO / "binparse" / "registry.py").read_text()
