@@ -200,6 +200,13 @@ def _draw(args: argparse.Namespace) -> int:
         memory = draw.dlhdl_map(layout) if args.dlhdl else draw.espdl_map(layout)
     elif len(files) != 1:
         raise BinparseError("expected SOURCE (an io descriptor or an Intel compile folder)", found=" ".join(files))
+    elif args.tensor is not None:  # a weight of an .espdl model, in its blocking
+        from . import api
+        from .formats.espdl import EspdlFile
+        model = _keyed(api.open(files[0], format=args.format), args)
+        if not isinstance(model, EspdlFile):
+            raise BinparseError("--tensor draws a tensor of an .espdl model", file=files[0])
+        memory = draw.espdl_weight_map(model.tensor(args.tensor))
     elif args.intel_dla:
         memory = draw.intel_map(_intel_output(files[0]))
     else:
@@ -388,6 +395,8 @@ def parser() -> argparse.ArgumentParser:
                    help="TIDL: io descriptor (with --output/--input); --intel-dla: compile folder or saved "
                         "configuration; --espdl / --dlhdl: none (the shape options describe the buffer)")
     d.add_argument("--svg", required=True, help="where to write the picture")
+    d.add_argument("--tensor", help="a weight (or test tensor) of an .espdl model: its stored blocking")
+    d.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
     _device_options(d)
     d.set_defaults(run=_draw)
     k = sub.add_parser("pack", help="write a logical .npy array into a device buffer (padding zero)")

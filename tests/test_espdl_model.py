@@ -291,3 +291,20 @@ def test_cli_view_tensor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["inspect", str(MODELS / "pack_pdl3.espdl"), "--key", "00"]) == 3
     assert capsys.readouterr().err == ("binparse: error: an ESP-DL model key is 16 bytes; expected 32 hex digits, "
                                        "found 00\n")
+
+
+def test_draw_a_blocked_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from binparse.draw import espdl_weight_map, model
+    f = binparse.open(MODELS / "conv_s8_blocks.espdl")
+    t = f.tensor("w_conv")  # dims [3, 3, 3, 20], (N/16)HWC16_UNALIGNED: 27 rows of 16 lanes, then 4 x 27 in NHWC
+    m = espdl_weight_map(t)
+    assert m.role.shape == (34, 16) and int((m.role == model.ZERO).sum()) == 544 - 540
+    assert m.separators == [27] and m.logical_shape == (20, 3, 3, 3)
+    assert m.logical_index[0].tolist() == [n * 27 for n in range(16)]  # lane = output channel, (h, w, c) = 0
+    assert m.logical_index[27, :3].tolist() == [16 * 27, 16 * 27 + 1, 16 * 27 + 2]  # the tail: channel 16 in NHWC
+    dw = espdl_weight_map(f.tensor("w_dw"))  # depthwise: lanes are channels, logical (1, H, W, C)
+    assert dw.logical_index[0].tolist() == list(range(16)) and dw.channel_axis == 3
+    out = tmp_path / "w.svg"
+    assert main(["draw", str(MODELS / "conv_s8_blocks.espdl"), "--tensor", "w_conv", "--svg", str(out)]) == 0
+    assert out.read_text().startswith("<svg") and ("ESP-DL weight 'w_conv' (int8): dims [3, 3, 3, 20] as stored, layout "
+                                                   "(N/16)HWC16_UNALIGNED; logical 20×3×3×3") in out.read_text()
