@@ -308,3 +308,16 @@ def test_draw_a_blocked_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["draw", str(MODELS / "conv_s8_blocks.espdl"), "--tensor", "w_conv", "--svg", str(out)]) == 0
     assert out.read_text().startswith("<svg") and ("ESP-DL weight 'w_conv' (int8): dims [3, 3, 3, 20] as stored, layout "
                                                    "(N/16)HWC16_UNALIGNED; logical 20×3×3×3") in out.read_text()
+
+
+def test_blocked_view_is_the_logical_order_by_strides() -> None:
+    f = binparse.open(real("espdl/face-detect-msr/esp32s3.espdl"))
+    t = f.tensor("s_0_a_compress.weight")  # dims [1, 1, 32, 48], N16HWC16: 3 blocks of 16 output channels
+    v = t.blocked_view()
+    assert v.shape == (3, 16, 1, 1, 32) and np.shares_memory(v, t.stored())
+    assert np.array_equal(v.reshape(48, 1, 1, 32), t.to_logical())
+    dw = f.tensor("s_0_d_depth.weight")  # depthwise [3, 3, 24, 1]: one block of 16 channels, 8 left over
+    d = dw.blocked_view()
+    assert d.shape == (3, 3, 1, 16) and np.array_equal(d.reshape(3, 3, 16), dw.to_logical()[0, :, :, :16])
+    with pytest.raises(LayoutError, match="no blocks"):
+        gemm("c").tensor("ops.0.weight").blocked_view()

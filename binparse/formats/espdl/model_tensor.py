@@ -57,6 +57,25 @@ class ModelTensor:
         out: NDArray[Any] = self.stored().reshape(self.layout.logical_shape)
         return out
 
+    def blocked_view(self) -> NDArray[Any]:
+        """The blocked channels in logical order by strides, no copy: (N//b, b, *inner) with element
+        [k, lane, ...] = logical[k·b + lane, ...]; for a depthwise weight (*spatial, C//b, b). The
+        unaligned rest (N - N//b·b channels) is not in it: `to_logical` has every channel."""
+        lay = self.layout
+        if not lay.block:
+            raise LayoutError(f"{self.info.name!r} ({lay.name or 'no layout'}) has no blocks", file=self.file,
+                              path=self.info.path, hint="use logical_view()")
+        b, flat = lay.block, self.stored().reshape(-1)
+        if lay.depthwise:
+            spatial = lay.dims[:-2]
+            nb = lay.dims[-2] // b
+            v = flat[:nb * b * int(np.prod(spatial))].reshape(nb, *spatial, b)
+            return np.moveaxis(v, 0, -2)
+        inner = lay.dims[:-1]
+        nb = lay.dims[-1] // b
+        v = flat[:nb * b * int(np.prod(inner))].reshape(nb, *inner, b)
+        return np.moveaxis(v, -1, 1)
+
     def to_logical(self) -> NDArray[Any]:
         """A copy in logical order ((N, H, W, C) for weights; dims as stored otherwise)."""
         flat = self.stored().reshape(-1)
