@@ -321,3 +321,37 @@ def test_blocked_view_is_the_logical_order_by_strides() -> None:
     assert d.shape == (3, 3, 1, 16) and np.array_equal(d.reshape(3, 3, 16), dw.to_logical()[0, :, :, :16])
     with pytest.raises(LayoutError, match="no blocks"):
         gemm("c").tensor("ops.0.weight").blocked_view()
+
+
+def test_tutorial_model_weights() -> None:
+    s3 = binparse.open(real("espdl/tutorial-model/esp32s3.espdl"))
+    p4 = binparse.open(real("espdl/tutorial-model/esp32p4.espdl"))
+    fc1 = s3.tensor("fc1.weight")  # dims [1, 1, 1, 64]: one input, so each block row is one channel: a view
+    assert (fc1.info.dims, fc1.info.layout, fc1.info.exponents, fc1.layout.is_view) == ((1, 1, 1, 64), "N16HWC16", (-7,), True)
+    assert file_offset(fc1.logical_view(), s3) == 5936
+    assert fc1.logical_view()[:4, 0, 0, 0].tolist() == [-66, -95, 6, -40]
+    fc2 = s3.tensor("fc2.weight")  # [1, 1, 64, 64]: lanes are output channels
+    assert file_offset(fc2.stored(), s3) == 1680
+    assert fc2.to_logical()[:16, 0, 0, 0].tolist() == [4, -9, -5, -1, -8, 11, 1, 6, -3, 7, 3, -16, -9, 7, -16, 15]
+    fc3 = s3.tensor("fc3.weight")  # [1, 1, 64, 1]: one output channel, all in the unaligned rest
+    assert fc3.info.layout == "N16HWC16_UNALIGNED" and fc3.logical_view().shape == (1, 1, 1, 64)
+    for name in ("fc1.weight", "fc2.weight", "fc3.weight", "fc1.bias", "fc2.bias", "fc3.bias"):  # test values differ
+        assert np.array_equal(s3.tensor_array(name)[0], p4.tensor_array(name)[0]), name
+    assert s3.tensor_array("11")[0].tolist() == [[7]] and p4.tensor_array("onnx::Gemm_0")[0].tolist() == [[-17]] and s3.tensor_array("fc3.bias")[0].tolist() == [-1330]  # bytes ce fa ff ff
+
+
+def test_bit_flips_give_binparse_errors_only() -> None:
+    from binparse.errors import BinparseError
+    data = real("espdl/gemm-16x16-relu/esp32s3.espdl").read_bytes()
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        bad = bytearray(data)
+        for at in rng.integers(16, len(data), 3):
+            bad[at] ^= 1 << int(rng.integers(8))
+        try:
+            f = binparse.open(bytes(bad))
+            f.summary()
+            for t in f.models[0].graph.tensors:
+                f.tensor(t.name).to_logical()
+        except BinparseError:
+            pass
