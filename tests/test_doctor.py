@@ -30,8 +30,10 @@ def test_real_folders_have_no_problems(folder: Path) -> None:
     for name, version in versions.items():
         if name.endswith("_tidl_io_1.bin"):
             assert version == "J7 TIDL 08.x (08_00 … 08_06)"
-        if name.endswith("_tidl_net.bin"):
+        if name.endswith("_tidl_net.bin") and folder.parent.name == "j7-08.2":
             assert version.startswith("J7 TIDL 8.2")
+        if name.endswith("_net.bin") and folder.parent.name in ("j7-09.x", "j7-10.01"):
+            assert version.startswith({"j7-09.x": "J7 TIDL 9.0/9.1 (", "j7-10.01": "J7 TIDL 10.01 ("}[folder.parent.name])
         if name.startswith("tidl_net_"):
             assert version == "AM57x TIDL-API 1.3"
 

@@ -53,12 +53,18 @@ def test_tidl_buffer_too_small() -> None:
 
 
 def test_tidl_net_of_an_unknown_version_and_truncated() -> None:
-    newer = struct.pack("<I", 0x20250429) + NET[4:]  # TIDL 11.00.04 (bbappend)
-    assert message(lambda: binparse.open(newer)) == (
-        "unknown tidl net.bin version; expected netVersion 0x20230208 = tidl.net.j7_08_06; netVersion "
-        "0x20211201 = tidl.net.j7_08_2; netVersion 0x20240401 = tidl.net.j7_09_02, found netVersion "
-        "0x20250429. Pass --format NAME to read it as the closest known version (fields may have moved); "
-        "`binparse schemas` lists them")
+    newer = bytearray(struct.pack("<I", 0x20250429) + NET[4:])  # TIDL 11.00.04 (bbappend): no verified layout
+    struct.pack_into("<i", newer, 136 + 1792 + 1560, 999)  # and a corrupt layer type: no layout holds
+    assert message(lambda: binparse.open(bytes(newer))) == (
+        "no known layout reads this TIDL network (netVersion 0x20250429, TIDL 11.00.04); expected a layout under "
+        "which the layers, data ids, dims and sizes hold, found tried 10.01 layout (netVersion 0x20241120): "
+        "netBufInfo[0].size 192 is not the 64-aligned header + layers 5,696; tried 09.02 layout (netVersion "
+        "0x20240401): no input data layer (numInBufs -1) or no output data layer (numOutBufs -1); tried 9.0/9.1 "
+        "layout (netVersion 0x20230802): no input data layer (numInBufs -1) or no output data layer (numOutBufs "
+        "-1); tried 08.06 layout (netVersion 0x20230208): layer 1 has type 999, not one of the 08.06 layer types "
+        "(1 such layer); tried 8.2 layout (netVersion 0x20211201): field runs past the end of the data "
+        "(tidl_net_j7.layers). The file is corrupt, or its SDK changed the layout; `binparse schemas` lists the "
+        "verified layouts, --format NAME reads it as one anyway")
     assert message(lambda: binparse.open(NET[:2000]).table()) == (
         "tidl_net_j7.layers, offset 136 (0x88): field runs past the end of the data; expected 5376 bytes "
         "(3 x 1792), found 1864 bytes left. The file is truncated, or a count in it is corrupt")

@@ -30,7 +30,9 @@ def test_fixtures_cover_every_schema_and_version() -> None:
         for f in manifest["files"]:
             if f["role"] == "artifact" and f["path"].endswith((".bin", ".espdl")) and "param" not in f["path"]:
                 made.add(format_of(binparse.open(spec.parent / f["path"])).name)
-    assert {f.name for f in binparse.registry.registered()} - made == {"tidl.net.j7_08_2", "tidl.net.am57x"}
+    unverified = {"tidl.net.j7_10_00", "tidl.net.j7_11_00_04", "tidl.net.j7_11_00", "tidl.net.j7_11_01",
+                  "tidl.net.j7_other"}  # no layout of their own: real nets restamped, in test_tidl_net_versions
+    assert {f.name for f in binparse.registry.registered()} - made - unverified == {"tidl.net.j7_08_2", "tidl.net.am57x"}
     # ... those two are read from real files (../shared/real)
 
 

@@ -6,13 +6,16 @@ count, so the size identifies the version (TIDL-RT itself refuses a file of any 
 
 from __future__ import annotations
 
-from ...registry import Format, register
 import struct
 
+from ...registry import Format, register, register_sniffer
+from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+from . import nearest
 from .io import IoBufDesc, IoBufDescTda2
+from .nearest import OTHER, NetJ7Nearest
 from .net import NET_VERSIONS, NetJ7, NetTda2
 from .tensors import ELEMENT_DTYPES, Pads, Tensor
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+from .versions import RELEASED
 
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
@@ -44,13 +47,18 @@ NET_FORMATS = [
                     version="AM57x TIDL-API 1.3", size=484384, params={"api": 13},
                     describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
 ]
-for _version, _gen in NET_VERSIONS.items():
-    _label, _name = {82: ("8.2", "08_2"), 86: ("08.06", "08_06"), 92: ("09.02", "09_02")}[_gen]
+for _v in RELEASED:  # every released netVersion; those without a verified layout read as the nearest
     NET_FORMATS.append(register(Format(
-        name=f"tidl.net.j7_{_name}", accessor=NetJ7, family="tidl", kind="net.bin",
-        version=f"J7 TIDL {_label} (netVersion 0x{_version:08X})", magic=struct.pack("<I", _version),
-        params={"gen": _gen}, exact_size=False, identified_by=f"netVersion 0x{_version:08X}",
+        name=f"tidl.net.j7_{_v.key}", accessor=NetJ7 if _v.gen else NetJ7Nearest, family="tidl", kind="net.bin",
+        version=f"J7 TIDL {_v.sdk} ({_v.evidence})", magic=struct.pack("<I", _v.value),
+        params={"gen": _v.gen} if _v.gen else {}, exact_size=False, identified_by=f"netVersion {_v.hex}",
         describe="sTIDL_Network_t header + numLayers layers, then parameters")))
+NET_FORMATS.append(register(Format(
+    name=OTHER, accessor=NetJ7Nearest, family="tidl", kind="net.bin",
+    version="J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)",
+    exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
+    describe="sTIDL_Network_t of an SDK binparse does not know")))
+register_sniffer(nearest.sniff)
 
-__all__ = ["ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "IoBufDesc", "IoBufDescTda2", "NetJ7", "NetTda2",
-           "Pads", "Tensor"]
+__all__ = ["ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "NET_VERSIONS", "IoBufDesc", "IoBufDescTda2", "NetJ7",
+           "NetJ7Nearest", "NetTda2", "Pads", "Tensor"]

@@ -13,7 +13,7 @@ from ... import api
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
 
-IO_GENERATION = {82: "08.x", 86: "08.x", 92: "09.02"}  # net generation → the io layout of the same tools
+IO_GENERATION = {82: "08.x", 86: "08.x", 90: "09.00-09.01", 92: "09.02", 101: "10.x-11.x"}  # net generation → the io layout of the same tools
 RUNTIMES = {
     "tidl.io.j7_08": "TIDL-RT of J7 08.x (08_00 … 08_06); 09.x and later runtimes reject it (they expect 93,976+ bytes)",
     "tidl.io.j7_09_02.c1": "the 09.02 runtime on AM62A, J721E, J721S2 (TIDL_MAX_NUM_CORES 1)",
