@@ -440,10 +440,30 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _plain_warnings() -> None:
+    """Show `BinparseWarning`s as one `binparse: warning: …` line each, not Python's source-line format."""
+    import warnings
+
+    from .errors import BinparseWarning
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if issubclass(category, BinparseWarning):
+            print(f"binparse: warning: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import warnings
     args = parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        with warnings.catch_warnings():
+            _plain_warnings()
+            return int(args.run(args))
     except BinparseError as exc:
         print(f"binparse: error: {exc}", file=sys.stderr)
         return 3
