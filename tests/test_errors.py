@@ -90,7 +90,7 @@ def test_espdl_unknown_file_encrypted_model_and_small_buffer() -> None:
     pack = binparse.open(FIXTURES / "espdl" / "tensors_and_models" / "pack_pdl2.espdl")
     assert message(lambda: pack.model_named("secret").payload).endswith(
         "espdl_container.entries[1].model: model payload is encrypted (AES-128-CTR); expected mode 0 "
-        "(plain), found mode 1. Decrypt it with the key on the device or with ESP-DL's tools first")
+        "(plain), found mode 1. Pass the 16-byte key (--key HEX, or EspdlFile.with_key)")
     assert message(lambda: DlTensor((4, 4, 3), (1, 1, 1, 1)).view(bytes(50))) == (
         "espdl tensor, offset 21 (0x15): view reaches outside the buffer; expected a buffer of at least 87 "
         "bytes (the view spans bytes 21..87), found 50 bytes. Pass the whole device buffer from its first "
