@@ -441,29 +441,25 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _plain_warnings() -> None:
-    """Show `BinparseWarning`s as one `binparse: warning: …` line each, not Python's source-line format."""
+    """Print `BinparseWarning`s as one `binparse: warning: …` line, not Python's file:line format."""
     import warnings
 
     from .errors import BinparseWarning
-    shown = warnings.showwarning
+    python_format = warnings.formatwarning
 
-    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: Any = None, line: str | None = None) -> None:
+    def fmt(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+            line: str | None = None) -> str:
         if issubclass(category, BinparseWarning):
-            print(f"binparse: warning: {message}", file=sys.stderr)
-        else:
-            shown(message, category, filename, lineno, file, line)
+            return f"binparse: warning: {message}\n"
+        return python_format(message, category, filename, lineno, line)
 
-    warnings.showwarning = show
+    warnings.formatwarning = fmt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import warnings
     args = parser().parse_args(argv)
     try:
-        with warnings.catch_warnings():
-            _plain_warnings()
-            return int(args.run(args))
+        return int(args.run(args))
     except BinparseError as exc:
         print(f"binparse: error: {exc}", file=sys.stderr)
         return 3
@@ -471,5 +467,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def console() -> int:
+    """The `binparse` command itself: `main` with warnings printed as plain lines."""
+    _plain_warnings()
+    return main()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())
