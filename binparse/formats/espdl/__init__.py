@@ -3,6 +3,7 @@ weights in their device blocking, test tensors)."""
 
 from __future__ import annotations
 
+from ...family import Signs, register_signs
 from ...registry import Format, register
 from .container import EspdlFile, EspdlModel
 from .graph import Graph, Node, TensorInfo, ValueInfo
@@ -17,6 +18,9 @@ for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byt
     register(Format(name=f"espdl.{_magic.lower()}", accessor=EspdlFile, family="espdl", kind=".espdl",
                     version=f"ESP-DL v3 {_magic}", magic=_magic.encode(), exact_size=False,
                     describe=_what, identified_by=f"magic {_magic}"))
+
+register_signs(Signs("espdl", ".espdl", names=("*.espdl",)))
+register_signs(Signs("espdl", ".espdl", head=lambda head: f"magic {head[:4]!r}" if head[:3] in (b"EDL", b"PDL") else None))
 
 __all__ = ["DlTensor", "EspdlFile", "EspdlModel", "Graph", "ModelTensor", "Node", "TensorBase", "TensorInfo",
            "ValueInfo", "WeightLayout", "concat"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import struct
 
+from ...family import Signs, register_signs
 from ...registry import Format, register, register_sniffer
 from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 from . import nearest
@@ -15,7 +16,7 @@ from .io import IoBufDesc, IoBufDescTda2
 from .nearest import OTHER, NetJ7Nearest
 from .net import NET_VERSIONS, NetJ7, NetTda2
 from .tensors import ELEMENT_DTYPES, Pads, Tensor
-from .versions import RELEASED
+from .versions import RELEASED, net_version_like
 from . import printout_checks as _printout_checks  # noqa: F401  (registers the printout comparisons)
 from .am57x import Config, ParamFile  # (registers the param-file and config sniffer)
 
@@ -66,6 +67,18 @@ NET_FORMATS.append(register(Format(
     exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
     describe="sTIDL_Network_t of an SDK binparse does not know")))
 register_sniffer(nearest.sniff)
+
+
+def _net_head(head: bytes) -> str | None:
+    """Why the first bytes look like a J7 net: a netVersion-like date as the first word."""
+    word = struct.unpack_from("<I", head)[0] if len(head) >= 4 else 0
+    return f"first word 0x{word:08X} is a netVersion-like date" if net_version_like(word) else None
+
+
+for _pattern, _kind in (("*_tidl_net.bin", "net.bin"), ("*_tidl_io_1.bin", "io_1.bin"),
+                        ("tidl_net_*.bin", "net.bin"), ("tidl_io_buff*.bin", "io_1.bin")):
+    register_signs(Signs("tidl", _kind, names=(_pattern,)))
+register_signs(Signs("tidl", "net.bin", head=_net_head))
 
 __all__ = ["Config", "ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "NET_VERSIONS", "IoBufDesc", "IoBufDescTda2",
            "NetJ7", "NetJ7Nearest", "NetTda2", "Pads", "ParamFile", "Tensor"]

@@ -66,6 +66,11 @@ def as_date(value: int) -> datetime.date | None:
         return None
 
 
+def net_version_like(value: int) -> bool:
+    """True when a 32-bit word reads as a TIDL netVersion: a date 0x20YYMMDD spelled in hex digits."""
+    return f"{value:08X}".startswith("20") and as_date(value) is not None
+
+
 def nearest_layouts(value: int) -> list[int]:
     """The verified layouts (gens) to try for a netVersion without its own, nearest first.
 
