@@ -67,7 +67,11 @@ seq:
   - id: num_cores
     type: s4
     if: io_version >= 90
+    valid:
+      min: 1
+      max: max_num_cores
     doc: numCores. Cores the network was compiled for (09.00 and later; 09.00-09.01 inferred, see the top).
+      At least 1 and at most TIDL_MAX_NUM_CORES, so an 8.x file padded by 16 bytes is not taken for 09.00.
   - id: num_virtual_cores
     type: s4
     if: io_version >= 90
