@@ -37,7 +37,7 @@ from timing import Target, report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "tidl" / "j7-08.2" / "deeplabv3-ade20k" / "201_tidl_io_1.bin"
 FIXTURE = REPO / "fixtures" / "tidl" / "io_08x" / "900_tidl_io_1.bin"
-PARAMS = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8}
+PARAMS = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80}
 # What is read of each tensor: name, (N, C, H, W), pads (L, T, R, B, channel), channel pitch, scale;
 # the line pitch is padL + W + padR.
 DIMS, PADS = ("num_batches", "num_channels", "height", "width"), ("pad_l", "pad_t", "pad_r", "pad_b", "pad_ch")
@@ -93,7 +93,7 @@ def main() -> None:
         out = Path(tempfile.mkdtemp(prefix="binparse-bench-"))
         kaitai_ref.compile_all(out)
         cls = kaitai_ref.root_class(kaitai_ref.load_module(out, schema), schema)
-        kaitai = lambda: cls(1, 32, 32, 8, kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(data)))  # noqa: E731
+        kaitai = lambda: cls(*PARAMS.values(), kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(data)))  # noqa: E731
     else:
         print("(kaitai-struct-compiler not installed in .kaitai/: Kaitai rows left out; see README)")
 

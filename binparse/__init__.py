@@ -7,12 +7,12 @@
 
 from .api import open, open_as
 from .buffers import byte_view, view
-from .errors import BinparseError, FormatError, LayoutError, SchemaError, ValidationError
+from .errors import BinparseError, BinparseWarning, FormatError, LayoutError, SchemaError, ValidationError
 from .registry import Format, detect, registered
 from .schema import load_schema
 from . import formats  # noqa: E402,F401  (importing the families fills the registry)
 
 __version__ = "0.1.0"
 
-__all__ = ["BinparseError", "Format", "FormatError", "LayoutError", "SchemaError", "ValidationError",
+__all__ = ["BinparseError", "BinparseWarning", "Format", "FormatError", "LayoutError", "SchemaError", "ValidationError",
            "byte_view", "detect", "registered", "load_schema", "open", "open_as", "view"]

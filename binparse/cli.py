@@ -21,11 +21,22 @@ if TYPE_CHECKING:
     from .formats.tidl import Tensor
 
 
+def _keyed(acc: Any, args: argparse.Namespace) -> Any:
+    """Give an .espdl file the key of its encrypted models (`--key HEX`)."""
+    if not getattr(args, "key", None):
+        return acc
+    from .formats.espdl import EspdlFile
+    from .formats.espdl.crypto import parse_key
+    if not isinstance(acc, EspdlFile):
+        raise BinparseError("--key is for encrypted .espdl models", found=type(acc).__name__)
+    return acc.with_key(parse_key(args.key))
+
+
 def _inspect(args: argparse.Namespace) -> int:
     from . import api, registry, render
     from .family import Artifact
     from .runtime import Accessor
-    acc: Any = api.open(args.file, format=args.format)
+    acc: Any = _keyed(api.open(args.file, format=args.format), args)
     if not isinstance(acc, Accessor):  # text formats and folders: their own summary and report
         print(json.dumps({"file": args.file, **acc.summary()}, indent=1) if args.json else acc.report())
         return 0
@@ -128,7 +139,7 @@ def _view_named(args: argparse.Namespace) -> int:
     from .family import TensorSource
     if not 1 <= len(args.files) <= 2:
         raise BinparseError("expected SOURCE [BUFFER] with --tensor", found=" ".join(args.files))
-    source = api.open(args.files[0], format=args.format)
+    source = _keyed(api.open(args.files[0], format=args.format), args)
     if not isinstance(source, TensorSource):
         raise BinparseError("this file names no tensors that `view --tensor` can read", file=args.files[0],
                             hint="TIDL io descriptors take --input/--output NAME and a buffer; "
@@ -189,6 +200,13 @@ def _draw(args: argparse.Namespace) -> int:
         memory = draw.dlhdl_map(layout) if args.dlhdl else draw.espdl_map(layout)
     elif len(files) != 1:
         raise BinparseError("expected SOURCE (an io descriptor or an Intel compile folder)", found=" ".join(files))
+    elif args.tensor is not None:  # a weight of an .espdl model, in its blocking
+        from . import api
+        from .formats.espdl import EspdlFile
+        model = _keyed(api.open(files[0], format=args.format), args)
+        if not isinstance(model, EspdlFile):
+            raise BinparseError("--tensor draws a tensor of an .espdl model", file=files[0])
+        memory = draw.espdl_weight_map(model.tensor(args.tensor))
     elif args.intel_dla:
         memory = draw.intel_map(_intel_output(files[0]))
     else:
@@ -357,6 +375,7 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--format", help="format name (see `binparse schemas`); default: detect")
     i.add_argument("--json", action="store_true", help="JSON instead of a table")
     i.add_argument("--fields", action="store_true", help="every raw field instead of the family's summary")
+    i.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
     i.set_defaults(run=_inspect)
     v = sub.add_parser("view", help="write a tensor of a device buffer as .npy (logical order, no padding)")
     v.add_argument("files", nargs="+", metavar="[SOURCE] BUFFER",
@@ -364,9 +383,11 @@ def parser() -> argparse.ArgumentParser:
                         "and buffer; --espdl / --dlhdl: the buffer")
     v.add_argument("--npy", required=True, help="where to write the array")
     v.add_argument("--dequantize", action="store_true", help="float32: TIDL (q - zero point) / scale, ESP-DL q * 2^exponent")
-    v.add_argument("--tensor", help="a tensor the SOURCE names (an .espdl model's initializer or test tensor)")
+    v.add_argument("--tensor", help="a tensor the SOURCE names (an .espdl model's initializer or test tensor; "
+                                    "MODEL/TENSOR in a pack)")
     v.add_argument("--stored", action="store_true", help="with --tensor: the elements as the device stores them "
                                                           "(blocked, padded) instead of logical order")
+    v.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
     _device_options(v)
     v.set_defaults(run=_view)
     d = sub.add_parser("draw", help="an SVG picture of a device buffer: data, padding and blocking, by role")
@@ -374,6 +395,8 @@ def parser() -> argparse.ArgumentParser:
                    help="TIDL: io descriptor (with --output/--input); --intel-dla: compile folder or saved "
                         "configuration; --espdl / --dlhdl: none (the shape options describe the buffer)")
     d.add_argument("--svg", required=True, help="where to write the picture")
+    d.add_argument("--tensor", help="a weight (or test tensor) of an .espdl model: its stored blocking")
+    d.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
     _device_options(d)
     d.set_defaults(run=_draw)
     k = sub.add_parser("pack", help="write a logical .npy array into a device buffer (padding zero)")
@@ -417,6 +440,22 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _plain_warnings() -> None:
+    """Print `BinparseWarning`s as one `binparse: warning: …` line, not Python's file:line format."""
+    import warnings
+
+    from .errors import BinparseWarning
+    python_format = warnings.formatwarning
+
+    def fmt(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+            line: str | None = None) -> str:
+        if issubclass(category, BinparseWarning):
+            return f"binparse: warning: {message}\n"
+        return python_format(message, category, filename, lineno, line)
+
+    warnings.formatwarning = fmt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
@@ -428,5 +467,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def console() -> int:
+    """The `binparse` command itself: `main` with warnings printed as plain lines."""
+    _plain_warnings()
+    return main()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())

@@ -19,27 +19,43 @@ from typing import Any
 
 from . import api
 from .errors import BinparseError, FormatError
-from .family import FileReport, Finding, checks
+from .family import Artifact, FileReport, Finding, checks
+from .lookalike import looks_like_artifact
 from .registry import format_of
 from .runtime import Accessor
+
+
+def _unreadable(rep: FileReport, path: Path, error: str) -> FileReport:
+    """A file binparse could not read: an artifact (named, with why) if it looks like one."""
+    like = looks_like_artifact(path)
+    if like is None:
+        rep.evidence = f"{path.stat().st_size:,} bytes, no known format"
+        return rep
+    rep.family, rep.kind, rep.version = like.family, like.kind, "unreadable"
+    rep.evidence, rep.error = like.why, error
+    return rep
 
 
 def _identify(path: Path) -> FileReport:
     rep = FileReport(path.name)
     try:
         obj = api.open(path)
-    except BinparseError:
-        rep.evidence = f"{path.stat().st_size:,} bytes, no known format"
-        return rep
+        if isinstance(obj, Accessor) and isinstance(obj, Artifact):
+            obj.summary()  # reads what `inspect` shows: a file that opens but cannot be read is caught here
+    except BinparseError as exc:
+        return _unreadable(rep, path, str(exc).removeprefix(f"{path}: "))
+    except Exception as exc:  # a bug must not stop the report on the other files
+        return _unreadable(rep, path, f"binparse failed ({type(exc).__name__}: {exc}); please report it")
     rep.obj = obj
     if isinstance(obj, Accessor):
         fmt = format_of(obj)
         rep.family, rep.kind, rep.version, rep.format = fmt.family, fmt.kind, fmt.version, fmt.name
-        rep.evidence = (fmt.identifies() if fmt.magic is not None else f"size {path.stat().st_size:,} bytes")
+        rep.evidence = (fmt.identifies() if fmt.magic is not None or fmt.identified_by
+                        else f"size {path.stat().st_size:,} bytes")
     else:
         doc = obj.summary()
         rep.family, rep.kind = doc.get("family", "?"), doc.get("kind", "?")
-        rep.version = doc.get("dialect", "")
+        rep.version = doc.get("dialect") or doc.get("version", "")
         rep.evidence = "CSV header" if "dialect" in doc else ""
     return rep
 
@@ -54,8 +70,21 @@ def doctor(path: str | os.PathLike[str]) -> dict[str, Any]:
     subfolders = sorted(x.name for x in p.iterdir() if x.is_dir()) if p.is_dir() else []
     reports = [_identify(x) for x in paths]
     findings: list[Finding] = []
+    for r in reports:
+        if r.error:
+            findings.append(Finding("problem", f"{r.name} looks like a {r.family} {r.kind} ({r.evidence}) but could "
+                                               f"not be read: {r.error}", [r.name]))
+        unverified = getattr(r.obj, "unverified", None)
+        if unverified:
+            findings.append(Finding("problem", f"{r.name} was read with an unverified layout, so its values are "
+                                               f"not confirmed: {unverified}", [r.name]))
+    readable = [r for r in reports if not r.error]  # the checks see what could be read (they name the rest's absence)
     for check in checks():
-        findings.extend(check(reports, folder))
+        try:
+            findings.extend(check(readable, folder))
+        except Exception as exc:  # one failing check must not hide the others' findings
+            findings.append(Finding("problem", f"the {check.__module__} check failed ({type(exc).__name__}: {exc}); "
+                                               "please report it"))
     known = [r for r in reports if r.family != "unknown"]
     unknown = [r.name for r in reports if r.family == "unknown"]
     status = "problem" if any(f.level == "problem" for f in findings) else "ok"
@@ -69,6 +98,7 @@ def report_text(doc: dict[str, Any]) -> str:
         what = f"{f['family']} {f['kind']} {f['version']}".strip()
         shown = f["evidence"] and f["evidence"] not in what
         lines.append(f"  {f['file']}: {what} ({f['evidence']})" if shown else f"  {f['file']}: {what}")
+
         if f["runtime"]:
             lines.append(f"      loads on: {f['runtime']}")
     if doc["unknown_files"]:

@@ -97,3 +97,22 @@ class ValidationError(FormatError):
 
 class LayoutError(BinparseError):
     """A layout or view request cannot be satisfied inside the given buffer."""
+
+
+class BinparseWarning(UserWarning):
+    """Input read with an assumption the user must know of (e.g. a layout not verified for its version)."""
+
+
+def warn(message: str) -> None:
+    """Emit a `BinparseWarning` attributed to the caller's code (the first frame outside binparse)."""
+    import os
+    import sys
+    import warnings
+    from types import FrameType
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level = 2  # stacklevel 1 is this function, 2 its caller
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, BinparseWarning, stacklevel=level)

@@ -8,6 +8,8 @@ below, so a new family touches its own module, not a chain of `hasattr` branches
   `inspect --json` body (plain JSON types), `report()` the readable text.
 - `TensorSource`: an artifact that names tensors `view --tensor NAME` can write.
 - `Check`: a doctor check; it reads the identified files of one folder and returns findings.
+- `Signs`: the names and first bytes by which a family's file is recognised even when it cannot
+  be read, so the doctor names it instead of passing over it.
 """
 
 from __future__ import annotations
@@ -77,6 +79,37 @@ class FileReport:
         return doc
 
 
+@dataclass(frozen=True)
+class Signs:
+    """How a file of a family looks when binparse cannot read it, so `doctor` names it.
+
+    `names`: the name patterns the vendor tools write (fnmatch); `binary`: whether such a file is
+    binary (a text file is then never taken for it, whatever its name); `head`: a test on the
+    first bytes that returns why they look like this kind of file, or None.
+    """
+
+    family: str
+    kind: str
+    names: tuple[str, ...] = ()
+    binary: bool = True
+    head: Callable[[bytes], str | None] | None = None
+
+
+_SIGNS: list[Signs] = []
+
+
+def register_signs(signs: Signs) -> Signs:
+    """Add what a family's artifacts look like (a family module calls this at import)."""
+    if signs not in _SIGNS:
+        _SIGNS.append(signs)
+    return signs
+
+
+def signs() -> list[Signs]:
+    """Every registered `Signs`, in registration order."""
+    return list(_SIGNS)
+
+
 Check = Callable[[list[FileReport], Path], list[Finding]]
 _CHECKS: list[Check] = []
 
@@ -93,4 +126,4 @@ def checks() -> list[Check]:
     return list(_CHECKS)
 
 
-__all__ = ["Artifact", "Check", "TensorSource", "FileReport", "Finding", "checks", "register_check"]
+__all__ = ["Artifact", "Check", "Signs", "TensorSource", "register_signs", "signs", "FileReport", "Finding", "checks", "register_check"]

@@ -7,7 +7,7 @@ For binparse's own tests and for users' tests of code that reads these formats:
     from binparse.schema import SCHEMAS_DIR, load_schema
 
     io = load_schema(SCHEMAS_DIR / "tidl/tidl_io_buf_desc.ksy")
-    @given(testing.values(io.root, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8}))
+    @given(testing.values(io.root, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80}))
     def test_reader(values): ...
 
 `values(type, params)` draws plain field values (the shape of `to_dict`) that the construct

@@ -37,12 +37,12 @@ def test_snake_names() -> None:
 
 
 @pytest.mark.parametrize("header,defines,params,size", [
-    ("itidl_io_08_06.h", {}, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8}, 37256),
-    ("itidl_io_09_02_10.h", {}, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 9}, 93976),
-    ("itidl_io_09_02_10.h", {"SOC_J722S": "1"}, {"max_num_cores": 2, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 9}, 187928),
-    ("itidl_io_09_02_10.h", {"SOC_J784S4": "1"}, {"max_num_cores": 4, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 9}, 375832),
-    ("itidl_io_09_02_10.h", {"TIDL_IO_BUF_SIZES": "1"}, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 10}, 94616),
-    ("itidl_io_09_02_10.h", {"TIDL_IO_BUF_SIZES": "1", "SOC_J784S4": "1"}, {"max_num_cores": 4, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 10}, 378392),
+    ("itidl_io_08_06.h", {}, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80}, 37256),
+    ("itidl_io_09_02_10.h", {}, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 92}, 93976),
+    ("itidl_io_09_02_10.h", {"SOC_J722S": "1"}, {"max_num_cores": 2, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 92}, 187928),
+    ("itidl_io_09_02_10.h", {"SOC_J784S4": "1"}, {"max_num_cores": 4, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 92}, 375832),
+    ("itidl_io_09_02_10.h", {"TIDL_IO_BUF_SIZES": "1"}, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 100}, 94616),
+    ("itidl_io_09_02_10.h", {"TIDL_IO_BUF_SIZES": "1", "SOC_J784S4": "1"}, {"max_num_cores": 4, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 100}, 378392),
 ])
 def test_io_headers_match_the_shipped_schema(header: str, defines: dict[str, str], params: dict[str, int], size: int) -> None:
     _, lay = header_to_ksy([str(HEADERS / header)], "sTIDL_IOBufDesc_t", defines=defines)

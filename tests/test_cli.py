@@ -11,7 +11,7 @@ import pytest
 
 from binparse.cli import main
 
-from .conftest import FIXTURES, REPO
+from .conftest import FIXTURES, REPO, real
 
 FIXTURE = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
 
@@ -114,3 +114,17 @@ def test_schemas_and_generate(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.strip() == "generated accessors are up to date"
     r = subprocess.run([sys.executable, "-m", "binparse.codegen", "--check"], capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 0 and "up to date" in r.stdout
+
+
+def test_warnings_are_one_plain_line(tmp_path: Path) -> None:
+    """A net of an unknown netVersion: the warning is one `binparse: warning:` line, no Python source line."""
+    data = bytearray(real("tidl/j7-10.01/ow-tiny/ow_tiny_net.bin").read_bytes())
+    data[:4] = (0x20260101).to_bytes(4, "little")
+    net = tmp_path / "new_tidl_net.bin"
+    net.write_bytes(bytes(data))
+    r = run("inspect", str(net))
+    assert r.returncode == 0
+    err = r.stderr.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"binparse: warning: {net}: netVersion 0x20260101 ")
+    assert "read with the 10.01 layout (netVersion 0x20241120)" in err[0]
+    assert "TIDL network unknown, netVersion 0x20260101, 3 layers" in r.stdout

@@ -47,7 +47,7 @@ def test_properties_are_typed_and_documented() -> None:
     assert "def in_width(self) -> NDArray[np.int32]:" in text
     assert "def in_tensor_scale(self) -> NDArray[np.float32]:" in text
     assert "def in_data_name(self) -> StrArray:" in text
-    assert "def in_buf_size(self) -> NDArray[np.int32] | None:" in text  # `if: io_version >= 10`
+    assert "def in_buf_size(self) -> NDArray[np.int32] | None:" in text  # `if: io_version >= 100`
     assert "def max_alg_in_bufs(self) -> int:" in text  # a param
     enums = (ACCESSORS_DIR / "tidl" / "tidl_enums.py").read_text()
     assert "class ElementType(IntEnum):" in enums and "single_prec_float = 6" in enums

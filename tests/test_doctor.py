@@ -21,26 +21,42 @@ def folders() -> list[Path]:
     return sorted({p.parent for p in REAL.rglob("*") if p.is_file() and p.suffix in (".bin", ".csv")})
 
 
+IO_VERSIONS = {"j7-08.2": "J7 TIDL 08.x (08_00 … 08_06)", "j7-09.x": "J7 TIDL 09.00–09.01"}
+NET_VERSIONS = {"j7-08.2": "J7 TIDL 8.2", "j7-09.x": "J7 TIDL 9.0/9.1 (", "j7-10.01": "J7 TIDL 10.01 ("}
+
+
 @pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_real_folders_have_no_problems(folder: Path) -> None:
     doc = doctor(folder)
     assert doc["status"] == "ok", doc["findings"]
     assert not [f for f in doc["findings"] if f["level"] == "problem"]
-    versions = {f["file"]: f["version"] for f in doc["files"]}
-    for name, version in versions.items():
+    files = {f["file"]: f for f in doc["files"]}
+    assert not [name for name, f in files.items() if f.get("error")]  # every artifact was read
+    for name, f in files.items():
         if name.endswith("_tidl_io_1.bin"):
-            assert version == "J7 TIDL 08.x (08_00 … 08_06)"
-        if name.endswith("_tidl_net.bin"):
-            assert version.startswith("J7 TIDL 8.2")
+            assert f["version"] == IO_VERSIONS[folder.parent.name]
+        if name.endswith("_net.bin") and folder.parent.name in NET_VERSIONS:
+            assert f["version"].startswith(NET_VERSIONS[folder.parent.name])
         if name.startswith("tidl_net_"):
-            assert version == "AM57x TIDL-API 1.3"
+            assert f["version"] == "AM57x TIDL-API 1.3"
 
 
 def test_real_findings() -> None:
     doc = doctor(real("tidl/j7-08.2/deeplabv3-ade20k"))
     texts = [f["text"] for f in doc["findings"]]
-    assert texts == ["201_tidl_io_1.bin and 201_tidl_net.bin agree: TIDL 08.x / 8.2, 1 input(s) and 1 output(s) "
-                     "match the net's data layers by dataId and dims"]  # ArgMax's padding channel follows the data: no note
+    assert texts == [
+        "201_tidl_io_1.bin and 201_tidl_net.bin agree: TIDL 08.x / 8.2, 1 input(s) and 1 output(s) match the net's "
+        "data layers by dataId and dims",  # ArgMax's padding channel follows the data: no note
+        "201_tidl_net.bin_netLog.txt agrees with 201_tidl_net.bin: 82 layers, their types, buffer ids and Out NCHW",
+        "201_tidl_net.bin_netLog.txt lists 9 layer(s) at another position than 201_tidl_net.bin (layers 64-72); "
+        "they are compared by the buffer each writes",
+        "201_tidl_net.bin.layer_info.txt agrees with 201_tidl_net.bin: 82 layers and their out dataIds",
+        "201_tidl_net.bin.layer_info.txt and 201_tidl_net.bin_netLog.txt agree: 82 layers, dataIds and names",
+        "201_tidl_net.bin.layer_info.txt lists 9 layer(s) at another position than 201_tidl_net.bin_netLog.txt "
+        "(layers 64-72); they are compared by the buffer each writes",
+        "201_tidl_io_1.bin agrees with 201_tidl_net.bin_netLog.txt: 1 input(s) and 1 output(s) found by dataId "
+        "with the same N,C,H,W and name"]
+    assert {f["file"]: f["kind"] for f in doc["files"]}["201_tidl_net.bin_netLog.txt"] == "netLog printout"
     ssd = doctor(real("tidl/j7-08.2/ssdlite-mobdet"))  # C = 1 with padding channels after: a dense read works
     assert ssd["findings"] == []
     padded = doctor(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")
@@ -52,7 +68,12 @@ def test_real_findings() -> None:
         "a dense N·C·H·W read is wrong; use `binparse view` (or `binparse draw` to see it)"]
     am = doctor(real("tidl/am57x"))
     assert {f["file"]: f["kind"] for f in am["files"]}["tidl_param_mnist_lenet.bin"] == "param.bin"
-    assert am["unknown_files"] == ["tidl_config_j11_v2.txt", "tidl_config_jdetnet.txt", "tidl_config_mnist_lenet.txt"]
+    assert am["unknown_files"] == []
+    assert {f["file"]: (f["kind"], f["version"]) for f in am["files"]}["tidl_config_j11_prelu.txt"] == (
+        "config.txt", "AM57x TIDL-API")
+    assert [f["text"] for f in am["findings"] if "holds exactly" in f["text"]] == [
+        f"tidl_param_{n}.bin holds exactly the parameters tidl_net_{n}.bin describes"
+        for n in ("imagenet_jacintonet11v2", "imagenet_jacintonet11v2_prelu", "jdetNet_ssd", "mnist_lenet")]
 
 
 def test_mixed_versions_are_said_in_plain_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -27,14 +27,13 @@ def message(fn: Callable[[], Any]) -> str:
 
 
 def test_tidl_io_from_another_sdk_version() -> None:
-    # edgeai-tidl-tools issue #66: a 37,272-byte io file against the 08.x layout
-    assert message(lambda: binparse.open(IO + bytes(16))) == (
-        "no known format matches this file; expected one of: 37,256 bytes = tidl.io.j7_08 (J7 TIDL 08.x "
-        "(08_00 … 08_06)); 1,160 bytes = tidl.io.tda2 (TDA2 TIDL 01.xx (16/16)); 93,976 bytes = "
-        "tidl.io.j7_09_02.c1 (J7 TIDL 09.02, 1 core); 94,616 bytes = tidl.io.j7_10.c1 (J7 TIDL 10.00-11.x, "
-        "1 core); …, found 37,272 bytes starting 02 00 00 00 03 00 00 00. It is +16 bytes from "
-        "tidl.io.j7_08 (J7 TIDL 08.x (08_00 … 08_06)): a file from another SDK version, or a truncated or "
-        "padded one; pass --format NAME to read it as one anyway")
+    # a size no TIDL version writes (37,272 bytes, edgeai-tidl-tools issue #66, is now 09.00-09.01)
+    assert message(lambda: binparse.open(IO + bytes(24))) == (
+        "no known format matches this file; expected one of: 37,272 bytes = tidl.io.j7_09_00 (J7 TIDL "
+        "09.00–09.01); 37,256 bytes = tidl.io.j7_08 (J7 TIDL 08.x (08_00 … 08_06)); 1,160 bytes = tidl.io.tda2 "
+        "(TDA2 TIDL 01.xx (16/16)); 93,976 bytes = tidl.io.j7_09_02.c1 (J7 TIDL 09.02, 1 core); …, found 37,280 "
+        "bytes starting 02 00 00 00 03 00 00 00. It is +8 bytes from tidl.io.j7_09_00 (J7 TIDL 09.00–09.01): a "
+        "file from another SDK version, or a truncated or padded one; pass --format NAME to read it as one anyway")
 
 
 def test_tidl_io_truncated() -> None:
@@ -53,12 +52,18 @@ def test_tidl_buffer_too_small() -> None:
 
 
 def test_tidl_net_of_an_unknown_version_and_truncated() -> None:
-    newer = struct.pack("<I", 0x20250429) + NET[4:]  # TIDL 11.00.04 (bbappend)
-    assert message(lambda: binparse.open(newer)) == (
-        "unknown tidl net.bin version; expected netVersion 0x20230208 = tidl.net.j7_08_06; netVersion "
-        "0x20211201 = tidl.net.j7_08_2; netVersion 0x20240401 = tidl.net.j7_09_02, found netVersion "
-        "0x20250429. Pass --format NAME to read it as the closest known version (fields may have moved); "
-        "`binparse schemas` lists them")
+    newer = bytearray(struct.pack("<I", 0x20250429) + NET[4:])  # TIDL 11.00.04 (bbappend): no verified layout
+    struct.pack_into("<i", newer, 136 + 1792 + 1560, 999)  # and a corrupt layer type: no layout holds
+    assert message(lambda: binparse.open(bytes(newer))) == (
+        "no known layout reads this TIDL network (netVersion 0x20250429, TIDL 11.00.04); expected a layout under "
+        "which the layers, data ids, dims and sizes hold, found tried 10.01 layout (netVersion 0x20241120): "
+        "netBufInfo[0].size 192 is not the 64-aligned header + layers 5,696; tried 09.02 layout (netVersion "
+        "0x20240401): no input data layer (numInBufs -1) or no output data layer (numOutBufs -1); tried 9.0/9.1 "
+        "layout (netVersion 0x20230802): no input data layer (numInBufs -1) or no output data layer (numOutBufs "
+        "-1); tried 08.06 layout (netVersion 0x20230208): layer 1 has type 999, not one of the 08.06 layer types "
+        "(1 such layer); tried 8.2 layout (netVersion 0x20211201): field runs past the end of the data "
+        "(tidl_net_j7.layers). The file is corrupt, or its SDK changed the layout; `binparse schemas` lists the "
+        "verified layouts, --format NAME reads it as one anyway")
     assert message(lambda: binparse.open(NET[:2000]).table()) == (
         "tidl_net_j7.layers, offset 136 (0x88): field runs past the end of the data; expected 5376 bytes "
         "(3 x 1792), found 1864 bytes left. The file is truncated, or a count in it is corrupt")
@@ -85,7 +90,7 @@ def test_espdl_unknown_file_encrypted_model_and_small_buffer() -> None:
     pack = binparse.open(FIXTURES / "espdl" / "tensors_and_models" / "pack_pdl2.espdl")
     assert message(lambda: pack.model_named("secret").payload).endswith(
         "espdl_container.entries[1].model: model payload is encrypted (AES-128-CTR); expected mode 0 "
-        "(plain), found mode 1. Decrypt it with the key on the device or with ESP-DL's tools first")
+        "(plain), found mode 1. Pass the 16-byte key (--key HEX, or EspdlFile.with_key)")
     assert message(lambda: DlTensor((4, 4, 3), (1, 1, 1, 1)).view(bytes(50))) == (
         "espdl tensor, offset 21 (0x15): view reaches outside the buffer; expected a buffer of at least 87 "
         "bytes (the view spans bytes 21..87), found 50 bytes. Pass the whole device buffer from its first "

@@ -93,7 +93,10 @@ def test_container() -> None:
     (m,) = single.models
     p = m.payload
     assert isinstance(p, memoryview) and bytes(p) == b"FLATBUFFER!!" and p.readonly
-    assert single.summary()["models"] == [{"name": "", "encrypted": False, "size": 12, "payload_offset": 16}]
+    assert single.summary()["models"] == [{"name": "", "encrypted": False, "size": 12, "payload_offset": 16, "graph": None,
+                                           "error": "Model, offset 16 (0x10): offset points past the payload; expected a "
+                                                    "position inside the 12-byte payload, found 1413565510. The FlatBuffer "
+                                                    "payload is truncated or corrupt; re-export the model"}]
     edl1 = binparse.open(b"EDL1" + struct.pack("<II", 0, 3) + b"abc")
     assert bytes(edl1.models[0].payload) == b"abc"
     m1, m2 = edl2(b"ABCDEFGH"), edl2(b"WXYZ", mode=1)

@@ -56,14 +56,16 @@ def test_feature_schema(kaitai_out: Path, features_schema: Schema, features: Mod
 
 def test_real_nets(kaitai_out: Path) -> None:
     from .conftest import real
-    cases = [("tidl/j7-08.2/deeplabv3-ade20k/201_tidl_net.bin", "tidl_net_j7", {"gen": 82})] + [
-        (f"tidl/am57x/tidl_net_{n}.bin", "tidl_net_tda2", {"api": 13})
+    cases = [("tidl/j7-08.2/deeplabv3-ade20k/201_tidl_net.bin", "tidl_net_j7", {"gen": 82}, 2),
+             ("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin", "tidl_net_j7", {"gen": 90}, 2),
+             ("tidl/j7-10.01/ow-tiny/ow_tiny_net.bin", "tidl_net_j7", {"gen": 101}, 1)] + [
+        (f"tidl/am57x/tidl_net_{n}.bin", "tidl_net_tda2", {"api": 13}, 2)
         for n in ("mnist_lenet", "jdetNet_ssd", "imagenet_jacintonet11v2")]
-    for rel, name, params in cases:
+    for rel, name, params, conv in cases:
         path = real(rel)
         schema = load_schema(binparse.schema.SCHEMAS_DIR / "tidl" / f"{name}.ksy")
         theirs = kaitai_ref.parse(kaitai_out, schema, path.read_bytes(), params)
         ours = binparse.open(path)
         assert kaitai_ref.to_plain(theirs, schema.root) == ours.to_dict(), rel
         # the union decoded through the instance agrees too
-        assert theirs.layers[2].layer_params.num_out_channels == ours.layers[2].layer_params.num_out_channels > 0
+        assert theirs.layers[conv].layer_params.num_out_channels == ours.layers[conv].layer_params.num_out_channels > 0

@@ -47,7 +47,7 @@ def test_parse_build_roundtrip(fmt: binparse.Format) -> None:
 
 def test_three_parsers_agree_on_generated_io(kaitai_out: Path) -> None:
     schema = load_schema(SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc.ksy")
-    params = {"max_num_cores": 2, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 10}
+    params = {"max_num_cores": 2, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128, "io_version": 100}
 
     @SETTINGS
     @given(x=testing.values(schema.root, params))

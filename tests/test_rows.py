@@ -16,7 +16,7 @@ from .conftest import FIXTURES, real_tidl_io_files
 
 IO_08 = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
 IO_10 = FIXTURES / "tidl" / "io_10_c1" / "905_tidl_io_1.bin"
-P08 = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8}
+P08 = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80}
 
 
 def test_rows_of_the_fixture() -> None:

@@ -17,7 +17,7 @@ from binparse.schema import SCHEMAS_DIR, load_schema
 from .conftest import FIXTURES, real, real_tidl_io_files
 
 IO_SCHEMA = SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc.ksy"
-P08 = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 8}
+P08 = {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80}
 FIXTURE = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
 
 
@@ -136,11 +136,12 @@ def test_open_variants_share_memory(tmp_path: Path) -> None:
 def test_wrong_sizes_name_the_known_versions(tmp_path: Path) -> None:
     data = FIXTURE.read_bytes()
     p = tmp_path / "x_tidl_io_1.bin"
-    p.write_bytes(data + bytes(16))  # the 37,272-byte file of edgeai-tidl-tools issue #66
+    p.write_bytes(data + bytes(8))  # a size no TIDL version has
     with pytest.raises(binparse.FormatError) as e:
         binparse.open(p)
     msg = str(e.value)
-    assert str(p) in msg and "37,272 bytes" in msg and "37,256 bytes = tidl.io.j7_08" in msg
+    assert str(p) in msg and "37,264 bytes" in msg and "37,256 bytes = tidl.io.j7_08" in msg
+    assert "37,272 bytes = tidl.io.j7_09_00" in msg
     with pytest.raises(binparse.FormatError) as e:
         binparse.open(p, format="tidl.io.j7_08")
     assert "wrong size" in str(e.value) and "expected 37,256 bytes" in str(e.value)

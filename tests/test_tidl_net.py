@@ -1,5 +1,6 @@
 """TIDL networks: the real 8.2 net against TI's own netLog, the real AM57x nets against their
-configs and param files, fixtures for 08.06 / 09.02 / TDA2, weights, graph, JSON, hostile files."""
+configs and param files, fixtures for 08.06 / 9.0-9.1 / 09.02 / 10.01 / TDA2, weights, graph, JSON,
+hostile files. (Real 9.x and 10.01 nets and unknown netVersions: test_tidl_net_versions.py.)"""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from .conftest import FIXTURES, real
 DEEPLAB = "tidl/j7-08.2/deeplabv3-ade20k"
 NET_0806 = FIXTURES / "tidl" / "net_08_06" / "910_tidl_net.bin"
 NET_0902 = FIXTURES / "tidl" / "net_09_02" / "911_tidl_net.bin"
+NET_0901 = FIXTURES / "tidl" / "net_09_01" / "913_tidl_net.bin"
+NET_1001 = FIXTURES / "tidl" / "net_10_01" / "914_tidl_net.bin"
 NET_TDA2 = FIXTURES / "tidl" / "net_tidl_api_1_2" / "912_tidl_net.bin"
 
 
@@ -128,11 +131,13 @@ def test_real_am57x_nets_configs_and_param_files() -> None:
         lenet.weights(bytes(1000))
 
 
-@pytest.mark.parametrize("path,version,dims", [
-    (NET_0806, "08.06", [1, 4, 8, 8]), (NET_0902, "09.02", [1, 1, 1, 4, 8, 8])])
-def test_j7_fixtures(path: Path, version: str, dims: list[int]) -> None:
+@pytest.mark.parametrize("path,version,dims,header,layer", [
+    (NET_0806, "08.06", [1, 4, 8, 8], 136, 1792), (NET_0901, "9.0/9.1", [1, 4, 8, 8], 160, 1800),
+    (NET_0902, "09.02", [1, 1, 1, 4, 8, 8], 160, 1824), (NET_1001, "10.01", [1, 1, 1, 4, 8, 8], 176, 1824)])
+def test_j7_fixtures(path: Path, version: str, dims: list[int], header: int, layer: int) -> None:
     net = binparse.open(path)
-    assert net.version == version and net.num_layers == 3
+    assert net.version == version and net.num_layers == 3 and net.unverified is None
+    assert net.field_info("layers")[0] == header and net.layers[0].nbytes == layer
     t = net.table()
     assert t.out_shapes[1, 0].tolist() == dims and t.in_ids[1, :1].tolist() == [0]
     conv = net.layers[1].layer_params
@@ -142,11 +147,16 @@ def test_j7_fixtures(path: Path, version: str, dims: list[int]) -> None:
     assert w["weights"].tolist() == list(range(-54, 54)) and w["bias"].tolist() == [-300, 0, 300, 32767]
     assert net.topological_order() == [0, 1, 2] and net.consumers() == {0: [1], 1: [2]}
     assert net.calibration_params.bias_calibration_factor == 0.0625
-    if version == "09.02":
-        assert net.num_cores == 1 and net.layers[1].layer_kernel_type == 0 and len(net.net_buf_info) == 4
-        assert net.layers[0].nbytes == 1824
+    first = (header + 3 * layer + 63) // 64 * 64  # the weights follow the 64-aligned header + layers
+    assert net.layers[1].layer_params.weights == first and net.layers[1].layer_params.bias == first + 128
+    assert [(b.offset, b.size) for b in net.net_buf_info[:2]] == [(0, first), (first, 192)]
+    assert path.stat().st_size == first + 192
+    if version == "08.06":
+        assert net.num_cores is None and len(net.net_buf_info) == 3 and net.layers[1].layer_kernel_type is None
     else:
-        assert net.num_cores is None and len(net.net_buf_info) == 3 and net.layers[0].nbytes == 1792
+        assert net.num_cores == 1 and net.layers[1].layer_kernel_type == 0 and len(net.net_buf_info) == 4
+    assert (net.is_gc_info_available, net.original_gc_buf_info_offset) == ((0, 0) if version == "10.01" else (None, None))
+    assert net.layers[1].multi_core_mode == (0 if version in ("09.02", "10.01") else None)
 
 
 def test_tda2_fixture() -> None:
@@ -194,27 +204,21 @@ def test_hostile_net_files(tmp_path: Path) -> None:
         binparse.open(bytes(bad)).weights(1)
     assert "outside the file" in str(e.value) and e.value.path == "tidl_net_j7.layers[1].layer_params.weights"
     unknown = struct.pack("<I", 0x20991231) + data[4:]
-    with pytest.raises(FormatError) as e:
-        binparse.open(unknown)
-    assert "netVersion 0x20211201 = tidl.net.j7_08_2" in str(e.value)
+    with pytest.warns(binparse.BinparseWarning, match="0x20991231 .* read with the 08.06 layout"):
+        assert binparse.open(unknown).version == "unknown"  # the nearest layout that holds, said aloud
     assert binparse.open(unknown, format="tidl.net.j7_08_06").num_layers == 3  # an override reads it anyway
     p = tmp_path / "cut_tidl_net.bin"
     p.write_bytes(data[:3000])
     assert main(["inspect", str(p)]) == 3
 
 
-def test_every_real_tidl_binary_opens_as_its_version() -> None:
-    root = real("tidl")
-    expected = {"_tidl_io_1.bin": "tidl.io.j7_08", "_tidl_net.bin": "tidl.net.j7_08_2", "tidl_net_": "tidl.net.am57x"}
-    seen = 0
-    for path in sorted(root.rglob("*.bin")):
-        if path.name.startswith("tidl_param_"):
-            net = binparse.open(path.with_name(path.name.replace("tidl_param_", "tidl_net_")))
-            assert sum(v.nbytes for d in net.weights(binparse.api.map_file(path)) for v in d.values()) == path.stat().st_size
-        else:
-            want = next(v for k, v in expected.items() if k in path.name)
-            acc = binparse.open(path)
-            acc.validate()
-            assert binparse.registry.format_of(acc).name == want, path
-        seen += 1
-    assert seen == 11  # 4 io files, 1 J7 net, 3 AM57x nets, 3 AM57x param files
+def test_every_real_tidl_net_opens_as_its_version() -> None:
+    expected = {"j7-08.2": "tidl.net.j7_08_2", "j7-09.x": "tidl.net.j7_09_01", "j7-10.01": "tidl.net.j7_10_01",
+                "tidl": "tidl.net.am57x"}  # by the folder above the file's own (am57x lies directly in tidl/)
+    nets = sorted(p for p in real("tidl").rglob("*.bin") if "_io" not in p.name and "tidl_param_" not in p.name)
+    for path in nets:  # io descriptors and AM57x param files: test_tidl_io.py and the AM57x test above
+        acc = binparse.open(path)
+        acc.validate()
+        assert binparse.registry.format_of(acc).name == expected[path.parent.parent.name], path
+        assert acc.unverified is None
+    assert len(nets) == 8  # 4 J7 nets (8.2, two 9.0/9.1, 10.01), 4 AM57x nets

@@ -5,8 +5,8 @@ index arithmetic), which `render` turns into an SVG with a memory panel, a logic
 legend.
 """
 
-from .maps import dlhdl_map, espdl_map, intel_map, tidl_map
+from .maps import dlhdl_map, espdl_map, espdl_weight_map, intel_map, tidl_map
 from .model import MemoryMap
 from .render import render
 
-__all__ = ["MemoryMap", "dlhdl_map", "espdl_map", "intel_map", "render", "tidl_map"]
+__all__ = ["MemoryMap", "dlhdl_map", "espdl_map", "espdl_weight_map", "intel_map", "render", "tidl_map"]

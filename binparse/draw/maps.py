@@ -79,6 +79,38 @@ def espdl_map(t: Any) -> MemoryMap:
         logical_grid=(h * w, c), channel_axis=2, logical_note="(H·W) pixels × C channels")
 
 
+def espdl_weight_map(t: Any) -> MemoryMap:
+    """An .espdl weight's raw_data: rows of `block` lanes (16 for a layout without blocks), each
+    element coloured by its output channel (channel for depthwise weights); the bytes raw_data adds
+    to fill its last 16-byte block are zero lanes."""
+    lay, info = t.layout, t.info
+    itemsize = t.np_dtype.itemsize
+    cols = lay.block or max(16 // itemsize, 1)
+    total = -(-max(lay.count, info.data_nbytes // itemsize) // cols) * cols
+    pos = _positions(total, f"ESP-DL weight '{info.name}'")
+    logical = np.full(total, -1, np.int64)
+    logical[lay.stored_index().reshape(-1)] = np.arange(lay.count, dtype=np.int64)
+    role = np.where(pos < lay.count, DATA, ZERO).astype(np.int8)
+    shape = lay.logical_shape
+    k = shape[-1] if lay.depthwise else shape[0]
+    inner = lay.count // max(k, 1)
+    aligned = k // lay.block * lay.block if lay.block else 0
+    per_block = (inner * lay.block) // cols if lay.block else 0
+    seps = list(range(per_block, aligned * inner // cols + 1, per_block)) if per_block else []
+    return MemoryMap(
+        f"ESP-DL weight '{info.name}' ({t.np_dtype.name}): dims {list(info.dims)} as stored, layout "
+        f"{info.layout or 'none'}; logical {'×'.join(map(str, shape))}",
+        role=role.reshape(-1, cols), logical_shape=shape, logical_index=logical.reshape(-1, cols),
+        row_note=f"rows are {cols} elements" + (f": one lane per {'channel' if lay.depthwise else 'output channel'}"
+                                                 if lay.block else ""),
+        axis_x=f"x: lane ({cols})" if lay.block else f"x: element ({cols} per row)",
+        axis_y="y: position in the block (H, W, C)" if lay.block else "y: row",
+        separators=seps, logical_grid=(k, inner) if not lay.depthwise else (inner, k),
+        channel_axis=len(shape) - 1 if lay.depthwise else 0,
+        logical_note="channels × (H·W) positions" if lay.depthwise else "output channels × (H·W·C)",
+        separator_note=f"a block of {lay.block} channels (or the unblocked rest) starts" if lay.block else "a channel starts")
+
+
 def dlhdl_map(lay: Any) -> MemoryMap:
     """A dlhdl conv-module buffer: rows are one y of one block (X values of N lanes)."""
     x_, y_, z_ = lay.shape

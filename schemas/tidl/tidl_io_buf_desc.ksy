@@ -1,6 +1,6 @@
 meta:
   id: tidl_io_buf_desc
-  title: TIDL sTIDL_IOBufDesc_t, J7 TIDL 08.x, 09.02 and 10.00-11.x (the *_tidl_io_1.bin file)
+  title: TIDL sTIDL_IOBufDesc_t, J7 TIDL 08.x, 09.00-09.01, 09.02 and 10.00-11.x (the *_tidl_io_1.bin file)
   file-extension: bin
   endian: le
   imports:
@@ -11,13 +11,30 @@ doc: |
   TIDL-RT refuses any other size. The struct is a struct of arrays: every per-tensor field is an
   array of TIDL_MAX_ALG_IN_BUFS or TIDL_MAX_ALG_OUT_BUFS entries (times TIDL_MAX_NUM_CORES from
   09.02 on), of which the first numInputBuf / numOutputBuf are used. All numbers are 32-bit
-  little-endian. One declaration serves three layouts through params:
-  08.x (io_version 8, 32/32, 1 core): 37,256 bytes;
-  09.02 (io_version 9, 32/128, 1/2/4 cores): adds the 4 header ints, DIM1/DIM2 and
-  numValidTensorDims: 93,976 / 187,928 / 375,832 bytes;
-  10.00-11.x (io_version 10): adds inBufSize and outBufSize: 94,616 / 189,208 / 378,392 bytes.
+  little-endian. One declaration serves four layouts through params (io_version is the TIDL
+  release the layout first appeared in: 80, 90, 92, 100):
+  08.x (io_version 80, 32/32, 1 core): 37,256 bytes;
+  09.00-09.01 (io_version 90, 32/32, 1 core): the 08.x arrays after the 4 header ints
+  numCores, numVirtualCores, numSuperBatches, inferenceMode: 37,272 bytes;
+  09.02 (io_version 92, 32/128, 1/2/4 cores): adds DIM1/DIM2 and numValidTensorDims:
+  93,976 / 187,928 / 375,832 bytes;
+  10.00-11.x (io_version 100): adds inBufSize and outBufSize: 94,616 / 189,208 / 378,392 bytes.
   Note the order in the output part: outDataName comes before outTensorScale.
-doc-ref: TI itidl_ti.h (PSDK-RTOS j721e 08_06, J7 09.02), itidl_io.h (2025); edgeai-tidl-tools docs/tidl_fsg_io_tensors_format.md
+
+  The 09.00-09.01 layout has no published header; it is inferred from three real io files of
+  TIDL 9.0/9.1 tools (netVersion 0x20230802 beside them; ../shared/real/tidl/j7-09.x) and
+  TI's own printout of the same networks (`*_netLog.txt`). The file is 16 bytes (4 int32)
+  longer than 08.x. With the 4 ints placed where 09.02 has them (after numOutputBuf), every
+  field lands where its value makes sense in all three files: the header reads
+  numCores 1, numVirtualCores 1, numSuperBatches 1, inferenceMode 0; each name starts on its
+  512-byte slot ('onnx::Concat_616', 'input', 'images', '625', 'detections', ...); unused
+  slots are zero; and width, height, channels and batches of every input and output equal
+  the Out NCHW of the netLog's data layer with the same dataId (1x4x176x320 and 1x1x176x320
+  in, 1x5x176x320 out; 1x1x32x100 in, 1x256x8x25 out; 1x3x448x448 in, 1x1x300x6 out).
+  Placed anywhere else (after the input part, at the end), names and dims are shifted by 16
+  bytes and no longer agree. issue #66 of edgeai-tidl-tools shows the same size refused by
+  an 08.06 runtime ("Config file size (37272 bytes) does not match ... (37256 bytes)").
+doc-ref: TI itidl_ti.h (PSDK-RTOS j721e 08_06, J7 09.02), itidl_io.h (2025); edgeai-tidl-tools docs/tidl_fsg_io_tensors_format.md; 09.00-09.01 inferred from real files with TI netLogs
 params:
   - id: max_num_cores
     type: u1
@@ -30,7 +47,10 @@ params:
     doc: TIDL_MAX_ALG_OUT_BUFS (32 in 08.x, 128 from 09.02).
   - id: io_version
     type: u1
-    doc: Layout generation, 8 (08.x), 9 (09.02) or 10 (10.00 to 11.x).
+    doc: |
+      Layout generation, named by the TIDL release it first appeared in: 80 (08.x), 90 (09.00 and
+      09.01: header ints, no DIM1/DIM2), 92 (09.02: DIM1/DIM2, numValidTensorDims, 128 outputs) or
+      100 (10.00 to 11.x: buffer sizes).
 seq:
   - id: num_input_buf
     type: s4
@@ -46,21 +66,25 @@ seq:
     doc: numOutputBuf. Number of output tensors (used entries of every out* array).
   - id: num_cores
     type: s4
-    if: io_version >= 9
-    doc: numCores. Cores the network was compiled for (09.02 and later).
+    if: io_version >= 90
+    valid:
+      min: 1
+      max: max_num_cores
+    doc: numCores. Cores the network was compiled for (09.00 and later; 09.00-09.01 inferred, see the top).
+      At least 1 and at most TIDL_MAX_NUM_CORES, so an 8.x file padded by 16 bytes is not taken for 09.00.
   - id: num_virtual_cores
     type: s4
-    if: io_version >= 9
-    doc: numVirtualCores (09.02 and later).
+    if: io_version >= 90
+    doc: numVirtualCores (09.00 and later; 09.00-09.01 inferred).
   - id: num_super_batches
     type: s4
-    if: io_version >= 9
-    doc: numSuperBatches (09.02 and later).
+    if: io_version >= 90
+    doc: numSuperBatches (09.00 and later; 09.00-09.01 inferred).
   - id: inference_mode
     type: s4
     enum: tidl_enums::inference_mode
-    if: io_version >= 9
-    doc: inferenceMode, eTIDL_inferenceMode (09.02 and later).
+    if: io_version >= 90
+    doc: inferenceMode, eTIDL_inferenceMode (09.00 and later; 09.00-09.01 inferred).
   - id: in_data_format
     type: s4
     repeat: expr
@@ -102,13 +126,13 @@ seq:
     type: s4
     repeat: expr
     repeat-expr: in_slots
-    if: io_version >= 9
+    if: io_version >= 92
     doc: inDIM2[TIDL_MAX_ALG_IN_BUFS]. Second extra dimension DIM2 (09.02 and later).
   - id: in_dim1
     type: s4
     repeat: expr
     repeat-expr: in_slots
-    if: io_version >= 9
+    if: io_version >= 92
     doc: inDIM1[TIDL_MAX_ALG_IN_BUFS]. First extra dimension DIM1 (09.02 and later).
   - id: in_channel_pitch
     type: s4
@@ -189,7 +213,7 @@ seq:
     type: s4
     repeat: expr
     repeat-expr: in_slots
-    if: io_version >= 10
+    if: io_version >= 100
     doc: inBufSize[TIDL_MAX_ALG_IN_BUFS]. Memory to allocate for the input buffer (10.00 and later; unit not documented).
   - id: out_width
     type: s4
@@ -205,13 +229,13 @@ seq:
     type: s4
     repeat: expr
     repeat-expr: out_slots
-    if: io_version >= 9
+    if: io_version >= 92
     doc: outDIM2[TIDL_MAX_ALG_OUT_BUFS]. Second extra dimension DIM2 (09.02 and later).
   - id: out_dim1
     type: s4
     repeat: expr
     repeat-expr: out_slots
-    if: io_version >= 9
+    if: io_version >= 92
     doc: outDIM1[TIDL_MAX_ALG_OUT_BUFS]. First extra dimension DIM1 (09.02 and later).
   - id: out_num_channels
     type: s4
@@ -291,13 +315,13 @@ seq:
     type: s4
     repeat: expr
     repeat-expr: out_slots
-    if: io_version >= 10
+    if: io_version >= 100
     doc: outBufSize[TIDL_MAX_ALG_OUT_BUFS]. Memory to allocate for the output buffer (10.00 and later; unit not documented).
   - id: num_valid_tensor_dims
     type: s4
     repeat: expr
     repeat-expr: out_slots
-    if: io_version >= 9
+    if: io_version >= 92
     doc: numValidTensorDims[TIDL_MAX_ALG_OUT_BUFS] (09.02 and later).
 instances:
   in_slots:

@@ -1,6 +1,6 @@
 meta:
   id: tidl_net_j7
-  title: TIDL sTIDL_Network_t, J7 TIDL 8.2, 08.06 and 09.02 (the *_tidl_net.bin file)
+  title: TIDL sTIDL_Network_t, J7 TIDL 8.2, 08.06, 9.0/9.1, 09.02 and 10.01 (the *_tidl_net.bin file)
   file-extension: bin
   endian: le
   imports:
@@ -9,20 +9,30 @@ doc: |
   The network file the J7 TIDL import tool writes as `<subgraph>_tidl_net.bin`: the
   sTIDL_Network_t header, then only numLayers layers (not all TIDL_NUM_MAX_LAYERS slots), padded
   to 64 bytes; then (08.06 and later) a compiler block; then the layer parameters (weights,
-  biases, scales), whose absolute file offsets the layers store. One declaration serves three
+  biases, scales), whose absolute file offsets the layers store. One declaration serves five
   generations through the param `gen`:
   82 = 8.2 (netVersion 0x20211201; layout inferred from real files and TI's netLog: 80-byte
   header, 4,532-byte layers with 16 in/out data params each, 92-byte data params without
   tensorZeroPoint);
   86 = 08.06 (netVersion 0x20230208, from the 08.06 header, LP64: 136-byte header, 1,792-byte layers);
-  92 = 09.02 (netVersion 0x20240401, from the 09.02 header, LP64: 160-byte header, 1,824-byte layers).
+  90 = 9.0/9.1 (netVersion 0x20230802; inferred from the real east-mobilenet and fcnn-cnn5 nets
+  of j7-09.x with TI's netLog, layer_info and paramDebug: the 09.02 header (160 bytes), 1,800-byte
+  layers = a 1,540-byte union, layerKernelType, 100-byte data params that have tensorType but
+  still 4 dims and 3 pitches, padding before inDataPtr, no multiCoreMode / scratchMemRequired;
+  numLayers x 1,800 + 160, 64-aligned, equals netBufInfo[0].size in both files);
+  92 = 09.02 (netVersion 0x20240401, from the 09.02 header, LP64: 160-byte header, 1,824-byte layers);
+  101 = 10.01 (netVersion 0x20241120; inferred from the real ow-tiny net of j7-10.01, a known
+  one-convolution model: 09.02's 1,824-byte layers and conv params unchanged; the header grows to
+  176 bytes with isGCInfoAvailable, padding before netBufInfo, originalGcBufInfoOffset and one
+  netInitBackupDataOffset, names from TI's 10.x runtime and import code, positions from the file).
   Layer types are numbered as in tidl_enums::layer_type_j7_08 (8.2, 08.06) or
-  tidl_enums::layer_type_j7_09 (09.02).
-doc-ref: TI itidl_ti.h (PSDK-RTOS j721e 08_06, J7 09.02); tidl_import_common.cpp (08.06) TIDL_writeModel
+  tidl_enums::layer_type_j7_09 (9.0 and later; the real 9.x / 10.01 files use only types 0-29,
+  which both numberings share).
+doc-ref: TI itidl_ti.h (PSDK-RTOS j721e 08_06, J7 09.02); tidl_import_common.cpp (08.06) TIDL_writeModel; real files in shared/real/tidl/j7-09.x and j7-10.01
 params:
   - id: gen
     type: u1
-    doc: Layout generation, 82 (8.2), 86 (08.06) or 92 (09.02).
+    doc: Layout generation, 82 (8.2), 86 (08.06), 90 (9.0/9.1), 92 (09.02) or 101 (10.01).
 seq:
   - id: net_version
     type: u4
@@ -34,8 +44,8 @@ seq:
     type: s4
     valid:
       min: 0
-      max: 'gen >= 92 ? 1536 : 1024'
-    doc: numLayers. Layers stored in this file (at most TIDL_NUM_MAX_LAYERS).
+      max: 'gen >= 90 ? 1536 : 1024'
+    doc: numLayers. Layers stored in this file (at most TIDL_NUM_MAX_LAYERS; 1536 from 09.02 on, assumed for 9.0 and 10.01).
   - id: weights_element_size
     type: s4
     doc: weightsElementSize. Bytes per weight.
@@ -63,10 +73,18 @@ seq:
   - id: data_flow_info
     type: s4
     doc: dataFlowInfo.
+  - id: is_gc_info_available
+    type: s4
+    if: gen >= 100
+    doc: |
+      isGCInfoAvailable (10.x; inferred position: ow-tiny holds 1 here and has a GC block; TI's 10.x
+      runtime reads the GC block at originalGcBufInfoOffset when this is non-zero).
   - id: graph_compiler_info_offset
     type: s4
-    if: gen >= 92
-    doc: graphCompilerInfoOffset (09.02).
+    if: gen >= 90
+    doc: |
+      graphCompilerInfoOffset (09.02 header; in 9.0/9.1 files it equals netBufInfo[3].offset; in
+      10.01 inferred to stay here, 0 in ow-tiny).
   - id: is_quant_stats_available
     type: s4
     doc: isQuantStatsAvailable.
@@ -83,25 +101,38 @@ seq:
   - id: inference_mode
     type: s4
     enum: tidl_enums::inference_mode
-    if: gen >= 92
-    doc: inferenceMode (09.02).
+    if: gen >= 90
+    doc: inferenceMode (09.02 header; 9.0/9.1 and 10.01 at the same place relative to modelGroupId).
   - id: num_cores
     type: s4
-    if: gen >= 92
-    doc: numCores (09.02).
+    if: gen >= 90
+    doc: numCores (09.02 header; 1 in the real 9.x and 10.01 files).
   - id: align_pad
     size: 4
-    if: gen == 86
+    if: gen == 86 or gen >= 100
     doc: Compiler padding before netBufInfo, whose pointer member aligns it to 8 bytes (LP64).
   - id: net_buf_info
     type: sys_mem_handle
     repeat: expr
-    repeat-expr: 'gen >= 92 ? 4 : 3'
+    repeat-expr: 'gen >= 90 ? 4 : 3'
     if: gen >= 86
-    doc: netBufInfo[TIDL_NET_TOTAL_BUF] (08.06 and later).
+    doc: |
+      netBufInfo[TIDL_NET_TOTAL_BUF] (08.06 and later): structure, params, compiler, (9.x+) GC
+      block. In the real 9.x/10.01 files [0].size = the 64-aligned header + layers and [1]
+      ends at the end of the file.
+  - id: original_gc_buf_info_offset
+    type: s4
+    if: gen >= 100
+    doc: originalGcBufInfoOffset (10.x import code; inferred position, equals netBufInfo[3].offset in ow-tiny).
+  - id: net_init_backup_data_offset
+    type: s4
+    if: gen >= 100
+    doc: |
+      netInitBackupDataOffset[] (10.x import code; inferred: one int32 fills the header to the
+      176 bytes where ow-tiny's layers start; 0 = no backup, as in ow-tiny).
   - id: layers
     type: layer(gen)
-    size: 'gen >= 92 ? 1824 : gen == 86 ? 1792 : 4532'
+    size: 'gen >= 92 ? 1824 : gen == 90 ? 1800 : gen == 86 ? 1792 : 4532'
     repeat: expr
     repeat-expr: num_layers
     doc: TIDLLayers[numLayers]. Only the used layers are stored.
@@ -147,7 +178,7 @@ types:
         type: s4
         doc: actType (TIDL_NoAct 0, RelU 1, PRelU 2, RelU6 3, Clip 4, Sigmoid 5, Tanh 6, HardSigmoid 7, ELU 8, GELU 9).
   data_params:
-    doc: sTIDL_DataParams_t (8.2 92 bytes, 08.06 96, 09.02 116).
+    doc: sTIDL_DataParams_t (8.2 92 bytes, 08.06 96, 9.0/9.1 100, 09.02 and 10.01 116).
     params:
       - id: gen
         type: u1
@@ -181,8 +212,10 @@ types:
         doc: tensorZeroPoint (08.06 and later; absent in 8.2).
       - id: tensor_type
         type: s4
-        if: gen >= 92
-        doc: tensorType, symmetric 0 / asymmetric 1 (09.02).
+        if: gen >= 90
+        doc: |
+          tensorType, symmetric 0 / asymmetric 1 (09.02 header; in 9.0/9.1 inferred: padW/padH
+          sit one int32 after tensorZeroPoint, e.g. 1, 1 on fcnn-cnn5's padded data convert).
       - id: pad_w
         type: s4
       - id: pad_h
@@ -201,21 +234,27 @@ types:
         type: s4
         repeat: expr
         repeat-expr: 'gen >= 92 ? 5 : 3'
-        doc: pitch[TIDL_PITCH_MAX]. ROI, (DIM1, DIM2,) channel, line pitches.
+        doc: |
+          pitch[TIDL_PITCH_MAX]. ROI, (DIM1, DIM2,) channel, line pitches (9.0/9.1: three, e.g.
+          281920, 56384, 320 for east-mobilenet's 1x5x176x320 concat).
       - id: dim_values
         type: s4
         repeat: expr
         repeat-expr: 'gen >= 92 ? 6 : 4'
-        doc: dimValues[TIDL_DIM_MAX]. N, C, H, W (09.02 N, DIM1, DIM2, C, H, W).
+        doc: |
+          dimValues[TIDL_DIM_MAX]. N, C, H, W (09.02 and 10.01: N, DIM1, DIM2, C, H, W; 9.0/9.1 still
+          N, C, H, W: the netLog's Out NCHW of every layer of both real 9.x nets).
   layer:
-    doc: sTIDL_Layer_t (8.2 4,532 bytes, 08.06 1,792, 09.02 1,824).
+    doc: sTIDL_Layer_t (8.2 4,532 bytes, 08.06 1,792, 9.0/9.1 1,800, 09.02 and 10.01 1,824).
     params:
       - id: gen
         type: u1
     seq:
       - id: layer_params_raw
         size: 'gen >= 92 ? 1544 : 1540'
-        doc: layerParams, the sTIDL_LayerParams_t union as raw bytes (decoded by the instance layer_params).
+        doc: |
+          (9.0/9.1: 1,540 bytes, inferred: actParams.actType = 1 of the ReLU convolutions lies at
+          +1556.) layerParams, the sTIDL_LayerParams_t union as raw bytes (decoded by the instance layer_params).
       - id: act_params
         type: act_params
         doc: actParams.
@@ -224,8 +263,8 @@ types:
         doc: layerType (numbering per generation, see tidl_enums).
       - id: layer_kernel_type
         type: s4
-        if: gen >= 92
-        doc: layerKernelType (09.02).
+        if: gen >= 90
+        doc: layerKernelType (09.02 header; 9.0/9.1 inferred, 1 on every layer of the real files).
       - id: num_in_bufs
         type: s4
         doc: numInBufs (-1 on the network's input data layers).
@@ -256,7 +295,7 @@ types:
         doc: outData. The output's data params (08.06 and later).
       - id: ptr_pad
         size: 4
-        if: gen == 86
+        if: gen == 86 or gen == 90
         doc: Compiler padding before the pointer (LP64).
       - id: in_data_ptr
         type: u8
@@ -274,9 +313,11 @@ types:
       - id: multi_core_mode
         type: s4
         if: gen >= 92
+        doc: multiCoreMode (09.02; absent in 9.0/9.1, whose layers end 24 bytes earlier).
       - id: scratch_mem_required
         type: s4
         if: gen >= 92
+        doc: scratchMemRequired (09.02).
     instances:
       layer_params:
         pos: 0
@@ -298,7 +339,10 @@ types:
             29: data_convert_params(gen)
         doc: layerParams. The sTIDL_LayerParams_t union, decoded by layerType (other types keep the raw bytes).
   pooling_params:
-    doc: sTIDL_PoolingParams_t (08.06 44 bytes, 09.02 64; 8.2 assumed as 08.06).
+    doc: |
+      sTIDL_PoolingParams_t (08.06 44 bytes, 09.02 and 10.01 64; 8.2 assumed as 08.06; 9.0/9.1 60,
+      inferred: the conv params' minPSAT = -1 lies 4 bytes before its 09.02 place in fcnn-cnn5,
+      taken as 09.02 without its last field avgDims).
     params:
       - id: gen
         type: u1
@@ -322,16 +366,16 @@ types:
         type: s4
       - id: pad_t
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: pad_b
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: pad_l
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: pad_r
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: in_data_q
         type: s4
       - id: out_data_q
@@ -345,6 +389,10 @@ types:
     doc: |
       sTIDL_ConvParams_t. weights, bias, weightScales, ... are absolute file offsets of the
       parameters. 8.2: only the prefix up to enableBias is known (inferred from real files).
+      9.0/9.1 and 10.01: 09.02's order (derivedBias, derivedScales, derivedShifts present),
+      inferred from the real files: numInChannels at +44, numOutChannels, kernel, pads and
+      enableBias of fcnn-cnn5's four convolutions and ow-tiny's one match the netLog / the
+      known model; minPSAT = maxPSAT = -1 right after the pooling params.
     params:
       - id: gen
         type: u1
@@ -369,13 +417,13 @@ types:
         if: gen >= 86
       - id: derived_bias
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: derived_scales
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: derived_shifts
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: per_channel_weight_scale_offset
         type: s4
       - id: convolution_type
@@ -465,7 +513,7 @@ types:
         type: s4
         if: gen >= 86
   eltwise_params:
-    doc: sTIDL_EltWiseParams_t (08.06 128 bytes, 09.02 132; 8.2 with 16 inDataQ, inferred).
+    doc: sTIDL_EltWiseParams_t (08.06 128 bytes, 09.02 and 10.01 132; 8.2 with 16 inDataQ, inferred; 9.0/9.1 assumed as 09.02, no such layer in the real 9.x files).
     params:
       - id: gen
         type: u1
@@ -497,9 +545,9 @@ types:
         type: s4
       - id: is_broadcast
         type: s4
-        if: gen >= 92
+        if: gen >= 90
   inner_product_params:
-    doc: sTIDL_InnerProductParams_t (08.06 56 bytes, 09.02 108).
+    doc: sTIDL_InnerProductParams_t (08.06 56 bytes, 09.02 and 10.01 108; 9.0/9.1 assumed as 09.02, no such layer in the real 9.x files).
     params:
       - id: gen
         type: u1
@@ -512,45 +560,45 @@ types:
         doc: bias. File offset of the biases.
       - id: weight_scales
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: weight_zero_points
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: bias_scales
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: bias_zero_points
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: derived_bias
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: derived_scales
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: derived_shifts
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: activation_type
         type: s4
       - id: num_in_nodes
         type: s4
-        if: gen < 92
+        if: gen < 90
       - id: num_out_nodes
         type: s4
-        if: gen < 92
+        if: gen < 90
       - id: num_batches
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: num_in_rows
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: num_in_cols
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: num_out_cols
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: weights_q
         type: s4
       - id: weight_scale
@@ -571,18 +619,18 @@ types:
         type: s4
       - id: is_bias
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: input_a_transpose
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: input_b_transpose
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: const_idx
         type: s4
-        if: gen >= 92
+        if: gen >= 90
   softmax_params:
-    doc: sTIDL_SoftMaxParams_t.
+    doc: sTIDL_SoftMaxParams_t (axis, outTranspose from 09.02; 9.0/9.1 assumed as 09.02, no such layer in the real 9.x files).
     params:
       - id: gen
         type: u1
@@ -595,10 +643,10 @@ types:
         type: s4
       - id: axis
         type: s4
-        if: gen >= 92
+        if: gen >= 90
       - id: out_transpose
         type: s4
-        if: gen >= 92
+        if: gen >= 90
   batch_norm_params:
     doc: sTIDL_BatchNormParams_t (08.06, 40 bytes).
     seq:
@@ -632,7 +680,7 @@ types:
       - id: out_data_q
         type: s4
   crop_params:
-    doc: sTIDL_CropParams_t.
+    doc: sTIDL_CropParams_t (multiCoreMode from 09.02; 9.0/9.1 assumed as 09.02, no such layer in the real 9.x files).
     params:
       - id: gen
         type: u1
@@ -649,7 +697,7 @@ types:
         type: s4
       - id: multi_core_mode
         type: s4
-        if: gen >= 92
+        if: gen >= 90
   arg_max_params:
     doc: sTIDL_ArgMaxParams_t.
     seq:
@@ -660,7 +708,7 @@ types:
       - id: out_data_q
         type: s4
   data_convert_params:
-    doc: sTIDL_dataConvertParams_t.
+    doc: sTIDL_dataConvertParams_t (outLayout from 09.02; 9.0/9.1 assumed as 09.02; the real 9.x files hold only type, 0 input / 1 output).
     params:
       - id: gen
         type: u1
@@ -674,7 +722,7 @@ types:
       - id: out_layout
         type: s4
         enum: tidl_enums::layout
-        if: gen >= 92
+        if: gen >= 90
       - id: in_zero_point
         type: s4
       - id: out_zero_point

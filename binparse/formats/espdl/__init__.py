@@ -1,9 +1,14 @@
-"""Espressif ESP-DL: tensors in padded HWC buffers (old dl::Tensor), TensorBase, .espdl files."""
+"""Espressif ESP-DL: tensors in padded HWC buffers (old dl::Tensor), TensorBase, .espdl models (graph,
+weights in their device blocking, test tensors)."""
 
 from __future__ import annotations
 
+from ...family import Signs, register_signs
 from ...registry import Format, register
 from .container import EspdlFile, EspdlModel
+from .graph import Graph, Node, TensorInfo, ValueInfo
+from .model_tensor import ModelTensor
+from .weights import WeightLayout
 from .tensor import DlTensor, TensorBase, concat
 from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 
@@ -14,4 +19,8 @@ for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byt
                     version=f"ESP-DL v3 {_magic}", magic=_magic.encode(), exact_size=False,
                     describe=_what, identified_by=f"magic {_magic}"))
 
-__all__ = ["DlTensor", "EspdlFile", "EspdlModel", "TensorBase", "concat"]
+register_signs(Signs("espdl", ".espdl", names=("*.espdl",)))
+register_signs(Signs("espdl", ".espdl", head=lambda head: f"magic {head[:4]!r}" if head[:3] in (b"EDL", b"PDL") else None))
+
+__all__ = ["DlTensor", "EspdlFile", "EspdlModel", "Graph", "ModelTensor", "Node", "TensorBase", "TensorInfo",
+           "ValueInfo", "WeightLayout", "concat"]

@@ -1,30 +1,84 @@
-"""`.espdl` model files and packs: the models inside and their FlatBuffer payloads, zero-copy."""
+"""`.espdl` model files and packs: the models inside, their graphs and tensors, zero-copy.
+
+A model's payload is a zero-copy memoryview of the file; an encrypted one (mode 1) is decrypted
+into a new buffer when a key is given (`EspdlFile.with_key`). PDL3 packs carry a SHA-256 that
+`problems()` checks.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from functools import cached_property
+from typing import Any
 
 from ...accessors.espdl.espdl_container import EspdlContainer, ModelRecord
-from ...errors import FormatError
+from ...errors import BinparseError, FormatError
+from .crypto import decrypt
+from .graph import Graph
+from .model_tensor import ModelTensor
+from .report import model_report
+from .weights import WeightLayout
+
+SHA256_AT, SHA256_SIZE = 24, 32  # PDL3: digest of the package with these bytes zeroed (fbs_loader.cpp)
 
 
-@dataclass(frozen=True)
 class EspdlModel:
-    """One model of a file or pack."""
+    """One model of a file or pack: its payload, graph and tensors."""
 
-    name: str
-    encrypted: bool
-    record: ModelRecord
-    file: str | None = None
+    def __init__(self, name: str, record: ModelRecord, file: str | None = None, key: bytes | None = None) -> None:
+        self.name, self.record, self.file, self.key = name, record, file, key
+        self.encrypted = int(record.mode) == 1
 
     @property
+    def payload_offset(self) -> int:
+        return int(self.record.field_info("payload")[0])
+
+    @cached_property
     def payload(self) -> memoryview:
-        """The FlatBuffer (espdl.fbs root `Model`) as a zero-copy memoryview of the file."""
-        if self.encrypted:
+        """The FlatBuffer (espdl.fbs root `Model`): a zero-copy memoryview of the file, or of the
+        decrypted copy for an encrypted model opened with its key."""
+        data: memoryview = self.record.payload.data.cast("B")
+        if not self.encrypted:
+            return data
+        if self.key is None:
             raise FormatError("model payload is encrypted (AES-128-CTR)", file=self.file, path=self.record.path,
                               expected="mode 0 (plain)", found="mode 1",
-                              hint="decrypt it with the key on the device or with ESP-DL's tools first")
-        return self.record.payload.data.cast("B")
+                              hint="pass the 16-byte key (--key HEX, or EspdlFile.with_key)")
+        return memoryview(decrypt(data, self.key, file=self.file))
+
+    @cached_property
+    def graph(self) -> Graph:
+        try:
+            return Graph.read(self.payload, file=self.file, base=self.payload_offset)
+        except BinparseError as exc:
+            if self.encrypted:
+                exc.hint = "the payload does not decode with this key: check the key"
+                exc.args = (str(exc),)
+            raise
+
+    def tensor(self, name: str) -> ModelTensor:
+        """The initializer or test tensor `name`."""
+        g = self.graph
+        for t in g.tensors:
+            if t.name == name:
+                lay = WeightLayout.of(t.layout, t.dims, g.depthwise(t.name)) if t.role == "initializer" \
+                    else WeightLayout.of(None, t.dims)
+                return ModelTensor(t, lay, self.payload, self.file, self.payload_offset)
+        raise FormatError(f"no tensor named {name!r} in model {self.name or '(model)'}", file=self.file,
+                          expected=f"one of {len(g.tensors)}: " + ", ".join(t.name for t in g.tensors[:12])
+                          + (" ..." if len(g.tensors) > 12 else ""))
+
+    def summary(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"name": self.name, "encrypted": self.encrypted, "size": int(self.record.size),
+                               "payload_offset": self.payload_offset}
+        if self.encrypted and self.key is None:
+            doc["graph"] = None
+            return doc
+        try:
+            doc["graph"] = self.graph.to_json()
+        except BinparseError as exc:
+            doc["graph"], doc["error"] = None, str(exc)
+        return doc
 
 
 class EspdlFile(EspdlContainer):
@@ -32,11 +86,23 @@ class EspdlFile(EspdlContainer):
 
     __slots__ = ()
 
+    def with_key(self, key: bytes | None) -> EspdlFile:
+        """Use `key` (16 bytes, AES-128) for the encrypted models; returns self."""
+        self._cache["espdl.key"] = key
+        self._cache.pop("espdl.models", None)
+        return self
+
     @property
     def models(self) -> list[EspdlModel]:
-        if self.model is not None:
-            return [EspdlModel("", int(self.model.mode) == 1, self.model, self._file)]
-        return [EspdlModel(e.name, int(e.model.mode) == 1, e.model, self._file) for e in self.entries or []]
+        got: list[EspdlModel] | None = self._cache.get("espdl.models")
+        if got is None:
+            key = self._cache.get("espdl.key")
+            if self.model is not None:
+                got = [EspdlModel("", self.model, self._file, key)]
+            else:
+                got = [EspdlModel(e.name, e.model, self._file, key) for e in self.entries or []]
+            self._cache["espdl.models"] = got
+        return got
 
     def model_named(self, name: str) -> EspdlModel:
         for m in self.models:
@@ -44,15 +110,83 @@ class EspdlFile(EspdlContainer):
                 return m
         raise FormatError(f"no model named {name!r}", file=self._file, expected=[m.name for m in self.models])
 
-    def summary(self) -> dict[str, object]:
-        return {"family": "espdl", "kind": "model_file" if self.model is not None else "model_pack",
-                "format": self.magic,
-                "models": [{"name": m.name, "encrypted": m.encrypted, "size": int(m.record.size),
-                            "payload_offset": m.record.field_info("payload")[0]} for m in self.models]}
+    def tensor(self, name: str) -> ModelTensor:
+        """A tensor by name: `TENSOR` in a single-model file, `MODEL/TENSOR` in a pack (or `TENSOR`
+        when only one of its models has it)."""
+        models = self.models
+        if len(models) == 1:
+            return models[0].tensor(name)
+        for m in models:
+            if name.startswith(m.name + "/"):
+                return m.tensor(name[len(m.name) + 1:])
+        having = [m for m in models if not (m.encrypted and m.key is None) and any(t.name == name for t in m.graph.tensors)]
+        if len(having) == 1:
+            return having[0].tensor(name)
+        raise FormatError(f"name a tensor of this pack as MODEL/TENSOR", file=self._file, found=name,
+                          expected=[m.name for m in models])
+
+    def tensor_array(self, name: str, buffer: Any = None, *, stored: bool = False,
+                     dequantize: bool = False) -> tuple[Any, str]:
+        """The `TensorSource` protocol: logical order by default (a view where no blocking is undone)."""
+        if buffer is not None:
+            raise FormatError("an .espdl file carries its tensors: give no buffer", file=self._file)
+        t = self.tensor(name)
+        arr = t.dequantize(stored=stored) if dequantize else t.array(stored=stored)
+        return arr, t.describe(stored=stored, dequantize=dequantize)
+
+    def sha256(self) -> tuple[bytes, bytes] | None:
+        """PDL3: (stored, computed) digests; None for other formats."""
+        if self.pdl3_header is None:
+            return None
+        size = int(self.pdl3_header.package_size)
+        mv = self._mv
+        if size > mv.nbytes or size <= SHA256_AT + SHA256_SIZE:
+            raise FormatError("PDL3 package_size outside the file", file=self._file, path="espdl_container.pdl3_header.package_size",
+                              offset=20, expected=f"{SHA256_AT + SHA256_SIZE + 1}..{mv.nbytes}", found=size)
+        h = hashlib.sha256(mv[:SHA256_AT])
+        h.update(bytes(SHA256_SIZE))
+        h.update(mv[SHA256_AT + SHA256_SIZE:size])
+        return bytes(self.pdl3_header.sha256), h.digest()
+
+    def problems(self) -> list[str]:
+        """What is wrong with the file: a PDL3 digest that differs, models whose graph does not decode."""
+        out = []
+        try:
+            digests = self.sha256()
+            if digests and digests[0] != digests[1]:
+                out.append(f"PDL3 sha256 differs: stored {digests[0].hex()}, computed {digests[1].hex()}")
+        except BinparseError as exc:
+            out.append(str(exc))
+        for m in self.models:
+            if m.encrypted and m.key is None:
+                continue
+            try:
+                m.graph
+            except BinparseError as exc:
+                out.append(f"model {m.name or '(model)'}: {exc}")
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"family": "espdl", "kind": "model_file" if self.model is not None else "model_pack",
+                               "format": self.magic, "models": [m.summary() for m in self.models]}
+        digests = self.sha256() if self.pdl3_header is not None and self.pdl3_header.package_size <= self._mv.nbytes else None
+        if digests:
+            doc["sha256"] = {"stored": digests[0].hex(), "computed": digests[1].hex(), "ok": digests[0] == digests[1]}
+        doc["problems"] = self.problems()
+        return doc
 
     def report(self) -> str:
         lines = [f"ESP-DL {self.magic} {'model' if self.model is not None else 'pack'}"]
-        for m in self.summary()["models"]:  # type: ignore[attr-defined]
-            lines.append(f"  {m['name'] or '(model)'}: {m['size']:,} bytes of FlatBuffer at offset {m['payload_offset']}"
-                         + (", encrypted" if m["encrypted"] else ""))
+        for m in self.models:
+            lines.append(f"{m.name or 'model'}: {int(m.record.size):,} bytes of FlatBuffer at offset {m.payload_offset}"
+                         + (", encrypted (AES-128-CTR)" if m.encrypted else ""))
+            if m.encrypted and m.key is None:
+                lines.append("  encrypted: header only (pass --key HEX to decode)")
+                continue
+            try:
+                lines.extend("  " + s for s in model_report(m.graph).splitlines())
+            except BinparseError as exc:
+                lines.append(f"  cannot decode: {exc}")
+        for p in self.problems():
+            lines.append(f"problem: {p}")
         return "\n".join(lines)

@@ -1,20 +1,89 @@
-"""`binparse doctor` check for ESP-DL files: what can and cannot be read in each model."""
+"""`binparse doctor` check for ESP-DL files: what each model is, whether its test tensors fit the graph.
+
+Per model: the target its weight layouts point to (the `c` reference layouts, or int8/int16 blocks
+of esp32s3/esp32p4, which share them), ops and parameter count; the test inputs/outputs against
+the graph's inputs/outputs (names, dims); and problems: a PDL3 digest that differs, a payload that
+does not decode, a blocked layout whose channel count contradicts its name. A file that cannot be
+read is one problem line; the report goes on.
+"""
 
 from __future__ import annotations
 
+from math import prod
 from pathlib import Path
 
+from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
+from .container import EspdlFile, EspdlModel
+from .graph import Graph
+from .weights import ALIASES, LAYOUTS
+
+
+def target_of(g: Graph) -> str:
+    """What the weight layouts say about the target the model was built for."""
+    names = {ALIASES.get(t.layout or "", t.layout or "") for t in g.initializers} - {"UNK", ""}
+    blocks = sorted({int(LAYOUTS[n]["block"]) for n in names if n in LAYOUTS and LAYOUTS[n]["block"]})  # type: ignore[call-overload]
+    if blocks:
+        return "esp32s3 / esp32p4 (blocked weights: " + ", ".join(f"{b} lanes" for b in blocks) + ")"
+    if names & {"NHWC", "HWCN", "NWC", "WCN"}:
+        return "c (reference layouts, unblocked)"
+    return "unknown (no weight layout names)"
+
+
+def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
+    label = f"{name}{'/' + m.name if m.name else ''}"
+    if m.encrypted and m.key is None:
+        return [Finding("note", f"{label}: encrypted (AES-128-CTR); header only (pass the key to read it)", [name])]
+    g = m.graph
+    out = []
+    ops: dict[str, int] = {}
+    for n in g.nodes:
+        ops[n.op_type] = ops.get(n.op_type, 0) + 1
+    params = sum(prod(t.dims) for t in g.initializers)
+    out.append(Finding("ok", f"{label}: {target_of(g)}; {len(g.nodes)} nodes ("
+                       + ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())) + f"), {params:,} parameters", [name]))
+    for t in g.initializers:
+        lay = m.tensor(t.name).layout
+        if t.layout and not lay.known:
+            out.append(Finding("note", f"{label}: {t.name} has layout {t.layout!r}, which binparse does not know; "
+                                       "its logical form is its stored dims", [name]))
+        elif lay.block:
+            k = t.dims[-2] if lay.depthwise else t.dims[-1]
+            unaligned = lay.canonical.endswith("_UNALIGNED")
+            if (k % lay.block != 0) != unaligned:
+                out.append(Finding("problem", f"{label}: {t.name} is {t.layout} but has {k} channels "
+                                              f"({'a' if k % lay.block == 0 else 'not a'} multiple of {lay.block})", [name]))
+    graph_io = {"test input": {v.name: v for v in g.inputs}, "test output": {v.name: v for v in g.outputs}}
+    for role, tensors in (("test input", g.test_inputs), ("test output", g.test_outputs)):
+        for t in tensors:
+            v = graph_io[role].get(t.name)
+            if v is None:
+                out.append(Finding("problem", f"{label}: {role} {t.name!r} is not a graph {role.split()[1]}", [name]))
+            elif v.dims is not None and tuple(v.dims) != t.dims:
+                out.append(Finding("problem", f"{label}: {role} {t.name!r} has dims {list(t.dims)}, the graph "
+                                              f"{list(v.dims)}", [name]))
+            else:
+                out.append(Finding("ok", f"{label}: {role} {t.name!r} {list(t.dims)} matches the graph", [name]))
+    if not g.test_inputs and not g.test_outputs:
+        out.append(Finding("note", f"{label}: no test inputs/outputs to check a port with", [name]))
+    return out
 
 
 @register_check
 def check_espdl(reports: list[FileReport], folder: Path) -> list[Finding]:
-    """A note for each file holding encrypted models (binparse reads their header only)."""
+    """Each ESP-DL model: target, ops, parameters, test tensors against the graph, problems."""
     out: list[Finding] = []
     for rep in reports:
-        if rep.family != "espdl":
+        if rep.family != "espdl" or not isinstance(rep.obj, EspdlFile):
             continue
-        enc = [m.name or "(model)" for m in rep.obj.models if m.encrypted]
-        if enc:
-            out.append(Finding("note", f"{rep.name}: encrypted model(s) {enc}; binparse does not decrypt", [rep.name]))
+        try:
+            for p in rep.obj.problems():
+                out.append(Finding("problem", f"{rep.name}: {p}", [rep.name]))
+            for m in rep.obj.models:
+                try:
+                    out.extend(_model_findings(rep.name, m))
+                except BinparseError:
+                    continue  # listed by problems() above
+        except BinparseError as exc:
+            out.append(Finding("problem", f"{rep.name}: {exc}", [rep.name]))
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ...family import Signs, register_signs
 from ...registry import register_sniffer
 from .config import OutputConfiguration, OutputSlice
 from .dialects import Dialect, detect, dialects
@@ -45,6 +46,7 @@ def _sniff(path: Path | None, head: bytes) -> Any:
 
 
 register_sniffer(_sniff)
+register_signs(Signs("intel_dla", "transform report", names=("*transform*.csv",), binary=False))
 
 __all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
            "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",

@@ -5,17 +5,27 @@ Registered with `binparse.family.register_check` when the family is imported.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from ... import api
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
+from .am57x import read_config
 
-IO_GENERATION = {82: "08.x", 86: "08.x", 92: "09.02"}  # net generation → the io layout of the same tools
+IO_VERSIONS = (80, 90, 92, 100)  # the io layouts, named by the TIDL release that introduced each (io_version)
+
+
+def io_version_of(gen: int) -> int:
+    """The io layout the tools of net generation `gen` (82 = 8.2, 92 = 09.02, ...) write: the newest
+    layout introduced at or before that release."""
+    return max((v for v in IO_VERSIONS if v <= gen), default=IO_VERSIONS[0])
+
+
 RUNTIMES = {
     "tidl.io.j7_08": "TIDL-RT of J7 08.x (08_00 … 08_06); 09.x and later runtimes reject it (they expect 93,976+ bytes)",
+    "tidl.io.j7_09_00": "TIDL-RT of 09.00 and 09.01 (37,272 bytes); 08.x runtimes reject it (edgeai-tidl-tools "
+                        "issue #66), 09.02 and later expect 93,976+ bytes",
     "tidl.io.j7_09_02.c1": "the 09.02 runtime on AM62A, J721E, J721S2 (TIDL_MAX_NUM_CORES 1)",
     "tidl.io.j7_09_02.c2": "the 09.02 runtime on J722S (TIDL_MAX_NUM_CORES 2)",
     "tidl.io.j7_09_02.c4": "the 09.02 runtime on J784S4 (TIDL_MAX_NUM_CORES 4)",
@@ -45,8 +55,7 @@ def _tidl_pairs(reports: list[FileReport]) -> list[tuple[FileReport, FileReport]
 def _check_pair(io_rep: FileReport, net_rep: FileReport, out: list[Finding]) -> None:
     io, net = io_rep.obj, net_rep.obj
     files = [io_rep.name, net_rep.name]
-    want = IO_GENERATION.get(net.gen)
-    if want != io.version:
+    if getattr(io, "io_version", None) != io_version_of(net.gen):
         out.append(Finding("problem", f"{io_rep.name} is a TIDL {io.version} io descriptor but {net_rep.name} is a "
                                       f"TIDL {net.version} network (netVersion {net.net_version_hex}): they come from "
                                       f"different SDK versions, and a runtime will reject one of them", files))
@@ -124,7 +133,7 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
             text = cfg.read_text(errors="replace")
             if rep.name not in text:
                 continue
-            conf = dict(re.findall(r"^\s*(\w+)\s*=\s*\"?([^\"\n]*)\"?", text, re.M))
+            conf = read_config(text)
             first = net.input_layers()[0] if net.input_layers() else None
             if first is None or not {"inWidth", "inHeight", "inNumChannels"} <= set(conf):
                 continue

@@ -16,7 +16,7 @@ from ...runtime import Accessor
 from .report import io_table
 from .tensors import ENTRY_FIELDS, Tensor, make_tensors
 
-VERSION_LABELS = {8: "08.x", 9: "09.02", 10: "10.x-11.x"}
+VERSION_LABELS = {80: "08.x", 90: "09.00-09.01", 92: "09.02", 100: "10.x-11.x"}
 
 
 class IoTensors(Accessor):
@@ -65,10 +65,14 @@ class IoTensors(Accessor):
         return self._tensors("output")
 
     def tensor(self, which: str | int, direction: str = "output") -> Tensor:
-        """An input or output by name or index."""
+        """An input or output by name or index; a name made of digits (ONNX names such as "625") is
+        taken as a name before it is taken as an index."""
         tensors = self.inputs if direction == "input" else self.outputs
         for t in tensors:
-            if t.name == which or (isinstance(which, int) and t.index == which):
+            if t.name == str(which):
+                return t
+        for t in tensors:
+            if isinstance(which, int) and t.index == which:
                 return t
         raise FormatError(f"no {direction} {which!r}", file=self._file, path=self._path,
                           expected=[t.name or t.index for t in tensors] or f"no {direction}s")

@@ -1,6 +1,6 @@
 """TIDL network files (`*_tidl_net.bin`, `tidl_net_*.bin`): layers, graph, weights.
 
-`NetJ7` (8.2, 08.06, 09.02) and `NetTda2` (TDA2 / AM57x TIDL-API) extend the generated accessor
+`NetJ7` (8.2, 08.06, 9.0/9.1, 09.02, 10.01) and `NetTda2` (TDA2 / AM57x TIDL-API) extend the generated accessor
 classes with what a user of the network wants: a vectorised layer table (types, buffer counts,
 data ids, out dims, read as columns of the structured layer array, no per-layer parsing), TI's
 layer-type names, producers/consumers by dataId, a topological order, and the weight views
@@ -24,11 +24,11 @@ from ...buffers import BufferLike
 from ...errors import FormatError
 from ...runtime import Accessor
 from .report import net_table
+from .versions import LAYOUTS, RELEASED
 from .weights import j7_weights, tda2_weights
 
-J7_GENERATIONS = {82: ("8.2", TidlEnums.LayerTypeJ708), 86: ("08.06", TidlEnums.LayerTypeJ708),
-                  92: ("09.02", TidlEnums.LayerTypeJ709)}
-NET_VERSIONS = {0x20211201: 82, 0x20230208: 86, 0x20240401: 92}
+J7_GENERATIONS = LAYOUTS  # gen → (SDK label, layer-type numbering)
+NET_VERSIONS = {v.value: v.gen for v in RELEASED if v.gen is not None}  # netVersion → its verified layout
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,11 @@ class _Network(Accessor):
 
     @property
     def net_version_hex(self) -> str | None:
+        return None
+
+    @property
+    def unverified(self) -> str | None:
+        """Why this file was read with a layout not verified for its version (None: verified)."""
         return None
 
     @property
@@ -155,16 +160,20 @@ class _Network(Accessor):
                 "in_ids": t.in_ids[i, :max(nin, 0)].tolist(), "out_ids": t.out_ids[i, :max(nout, 0)].tolist(),
                 "out_shapes": t.out_shapes[i, :max(nout, 0)].tolist()})
         return {"family": "tidl", "kind": "network", "version": self.version,
-                "net_version": self.net_version_hex, "layers": layers}
+                "net_version": self.net_version_hex, "unverified": self.unverified, "layers": layers}
 
     def report(self) -> str:
         return net_table(self)
 
 
 class NetJ7(TidlNetJ7, _Network):
-    """A J7 network file (8.2, 08.06 or 09.02)."""
+    """A J7 network file (8.2, 08.06, 9.0/9.1, 09.02 or 10.01)."""
 
-    __slots__ = ()
+    __slots__ = ("_unverified",)
+
+    @property
+    def unverified(self) -> str | None:
+        return getattr(self, "_unverified", None)
 
     @property
     def version(self) -> str:

@@ -63,5 +63,7 @@ def net_table(net: _Network) -> str:
                      " ".join("x".join(map(str, s)) for s in t.out_shapes[i, :max(nout, 0)].tolist()) or "-"])
     version = f", netVersion {net.net_version_hex}" if net.net_version_hex else ""
     lines = [f"TIDL network {net.version}{version}, {len(t)} layers"]
+    if net.unverified:
+        lines.append(f"UNVERIFIED: {net.unverified}")
     lines.extend(columns(head, rows))
     return "\n".join(lines)

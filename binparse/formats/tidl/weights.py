@@ -5,11 +5,19 @@ J7 (8.2 … 09.02): the layer parameters store absolute file offsets of their da
 (8 → int8, 16 → int16, 32 → float32); biases int16, int32 under quantisation style AsymNP2_TFL (5),
 float32 with 32-bit weights; per-channel scales float32.
 
-TDA2 / AM57x: the parameters are in a separate `tidl_param_*.bin`, layer after layer in index
-order, weights then bias, without alignment (inferred: the sums match all three real AM57x
-param files to the byte). Weights are weightsElementSize bytes, stored unsigned with their zero
-at zeroWeightValue (uint8 / uint16); biases biasElementSize bytes (int16 for 2); detection prior
-boxes float32.
+TDA2 / AM57x: the parameters are in a separate `tidl_param_*.bin`, read layer after layer in index
+order without gaps. What is read per layer type is what TI's own readers of that file read
+(`tidl_fillNetParamsMem()` of TI's TIDL test bench tidl_tb.c, TDA2 TIDL 01.xx, and
+`vx_tidl_utils_readParams()` of TI's TDA2 OpenVX TIDL utils; TIDL-API hands the file to the same
+device-side setup): Convolution and Deconv2D: weights `numInChannels*numOutChannels*kernelW*
+kernelH/numGroups`, then `numOutChannels` biases only when `enableBias`; Bias: `numChannels`
+biases; BatchNorm: `numChannels` weights and biases, then `numChannels` PReLU slopes when
+`reluParams.reluType` is PReLU (whatever enableRelU says); InnerProduct: `numInNodes*numOutNodes`
+weights, `numOutNodes` biases; DetectionOutput: `priorBoxSize` float32 prior boxes; no other
+layer type reads the file. Weights are weightsElementSize bytes, stored unsigned with their zero
+at zeroWeightValue (uint8 / uint16); biases biasElementSize bytes (int16 for 2); slopes
+slopeElementSize bytes. All four AM57x param files TI ships in ../shared/real/tidl/am57x match
+their nets to the byte under this rule, the PReLU one (1,984 slope bytes) included.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from ...errors import FormatError, LayoutError
 _J7_WEIGHT: dict[int, np.dtype[Any]] = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<f4")}
 _TDA2_WEIGHT: dict[int, np.dtype[Any]] = {1: np.dtype("u1"), 2: np.dtype("<u2")}
 _SIGNED: dict[int, np.dtype[Any]] = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<i4")}
+_TDA2_PRELU = 1  # eTIDL_reluType: RelU 0, PRelU 1, RelU6 2
 
 
 def _param_counts(p: Any, kind: str, gen: int) -> dict[str, int]:
@@ -39,6 +48,25 @@ def _param_counts(p: Any, kind: str, gen: int) -> dict[str, int]:
         return {"weights": p.num_in_nodes * p.num_out_nodes, "bias": p.num_out_nodes}
     if kind == "batch_norm_layer":
         return {"weights": p.num_channels, "bias": p.num_channels}
+    if kind == "detection_output_layer":
+        return {"prior_box": p.prior_box_size}
+    return {}
+
+
+def _tda2_counts(p: Any, kind: str) -> dict[str, int]:
+    """What TI's TDA2/AM57x param readers read for one layer (element counts; see the module doc)."""
+    if kind in ("convolution_layer", "deconv2d_layer"):
+        weights = p.num_in_channels * p.num_out_channels * p.kernel_w * p.kernel_h // max(p.num_groups, 1)
+        return {"weights": weights, "bias": p.num_out_channels} if p.enable_bias else {"weights": weights}
+    if kind == "bias_layer":
+        return {"bias": p.num_channels}
+    if kind == "batch_norm_layer":
+        counts = {"weights": p.num_channels, "bias": p.num_channels}
+        if int(p.relu_params.relu_type) == _TDA2_PRELU:
+            counts["slope"] = p.num_channels
+        return counts
+    if kind == "inner_product_layer":
+        return {"weights": p.num_in_nodes * p.num_out_nodes, "bias": p.num_out_nodes}
     if kind == "detection_output_layer":
         return {"prior_box": p.prior_box_size}
     return {}
@@ -92,14 +120,13 @@ def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> li
     Raises FormatError when the network describes more or fewer bytes than the param file holds.
     """
     mv = byte_view(params, file=file)
-    sizes = {"weights": int(net.weights_element_size), "bias": int(net.bias_element_size), "prior_box": 4}
-    wdt = _TDA2_WEIGHT.get(sizes["weights"])
-    bdt = _SIGNED.get(sizes["bias"])
-    if wdt is None or bdt is None:
+    sizes = (int(net.weights_element_size), int(net.bias_element_size), int(net.slope_element_size))
+    wdt, bdt, sdt = _TDA2_WEIGHT.get(sizes[0]), _SIGNED.get(sizes[1]), _TDA2_WEIGHT.get(sizes[2])
+    if wdt is None or bdt is None or sdt is None:
         raise FormatError("unsupported element sizes", file=net._file, path=net.path,
-                          expected="weightsElementSize 1 or 2, biasElementSize 1, 2 or 4",
-                          found=(sizes["weights"], sizes["bias"]))
-    dtypes: dict[str, np.dtype[Any]] = {"weights": wdt, "bias": bdt, "prior_box": np.dtype("<f4")}
+                          expected="weightsElementSize 1 or 2, biasElementSize 1, 2 or 4, slopeElementSize 1 or 2",
+                          found=sizes)
+    dtypes: dict[str, np.dtype[Any]] = {"weights": wdt, "bias": bdt, "slope": sdt, "prior_box": np.dtype("<f4")}
     offset = 0
     plan: list[list[tuple[str, int, int, str]]] = []  # per layer: (name, count, offset, path)
     for i in range(int(net.num_layers)):
@@ -107,7 +134,7 @@ def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> li
         p = layer.layer_params
         kind = layer.layer_type.name if hasattr(layer.layer_type, "name") else ""
         entries = []
-        for name, n in ({} if isinstance(p, np.ndarray) else _param_counts(p, kind, 0)).items():
+        for name, n in ({} if isinstance(p, np.ndarray) else _tda2_counts(p, kind)).items():
             path = f"{layer.path}.{name}"
             _check_count(n, path, file)
             entries.append((name, n, offset, path))

@@ -1,0 +1,122 @@
+"""List every initializer of an .espdl model (name, dims, dtype, exponents, layout): binparse's
+FlatBuffers reader against the Python classes `flatc` generates, side by side, and print the ratio.
+
+    python bench/bench_espdl_model.py        # face-detect-msr from ../shared/real if present,
+                                             # else the bundled fixture conv_s8_blocks.espdl
+
+The flatc peer: espdl.fbs's text is not in this repository (nor reachable: no network), so the
+bench writes a .fbs from binparse's own table description (schemas/espdl/espdl_model.yaml: the
+same tables, fields, order and types) into bench/.out/ (git-ignored) and runs
+`flatc --python` on it there. Without flatc or the `flatbuffers` runtime the peer is skipped with
+a message. Both sides produce the same Python values (checked before timing).
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+import numpy as np  # noqa: E402
+
+import binparse  # noqa: E402
+from binparse.accessors.espdl.espdl_model import SCHEMA  # noqa: E402
+from binparse.formats.espdl.graph import Graph, MODEL_SCHEMA  # noqa: E402
+from binparse.formats.espdl.flatbuf import FlatBuffer  # noqa: E402
+from binparse.formats.espdl.weights import DTYPES, layout_name  # noqa: E402
+from timing import report  # noqa: E402
+
+REAL = REPO.parent / "shared" / "real" / "espdl" / "face-detect-msr" / "esp32s3.espdl"
+FIXTURE = REPO / "fixtures" / "espdl" / "models" / "conv_s8_blocks.espdl"
+OUT = REPO / "bench" / ".out"
+FBS_TYPES = {"float32": "float", "float64": "double", "int8": "byte", "uint8": "ubyte", "int16": "short",
+             "uint16": "ushort", "int32": "int", "uint32": "uint", "int64": "long", "uint64": "ulong"}
+
+
+def _t(t: str) -> str:
+    if t.startswith("["):
+        return "[" + _t(t[1:-1]) + "]"
+    base, _, n = t.partition("[")
+    return f"[{FBS_TYPES.get(base, base)}:{n[:-1]}]" if n else FBS_TYPES.get(t, t)
+
+
+def fbs_text() -> str:
+    """A .fbs written from binparse's description of the tables (not ESP-DL's file)."""
+    lines = [f"namespace {SCHEMA['namespace']};"]
+    for name, e in SCHEMA["enums"].items():
+        lines.append(f"enum {name} : {_t(e['type'])} {{ " + ", ".join(f"{k} = {v}" for k, v in e["values"].items()) + " }")
+    for name, s in SCHEMA["structs"].items():
+        lines.append(f"struct {name} (force_align: {s['align']}) {{ " + " ".join(f"{f}: {_t(t)};" for f, t in s["fields"]) + " }")
+    for name, members in SCHEMA["unions"].items():
+        lines.append(f"union {name} {{ " + ", ".join(f"{m}: {t}" for m, t in members) + " }")
+    for name, fields in SCHEMA["tables"].items():
+        lines.append(f"table {name} {{ " + " ".join(f"{f}: {_t(t)};" for f, t in fields) + " }")
+    lines.append(f"root_type {SCHEMA['root']};")
+    return "\n".join(lines) + "\n"
+
+
+def flatc_model() -> Any:
+    """The flatc-generated `Model` class, or None (with the reason printed)."""
+    if shutil.which("flatc") is None:
+        print("(flatc not installed: the flatc row is skipped)")
+        return None
+    try:
+        import flatbuffers  # noqa: F401
+    except ImportError:
+        print("(the flatbuffers Python runtime is not installed: the flatc row is skipped)")
+        return None
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "espdl_from_binparse.fbs").write_text(fbs_text())
+    subprocess.run(["flatc", "--python", "-o", str(OUT / "flatc"), str(OUT / "espdl_from_binparse.fbs")], check=True)
+    sys.path.insert(0, str(OUT / "flatc"))
+    return importlib.import_module(f"{SCHEMA['namespace']}.Model").Model
+
+
+def main() -> None:
+    path = REAL if REAL.exists() else FIXTURE
+    f = binparse.open(path)
+    model = f.models[0]
+    payload = model.payload
+    data = bytes(payload)
+
+    def binparse_list() -> list[tuple[Any, ...]]:
+        g = FlatBuffer(payload, MODEL_SCHEMA).root().get("graph")
+        return [(t.get("name"), t.get("dims"), DTYPES.get(t.get("data_type", 0)), t.get("exponents"),
+                 layout_name(t.get("doc_string"))) for t in g.get("initializer", [])]
+
+    cases: list[tuple[str, Callable[[], Any]]] = [
+        ("binparse: reader, initializers only", binparse_list),
+        ("binparse: Graph.read (whole graph)", lambda: Graph.read(payload)),
+    ]
+    Model = flatc_model()
+    if Model is not None:
+        def flatc_list() -> list[tuple[Any, ...]]:
+            g = Model.GetRootAs(data, 0).Graph()
+            out = []
+            for i in range(g.InitializerLength()):
+                t = g.Initializer(i)
+                doc = t.DocString()
+                out.append((t.Name().decode(), tuple(t.DimsAsNumpy().tolist()), DTYPES.get(t.DataType()),
+                            tuple(t.ExponentsAsNumpy().tolist()), layout_name(doc.decode() if doc else None)))
+            return out
+
+        assert flatc_list() == binparse_list(), "the two readers disagree"
+        cases.append(("flatc --python classes (flatbuffers runtime)", flatc_list))
+    n = len(binparse_list())
+    print(f"file: {path.name}, {len(data):,}-byte payload, {n} initializers; Python {sys.version.split()[0]}, "
+          f"numpy {np.__version__}")
+    times = report(cases, base="binparse: reader, initializers only", floor="binparse: reader, initializers only")
+    if Model is not None:
+        r = times["flatc --python classes (flatbuffers runtime)"] / times["binparse: reader, initializers only"]
+        print(f"flatc classes take {r:.2f}× binparse's time for the same list")
+
+
+if __name__ == "__main__":
+    main()

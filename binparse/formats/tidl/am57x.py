@@ -1,0 +1,123 @@
+"""AM57x (TIDL-API) files without a header of their own: the param file, read through the network
+beside it, and the TIDL-API configuration text.
+
+`tidl_param_<name>.bin` holds the layers' parameters back to back (the rule is in `weights.py`);
+only `tidl_net_<name>.bin` says where each array starts, so `binparse.open` of a param file opens
+that net from the same folder and walks it. `tidl_config_<name>.txt` is TIDL-API's
+`key = value` configuration (netBinFile, paramsBinFile, inWidth, inHeight, inNumChannels, ...).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from numpy.typing import NDArray
+
+from ... import api
+from ...errors import FormatError
+from ...lookalike import is_text
+from ...registry import register_sniffer
+from .net import NetTda2
+from .report import columns
+
+_CONFIG_LINE = re.compile(r"^\s*(\w+)\s*=\s*\"?([^\"\n#]*?)\"?\s*(?:#.*)?$", re.M)
+
+
+def read_config(text: str) -> dict[str, str]:
+    """The `key = value` pairs of a TIDL-API configuration (quotes and comments removed)."""
+    return {k: v.strip() for k, v in _CONFIG_LINE.findall(text)}
+
+
+@dataclass(frozen=True)
+class Config:
+    """A TIDL-API configuration file (`tidl_config_*.txt`)."""
+
+    file: str
+    values: dict[str, str]
+
+    def summary(self) -> dict[str, Any]:
+        return {"family": "tidl", "kind": "config.txt", "version": "AM57x TIDL-API", "values": dict(self.values)}
+
+    def report(self) -> str:
+        return "\n".join(["TIDL-API configuration", *columns(["key", "value"], sorted(self.values.items()))])
+
+
+@dataclass(frozen=True)
+class ParamFile:
+    """A `tidl_param_*.bin` with the network that describes it: zero-copy views per layer."""
+
+    file: str
+    net_file: str
+    net: NetTda2
+    layers: list[dict[str, NDArray[Any]]]
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> ParamFile:
+        p = Path(path)
+        net_path = p.with_name(p.name.replace("tidl_param_", "tidl_net_", 1))
+        if not net_path.is_file():
+            raise FormatError("a tidl_param file is read through its network, which is not beside it", file=str(p),
+                              expected=net_path.name, found="no such file",
+                              hint="put the tidl_net_*.bin made with it in the same folder")
+        net = api.open(net_path)
+        if not isinstance(net, NetTda2):
+            raise FormatError("the network beside the param file is not a TDA2/AM57x network", file=str(net_path))
+        return cls(str(p), net_path.name, net, net.weights(api.map_file(p), file=str(p)))
+
+    def arrays(self) -> list[tuple[int, str, int, NDArray[Any]]]:
+        """(layer, array name, byte offset in the file, view) in file order."""
+        out, offset = [], 0
+        for i, d in enumerate(self.layers):
+            for name, v in d.items():
+                out.append((i, name, offset, v))
+                offset += v.nbytes
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        types = self.net.table().layer_type
+        return {"family": "tidl", "kind": "param.bin", "version": self.net.version, "net": self.net_file,
+                "size": sum(v.nbytes for *_, v in self.arrays()),
+                "arrays": [{"layer": i, "type": self.net.type_name(int(types[i])), "name": name, "offset": off,
+                            "dtype": v.dtype.name, "count": int(v.size)} for i, name, off, v in self.arrays()]}
+
+    def report(self) -> str:
+        types = self.net.table().layer_type
+        rows = [[f"{i}.{name}", self.net.type_name(int(types[i])), off, v.dtype.name, v.size]
+                for i, name, off, v in self.arrays()]
+        return "\n".join([f"TIDL param file of {self.net_file} ({self.net.version}): {len(rows)} arrays",
+                          *columns(["tensor", "layer type", "offset", "dtype", "count"], rows)])
+
+    def tensor_array(self, name: str, buffer: Any = None, *, stored: bool = False,
+                     dequantize: bool = False) -> tuple[NDArray[Any], str]:
+        """Array LAYER.NAME (e.g. "3.slope") as stored: a view of the file (no buffer is taken)."""
+        found = {f"{i}.{n}": v for i, n, _, v in self.arrays()}
+        if name not in found:
+            raise FormatError(f"no parameter array {name!r}", file=self.file, expected=sorted(found)[:8] + ["…"])
+        if dequantize:
+            raise FormatError("TDA2/AM57x parameters carry no scale to dequantize with", file=self.file,
+                              hint="the Q formats are in the layer's params (weightsQ, biasQ, slopeQ)")
+        arr: NDArray[Any] = found[name]
+        return arr, f"layer {name.split('.')[0]} {name.split('.', 1)[1]} as stored"
+
+
+def _sniff(path: Any, head: bytes) -> Any:
+    """binparse.open() of an AM57x param file (its net beside it) or of a TIDL-API configuration."""
+    if path is None:
+        return None
+    name = Path(path).name
+    if fnmatch.fnmatch(name, "tidl_param_*.bin") and Path(path).with_name(
+            name.replace("tidl_param_", "tidl_net_", 1)).is_file():
+        return ParamFile.open
+    if fnmatch.fnmatch(name, "tidl_config_*.txt") and is_text(head):
+        return lambda source: Config(str(source), read_config(Path(source).read_text(errors="replace")))
+    return None
+
+
+register_sniffer(_sniff)
+
+__all__ = ["Config", "ParamFile", "read_config"]

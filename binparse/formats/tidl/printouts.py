@@ -1,0 +1,193 @@
+"""TI's text printouts beside a J7 TIDL network, read into plain rows.
+
+The TIDL import tool writes, next to `<name>_tidl_net.bin`:
+
+- `<name>_tidl_net.bin_netLog.txt`: "Num of Layer Detected : N", then one `|`-separated row per
+  layer: Num, TIDL layer type, out data name (the last 50 characters of a longer name), group,
+  #Ins, #Outs, 8 in-buffer ids (`x` = none), out-buffer id, In NCHW, Out NCHW, MACS.
+- `<name>_tidl_net.bin.layer_info.txt`: "layer index, out dataId, data name" per layer (the
+  graph's output data layer repeats dataId 0 and its name, since it writes nothing).
+- `<name>_tidl_net.bin_paramDebug.csv`: per quantised layer (one row per parameter tensor)
+  the float-vs-quantised statistics and a histogram.
+
+The readers check what they read (count line, column counts, numbers) and raise `FormatError`
+naming the file and line; they compare nothing: `doctor.py` holds the comparisons.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ...errors import FormatError
+
+NETLOG_NAME_WIDTH = 50  # TI prints `%-50s` of the name's last 50 characters
+
+
+@dataclass(frozen=True)
+class NetLogRow:
+    """One layer of a `*_netLog.txt` (numbers as TI printed them)."""
+
+    index: int
+    layer_type: str  # e.g. "TIDL_ConvolutionLayer"
+    out_name: str  # the last 50 characters when the name is longer
+    group: int
+    num_in: int
+    num_out: int
+    in_ids: tuple[int, ...]  # the used in-buffer ids (TI prints `x` for the rest)
+    out_id: int
+    in_nchw: tuple[int, int, int, int]
+    out_nchw: tuple[int, int, int, int]
+    macs: int
+
+    def name_matches(self, full: str) -> bool:
+        """True when `full` is the name this row shows (ends with it when TI cut it)."""
+        if len(self.out_name) >= NETLOG_NAME_WIDTH:
+            return full.endswith(self.out_name)
+        return full == self.out_name
+
+
+@dataclass(frozen=True)
+class LayerInfoRow:
+    """One line of a `*.layer_info.txt`."""
+
+    index: int
+    data_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ParamDebugRow:
+    """One row of a `*_paramDebug.csv`: float-vs-quantised statistics of one parameter tensor."""
+
+    layer_id: int
+    mean_difference: float
+    max_difference: float
+    mean_orig_float: float
+    mean_rel_difference: float
+    org_max: float
+    quantized_max: float
+    org_at_max_diff: float
+    quantized_at_max_diff: float
+    max_rel_difference: float
+    scale: float
+    hist: NDArray[np.int64]
+
+
+def _lines(path: str | os.PathLike[str]) -> list[str]:
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise FormatError(f"cannot read the printout: {exc.strerror}", file=str(p)) from None
+
+
+def _int(text: str, file: str, line: int, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise FormatError(f"not a number in {what}", file=file, path=f"line {line}", expected="an integer",
+                          found=text.strip()) from None
+
+
+def _ints(text: str, file: str, line: int, what: str, count: int | None = None) -> tuple[int, ...]:
+    vals = tuple(_int(v, file, line, what) for v in text.split() if v != "x")
+    if count is not None and len(vals) != count:
+        raise FormatError(f"wrong number of values in {what}", file=file, path=f"line {line}",
+                          expected=count, found=len(vals))
+    return vals
+
+
+_COUNT = re.compile(r"^\s*Num of Layer Detected\s*:\s*(\d+)")
+_ROW = re.compile(r"^\s*\d+\|")
+
+
+def read_netlog(path: str | os.PathLike[str]) -> list[NetLogRow]:
+    """The layer rows of TI's `*_netLog.txt`, checked against its "Num of Layer Detected" line."""
+    file = str(path)
+    lines = _lines(path)
+    declared = next((int(m.group(1)) for m in map(_COUNT.match, lines) if m), None)
+    if declared is None:
+        raise FormatError("not a TIDL netLog", file=file, expected="a 'Num of Layer Detected : N' line",
+                          found=(lines[0][:60] if lines else "an empty file"))
+    rows: list[NetLogRow] = []
+    for n, text in enumerate(lines, 1):
+        if not _ROW.match(text):
+            continue
+        f = text.split("|")
+        if len(f) < 12:
+            raise FormatError("netLog row has too few columns", file=file, path=f"line {n}", expected=12,
+                              found=len(f))
+        head, tail = f[:2], f[-9:-1]  # the name (3rd column) may itself hold '|'
+        name = "|".join(f[2:-9]).rstrip()
+        num_in = _int(tail[1], file, n, "#Ins")
+        in_ids = _ints(tail[3], file, n, "Inbuf Ids")
+        if len(in_ids) != max(num_in, 0):
+            raise FormatError("netLog row lists another number of in-buffers than #Ins", file=file,
+                              path=f"line {n}", expected=max(num_in, 0), found=len(in_ids))
+        in_nchw = _ints(tail[5], file, n, "In NCHW", 4)
+        out_nchw = _ints(tail[6], file, n, "Out NCHW", 4)
+        rows.append(NetLogRow(
+            index=_int(head[0], file, n, "Num"), layer_type=head[1].strip(), out_name=name,
+            group=_int(tail[0], file, n, "Group"), num_in=num_in, num_out=_int(tail[2], file, n, "#Outs"),
+            in_ids=in_ids, out_id=_int(tail[4], file, n, "Outbuf Id"),
+            in_nchw=(in_nchw[0], in_nchw[1], in_nchw[2], in_nchw[3]),
+            out_nchw=(out_nchw[0], out_nchw[1], out_nchw[2], out_nchw[3]), macs=_int(tail[7], file, n, "MACS")))
+    if len(rows) != declared:
+        raise FormatError("netLog has another number of rows than it declares", file=file,
+                          expected=f"{declared} (Num of Layer Detected)", found=len(rows),
+                          hint="the printout may be cut short")
+    return rows
+
+
+def read_layer_info(path: str | os.PathLike[str]) -> list[LayerInfoRow]:
+    """The rows of TI's `*.layer_info.txt` ("index dataId name" per line)."""
+    file = str(path)
+    rows: list[LayerInfoRow] = []
+    for n, text in enumerate(_lines(path), 1):
+        if not text.strip():
+            continue
+        parts = text.strip().split(maxsplit=2)
+        if len(parts) < 2:
+            raise FormatError("layer_info line needs 'index dataId name'", file=file, path=f"line {n}",
+                              found=text[:60])
+        rows.append(LayerInfoRow(_int(parts[0], file, n, "layer index"), _int(parts[1], file, n, "dataId"),
+                                 parts[2] if len(parts) > 2 else ""))
+    return rows
+
+
+_PARAM_COLUMNS = 11  # LayerId and the 10 statistics, before the empty columns and the histogram
+
+
+def read_param_debug(path: str | os.PathLike[str]) -> list[ParamDebugRow]:
+    """The rows of TI's `*_paramDebug.csv` (the header line is checked, then skipped)."""
+    file = str(path)
+    lines = _lines(path)
+    if not lines or not lines[0].replace(" ", "").startswith("LayerId,meanDifference"):
+        raise FormatError("not a TIDL paramDebug.csv", file=file, expected="a 'LayerId , meanDifference, ...' header",
+                          found=(lines[0][:60] if lines else "an empty file"))
+    rows: list[ParamDebugRow] = []
+    for n, f in enumerate(csv.reader(lines[1:]), 2):
+        if not f:
+            continue
+        if len(f) < _PARAM_COLUMNS:
+            raise FormatError("paramDebug row has too few columns", file=file, path=f"line {n}",
+                              expected=f">= {_PARAM_COLUMNS}", found=len(f))
+        try:
+            stats = [float(v) for v in f[1:_PARAM_COLUMNS]]
+            hist = np.array([v for v in f[_PARAM_COLUMNS:] if v.strip()], dtype=np.int64)
+        except ValueError as exc:
+            raise FormatError("not a number in a paramDebug row", file=file, path=f"line {n}",
+                              found=str(exc)) from None
+        rows.append(ParamDebugRow(_int(f[0], file, n, "LayerId"), stats[0], stats[1], stats[2], stats[3], stats[4],
+                                  stats[5], stats[6], stats[7], stats[8], stats[9], hist))
+    return rows
+
+
+__all__ = ["LayerInfoRow", "NetLogRow", "ParamDebugRow", "read_layer_info", "read_netlog", "read_param_debug"]

@@ -1,0 +1,357 @@
+""".espdl models: graphs and tensors of the real Espressif models, weight layouts against esp-ppq's
+rules written independently here, zero-copy proofs, fixtures for every layout, PDL3 digests,
+AES-128-CTR, corrupt payloads, the CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+import binparse
+from binparse.cli import main
+from binparse.errors import FormatError, LayoutError
+from binparse.formats.espdl import EspdlFile
+
+from .conftest import FIXTURES, real
+
+MODELS = FIXTURES / "espdl" / "models"
+KEY = bytes(range(16))
+
+
+def gemm(target: str) -> EspdlFile:
+    f = binparse.open(real(f"espdl/gemm-16x16-relu/{target}.espdl"))
+    assert isinstance(f, EspdlFile)
+    return f
+
+
+def file_offset(arr: np.ndarray[Any, Any], f: EspdlFile) -> int:
+    """Where a view starts in the file it shares memory with."""
+    base = np.frombuffer(f._mv, np.uint8)
+    assert np.shares_memory(arr, base)
+    return int(arr.__array_interface__["data"][0] - base.__array_interface__["data"][0])
+
+
+def esp_ppq_block(logical: np.ndarray[Any, Any], block: int, depthwise: bool) -> np.ndarray[Any, Any]:
+    """The stored order esp-ppq's exporter describes, with numpy transposes (not binparse's index):
+    normal (N, *inner): N//block blocks of (*inner, lane), then the rest in (N, *inner) order;
+    depthwise (1, *spatial, C): C//block blocks of (*spatial, lane), then the rest as (*spatial, C)."""
+    if depthwise:
+        x = logical[0]  # (*spatial, C)
+        c = x.shape[-1]
+        a = c // block * block
+        blocks = np.moveaxis(x[..., :a].reshape(*x.shape[:-1], a // block, block), -2, 0)
+        return np.concatenate([blocks.reshape(-1), x[..., a:].reshape(-1)])
+    n = logical.shape[0]
+    a = n // block * block
+    head = logical[:a].reshape(a // block, block, -1 if a else 1)  # (blocks, lane, inner)
+    return np.concatenate([head.transpose(0, 2, 1).reshape(-1), logical[a:].reshape(-1)])
+
+
+# -- real models ---------------------------------------------------------------------------------
+
+def test_gemm_graph_from_the_three_targets() -> None:
+    for target, layout in (("c", "NHWC"), ("esp32s3", "(N/16)HWC16"), ("esp32p4", "(N/16)HWC16")):
+        f = gemm(target)
+        (m,) = f.summary()["models"]
+        g = m["graph"]
+        assert g["nodes"] == [{"name": "/ops/ops.0/Gemm", "op_type": "Gemm", "inputs": ["onnx::Gemm_0", "ops.0.weight",
+                                                                                         "ops.0.bias"], "outputs": ["4"]}]
+        inits = {t["name"]: t for t in g["initializers"]}
+        assert inits["ops.0.weight"] == {"name": "ops.0.weight", "dims": [1, 1, 16, 16], "dtype": "int8",
+                                         "exponents": [-8], "layout": layout}
+        assert inits["ops.0.bias"] == {"name": "ops.0.bias", "dims": [16], "dtype": "int32", "exponents": [-14],
+                                       "layout": "UNK"}
+        assert g["inputs"] == [{"name": "onnx::Gemm_0", "dims": [1, 16], "exponents": [-6]}]
+        assert g["outputs"] == [{"name": "4", "dims": [1, 16], "exponents": [-8]}]
+        assert g["test_inputs"] == [{"name": "onnx::Gemm_0", "dims": [1, 16], "dtype": "int8", "exponents": [-6],
+                                     "layout": None}]
+        assert g["test_outputs"] == [{"name": "4", "dims": [1, 16], "dtype": "int8", "exponents": [-8], "layout": None}]
+        assert set(g) == {"nodes", "initializers", "inputs", "outputs", "test_inputs", "test_outputs"}
+        assert f.models[0].graph.nodes[0].attributes == {"activation": "Relu", "alpha": 1.0, "beta": 1.0,
+                                                         "quant_type": "S8", "transB": 0}
+
+
+def test_gemm_weights_agree_across_targets_and_equal_the_c_bytes() -> None:
+    c, s3, p4 = gemm("c"), gemm("esp32s3"), gemm("esp32p4")
+    c_stored = c.tensor("ops.0.weight").stored()
+    assert file_offset(c_stored, c) == 1040  # raw_data of ops.0.weight, as flatc's classes locate it
+    assert c_stored.reshape(-1)[:16].tolist() == [49, 53, -15, 59, -14, 13, -31, 38, 56, -47, 56, 12, 47, 9, 31, -9]
+    expected = np.frombuffer(c_stored.tobytes(), np.int8).reshape(16, 1, 1, 16)  # N, H, W, C
+    for f in (c, s3, p4):
+        arr, what = f.tensor_array("ops.0.weight")
+        assert arr.shape == (16, 1, 1, 16) and arr.dtype == np.int8 and np.array_equal(arr, expected), what
+    blocked = s3.tensor("ops.0.weight").stored()
+    assert file_offset(blocked, s3) == 848 and blocked.shape == (1, 1, 16, 16)
+    assert blocked.reshape(-1)[:16].tolist() == [49, 49, 49, 33, 20, -33, 59, 20, 54, -11, 58, -48, 41, -21, -64, 26]
+    assert np.array_equal(blocked.reshape(-1), esp_ppq_block(expected, 16, False))
+    assert np.array_equal(p4.tensor("ops.0.weight").stored(), blocked)
+
+
+def test_gemm_test_tensors_and_bias_equal_their_stored_values() -> None:
+    for target in ("c", "esp32s3", "esp32p4"):
+        f = gemm(target)
+        x, _ = f.tensor_array("onnx::Gemm_0")
+        assert x.tolist() == [[62, -65, -35, -28, -20, -8, -46, -3, 127, 16, 60, 46, -2, 7, 86, 46]]
+        y, _ = f.tensor_array("4")
+        assert y.tolist() == [[127, 0, 127, 127, 127, 0, 127, 0, 0, 0, 0, 0, 0, 0, 0, 0]]
+        b, _ = f.tensor_array("ops.0.bias")
+        assert b.dtype == np.int32 and b[:4].tolist() == [2292, -2852, 2059, 1859]
+    c = gemm("c")
+    assert file_offset(c.tensor("onnx::Gemm_0").stored(), c) == 416
+    deq, what = c.tensor_array("4", dequantize=True)
+    assert deq.dtype == np.float32 and deq[0, :3].tolist() == [127 / 256, 0.0, 127 / 256] and "dequantized" in what
+
+
+def test_face_detect_blocked_and_depthwise_weights() -> None:
+    f = binparse.open(real("espdl/face-detect-msr/esp32s3.espdl"))
+    g = f.models[0].graph
+    assert (g.name, len(g.nodes), len(g.initializers)) == ("torch-jit-export", 41, 62)
+    assert [(v.name, v.dims, v.exponents) for v in g.inputs] == [("input", (1, 120, 160, 3), (1,))]
+    assert [v.name for v in g.outputs] == ["score1", "landmark0", "box0", "score0", "landmark1", "box1"]
+    assert g.test_inputs == [] and g.test_outputs == []
+    conv = f.tensor("b_0.weight")  # dims [3, 3, 3, 16]: one block of 16 output channels
+    assert (conv.info.dims, conv.info.exponents, conv.info.layout) == ((3, 3, 3, 16), (-12,), "N16HWC16")
+    stored = conv.stored().reshape(-1)
+    logical = conv.to_logical()
+    assert logical.shape == (16, 3, 3, 3) and np.array_equal(esp_ppq_block(logical, 16, False), stored)
+    assert np.array_equal(logical[:, 0, 0, 0], stored[:16])  # lanes are output channels
+    dw = f.tensor("s_0_d_depth.weight")  # depthwise, group 24: 16 lanes, then 8 channels in HWC
+    assert (dw.info.dims, dw.layout.depthwise, dw.info.layout) == ((3, 3, 24, 1), True, "N16HWC16_UNALIGNED")
+    d = dw.to_logical()
+    assert d.shape == (1, 3, 3, 24) and np.array_equal(esp_ppq_block(d, 16, True), dw.stored().reshape(-1))
+    assert np.array_equal(d[0, :, :, 16:].reshape(-1), dw.stored().reshape(-1)[144:])
+    box = f.tensor("box_1.weight")  # 8 output channels < 16: all in the unaligned tail, NHWC: a view
+    assert box.layout.is_view and box.logical_view().shape == (8, 1, 1, 96)
+    assert np.shares_memory(box.logical_view(), np.frombuffer(f._mv, np.uint8))
+    with pytest.raises(LayoutError, match="to_logical"):
+        conv.logical_view()
+
+
+def test_every_real_model_inspects_with_a_graph(capsys: pytest.CaptureFixture[str]) -> None:
+    for p in sorted(real("espdl").rglob("*.espdl")):
+        assert main(["inspect", str(p), "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        (m,) = doc["models"]
+        assert doc["problems"] == [] and m["graph"]["nodes"] and m["graph"]["initializers"]
+        for t in m["graph"]["initializers"]:
+            assert t["layout"] in ("NHWC", "UNK", "(N/16)HWC16", "N16HWC16", "N16HWC16_UNALIGNED")
+
+
+# -- zero copy -----------------------------------------------------------------------------------
+
+def test_stored_views_share_the_mmap_and_write_through_a_bytearray() -> None:
+    path = real("espdl/gemm-16x16-relu/esp32s3.espdl")
+    f = binparse.open(path)
+    assert isinstance(f._mv.obj, mmap.mmap)
+    v = f.tensor("ops.0.weight").stored()
+    assert not v.flags.owndata and not v.flags.writeable and file_offset(v, f) == 848
+    data = bytearray(path.read_bytes())
+    w = binparse.open(data).tensor("ops.0.weight").stored()
+    data[848] = 0x7F
+    assert w.reshape(-1)[0] == 127
+    w.reshape(-1)[1] = -2
+    assert data[849] == 0xFE
+    copy = binparse.open(data).tensor("ops.0.weight").to_logical()
+    assert copy.flags.owndata and not np.shares_memory(copy, np.frombuffer(data, np.uint8))
+
+
+# -- fixtures: every layout ----------------------------------------------------------------------
+
+LAYOUT_RULES = {"NHWC": (0, False), "HWCN": (0, True), "NWC": (0, False), "WCN": (0, True),
+                "(N/16)HWC16": (16, None), "(N/16)HWC16_UNALIGNED": (16, None), "N16HWC16_UNALIGNED": (16, None),
+                "(N/8)HWC8": (8, None), "(N/8)HWC8_UNALIGNED": (8, None), "(N/16)WC16": (16, None),
+                "(N/16)WC16_UNALIGNED": (16, None), "(N/8)WC8": (8, None), "(N/8)WC8_UNALIGNED": (8, None)}
+
+
+def test_fixture_models_round_trip_every_layout() -> None:
+    manifest = json.loads((MODELS / "manifest.json").read_text())
+    seen = set()
+    for entry in manifest["files"]:
+        if entry["role"] != "expected" or entry["tensor_role"] != "initializer":
+            continue
+        stem = entry["path"].split(".initializer.")[0]
+        f = binparse.open(MODELS / (stem.split(".")[0] + ".espdl")).with_key(KEY)
+        name = entry["tensor"] if "." not in stem else stem.split(".")[1] + "/" + entry["tensor"]
+        t = f.tensor(name)
+        expected = np.load(MODELS / entry["path"])
+        assert np.array_equal(t.to_logical(), expected), name
+        layout = t.info.layout
+        assert layout is not None
+        seen.add(layout)
+        if layout == "UNK":
+            assert t.logical_view().shape == t.info.dims
+            continue
+        block, dw = LAYOUT_RULES[layout]
+        assert expected.shape == (t.info.dims[-1], *t.info.dims[:-1])
+        if block:
+            assert np.array_equal(t.stored().reshape(-1), esp_ppq_block(expected, block, t.layout.depthwise)), name
+        else:
+            assert np.shares_memory(t.logical_view(), t.stored()) and t.layout.depthwise == dw
+    assert seen == {*LAYOUT_RULES, "UNK"}
+
+
+def test_fixture_test_tensors_and_depthwise_from_the_graph() -> None:
+    f = binparse.open(MODELS / "conv_s8_blocks.espdl")
+    x = f.tensor("x")
+    assert x.info.role == "test_input" and x.logical_view().shape == (1, 5, 5, 3)
+    assert np.array_equal(x.logical_view(), np.load(MODELS / "conv_s8_blocks.test_input.x.expected.npy"))
+    assert [f.tensor(n).layout.depthwise for n in ("w_conv", "w_dw", "w_dw32", "w_1d", "w_dw1d")] == \
+        [False, True, True, False, True]
+    w = f.tensor("w_conv32")  # per-channel exponents on the output-channel axis
+    deq = w.dequantize()
+    e = np.array(w.info.exponents)
+    assert np.array_equal(deq, w.to_logical().astype(np.float32) * (2.0 ** e)[:, None, None, None])
+    with pytest.raises(LayoutError, match="logical form"):
+        w.dequantize(stored=True)
+
+
+def test_pdl3_digest_and_encrypted_model() -> None:
+    data = (MODELS / "pack_pdl3.espdl").read_bytes()
+    zeroed = data[:24] + bytes(32) + data[56:]
+    assert hashlib.sha256(zeroed).digest() == data[24:56]
+    f = binparse.open(data)
+    assert f.summary()["sha256"]["ok"] is True and f.problems() == []
+    assert f.summary()["models"][1] == {"name": "secret", "encrypted": True, "size": 1200, "payload_offset": 1952,
+                                        "graph": None}
+    with pytest.raises(FormatError, match="encrypted"):
+        f.tensor("secret/w")
+    keyed = binparse.open(data).with_key(KEY)
+    plain = keyed.model_named("secret").payload
+    # counter block 0x10 .. 0x1f (fbs_loader.cpp), encrypted with AES-128 alone: the first keystream block
+    ecb = Cipher(algorithms.AES(KEY), modes.ECB()).encryptor()
+    stream = ecb.update(bytes(range(0x10, 0x20)))
+    assert bytes(a ^ b for a, b in zip(bytes(plain[:16]), stream)) == data[1952:1968]
+    assert keyed.tensor("secret/w").to_logical().shape == (2, 1, 1, 4)
+    bad = bytearray(data)
+    bad[200] ^= 1
+    assert binparse.open(bad).problems()[0].startswith("PDL3 sha256 differs: stored ")
+
+
+def test_pdl3_bad_digest_is_a_doctor_problem(tmp_path: Path) -> None:
+    data = bytearray((MODELS / "pack_pdl3.espdl").read_bytes())
+    data[-1] ^= 0xFF  # padding after the last model: only the digest notices
+    (tmp_path / "pack.espdl").write_bytes(bytes(data))
+    (tmp_path / "junk.espdl").write_bytes(b"EDL2" + bytes(4) + (64).to_bytes(4, "little") + bytes(68))
+    from binparse.doctor import doctor
+    doc = doctor(tmp_path)
+    problems = [f["text"] for f in doc["findings"] if f["level"] == "problem"]
+    assert doc["status"] == "problem" and len(problems) == 2
+    assert problems[0].startswith("junk.espdl: model (model): ") and "offset 16 (0x10)" in problems[0]
+    assert problems[1].startswith("pack.espdl: PDL3 sha256 differs")
+
+
+# -- corrupt payloads ----------------------------------------------------------------------------
+
+def test_corrupt_payloads_name_file_offset_and_table() -> None:
+    data = bytearray(real("espdl/gemm-16x16-relu/c.espdl").read_bytes())
+    data[16:20] = (0x7FFFFFF0).to_bytes(4, "little")  # root offset past the payload
+    with pytest.raises(FormatError) as e:
+        binparse.open(bytes(data), format="espdl.edl2").models[0].graph
+    assert str(e.value) == ("Model, offset 16 (0x10): offset points past the payload; expected a position inside the "
+                            "1776-byte payload, found 2147483632. The FlatBuffer payload is truncated or corrupt; "
+                            "re-export the model")
+    data = bytearray(real("espdl/gemm-16x16-relu/c.espdl").read_bytes())
+    data[1040 - 4:1040] = (5000).to_bytes(4, "little")  # raw_data of ops.0.weight: 5000 blocks
+    with pytest.raises(FormatError) as e:
+        binparse.open(bytes(data)).tensor("ops.0.weight")
+    assert "Model.graph.initializer[0].raw_data" in str(e.value) and "vector runs past the payload" in str(e.value)
+    for cut in range(17, 1792, 97):  # every truncation: a FormatError, never another exception
+        trunc = bytearray(real("espdl/gemm-16x16-relu/c.espdl").read_bytes()[:cut])
+        trunc[8:12] = (cut - 16).to_bytes(4, "little")
+        try:
+            binparse.open(bytes(trunc)).summary()
+        except FormatError:
+            pass
+
+
+# -- command line --------------------------------------------------------------------------------
+
+def test_cli_view_tensor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    outs = []
+    for target in ("c", "esp32s3", "esp32p4"):
+        out = tmp_path / f"{target}.npy"
+        assert main(["view", str(real(f"espdl/gemm-16x16-relu/{target}.espdl")), "--tensor", "ops.0.weight",
+                     "--npy", str(out)]) == 0
+        outs.append(np.load(out))
+    assert all(np.array_equal(o, outs[0]) for o in outs) and outs[0].shape == (16, 1, 1, 16)
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"{tmp_path}/esp32p4.npy: ESP-DL initializer 'ops.0.weight', logical (N, H, W, C), int8, shape (16, 1, 1, 16)")
+    assert main(["view", str(MODELS / "pack_pdl3.espdl"), "--tensor", "secret/w", "--key", KEY.hex(),
+                 "--npy", str(tmp_path / "w.npy"), "--stored"]) == 0
+    assert np.load(tmp_path / "w.npy").shape == (1, 1, 4, 2)
+    assert main(["view", str(MODELS / "pack_pdl3.espdl"), "--tensor", "secret/w", "--npy", str(tmp_path / "w.npy")]) == 3
+    assert "encrypted" in capsys.readouterr().err
+    assert main(["inspect", str(MODELS / "pack_pdl3.espdl"), "--key", "00"]) == 3
+    assert capsys.readouterr().err == ("binparse: error: an ESP-DL model key is 16 bytes; expected 32 hex digits, "
+                                       "found 00\n")
+
+
+def test_draw_a_blocked_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from binparse.draw import espdl_weight_map, model
+    f = binparse.open(MODELS / "conv_s8_blocks.espdl")
+    t = f.tensor("w_conv")  # dims [3, 3, 3, 20], (N/16)HWC16_UNALIGNED: 27 rows of 16 lanes, then 4 x 27 in NHWC
+    m = espdl_weight_map(t)
+    assert m.role.shape == (34, 16) and int((m.role == model.ZERO).sum()) == 544 - 540
+    assert m.separators == [27] and m.logical_shape == (20, 3, 3, 3)
+    assert m.logical_index[0].tolist() == [n * 27 for n in range(16)]  # lane = output channel, (h, w, c) = 0
+    assert m.logical_index[27, :3].tolist() == [16 * 27, 16 * 27 + 1, 16 * 27 + 2]  # the tail: channel 16 in NHWC
+    dw = espdl_weight_map(f.tensor("w_dw"))  # depthwise: lanes are channels, logical (1, H, W, C)
+    assert dw.logical_index[0].tolist() == list(range(16)) and dw.channel_axis == 3
+    out = tmp_path / "w.svg"
+    assert main(["draw", str(MODELS / "conv_s8_blocks.espdl"), "--tensor", "w_conv", "--svg", str(out)]) == 0
+    assert out.read_text().startswith("<svg") and ("ESP-DL weight 'w_conv' (int8): dims [3, 3, 3, 20] as stored, layout "
+                                                   "(N/16)HWC16_UNALIGNED; logical 20×3×3×3") in out.read_text()
+
+
+def test_blocked_view_is_the_logical_order_by_strides() -> None:
+    f = binparse.open(real("espdl/face-detect-msr/esp32s3.espdl"))
+    t = f.tensor("s_0_a_compress.weight")  # dims [1, 1, 32, 48], N16HWC16: 3 blocks of 16 output channels
+    v = t.blocked_view()
+    assert v.shape == (3, 16, 1, 1, 32) and np.shares_memory(v, t.stored())
+    assert np.array_equal(v.reshape(48, 1, 1, 32), t.to_logical())
+    dw = f.tensor("s_0_d_depth.weight")  # depthwise [3, 3, 24, 1]: one block of 16 channels, 8 left over
+    d = dw.blocked_view()
+    assert d.shape == (3, 3, 1, 16) and np.array_equal(d.reshape(3, 3, 16), dw.to_logical()[0, :, :, :16])
+    with pytest.raises(LayoutError, match="no blocks"):
+        gemm("c").tensor("ops.0.weight").blocked_view()
+
+
+def test_tutorial_model_weights() -> None:
+    s3 = binparse.open(real("espdl/tutorial-model/esp32s3.espdl"))
+    p4 = binparse.open(real("espdl/tutorial-model/esp32p4.espdl"))
+    fc1 = s3.tensor("fc1.weight")  # dims [1, 1, 1, 64]: one input, so each block row is one channel: a view
+    assert (fc1.info.dims, fc1.info.layout, fc1.info.exponents, fc1.layout.is_view) == ((1, 1, 1, 64), "N16HWC16", (-7,), True)
+    assert file_offset(fc1.logical_view(), s3) == 5936
+    assert fc1.logical_view()[:4, 0, 0, 0].tolist() == [-66, -95, 6, -40]
+    fc2 = s3.tensor("fc2.weight")  # [1, 1, 64, 64]: lanes are output channels
+    assert file_offset(fc2.stored(), s3) == 1680
+    assert fc2.to_logical()[:16, 0, 0, 0].tolist() == [4, -9, -5, -1, -8, 11, 1, 6, -3, 7, 3, -16, -9, 7, -16, 15]
+    fc3 = s3.tensor("fc3.weight")  # [1, 1, 64, 1]: one output channel, all in the unaligned rest
+    assert fc3.info.layout == "N16HWC16_UNALIGNED" and fc3.logical_view().shape == (1, 1, 1, 64)
+    for name in ("fc1.weight", "fc2.weight", "fc3.weight", "fc1.bias", "fc2.bias", "fc3.bias"):  # test values differ
+        assert np.array_equal(s3.tensor_array(name)[0], p4.tensor_array(name)[0]), name
+    assert s3.tensor_array("11")[0].tolist() == [[7]] and p4.tensor_array("onnx::Gemm_0")[0].tolist() == [[-17]] and s3.tensor_array("fc3.bias")[0].tolist() == [-1330]  # bytes ce fa ff ff
+
+
+def test_bit_flips_give_binparse_errors_only() -> None:
+    from binparse.errors import BinparseError
+    data = real("espdl/gemm-16x16-relu/esp32s3.espdl").read_bytes()
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        bad = bytearray(data)
+        for at in rng.integers(16, len(data), 3):
+            bad[at] ^= 1 << int(rng.integers(8))
+        try:
+            f = binparse.open(bytes(bad))
+            f.summary()
+            for t in f.models[0].graph.tensors:
+                f.tensor(t.name).to_logical()
+        except BinparseError:
+            pass

@@ -1,0 +1,94 @@
+"""AM57x `tidl_param_*.bin`: what TI's readers read per layer type, checked on every pair TI ships
+(the PReLU net included) and against every wrong pairing."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import struct
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import binparse
+from binparse.cli import main
+from binparse.errors import FormatError
+from binparse.formats.tidl import Config, ParamFile
+
+from .conftest import real
+
+NETS = ("imagenet_jacintonet11v2", "imagenet_jacintonet11v2_prelu", "jdetNet_ssd", "mnist_lenet")
+SIZES = {"imagenet_jacintonet11v2": 2_872_761, "imagenet_jacintonet11v2_prelu": 2_880_697, "jdetNet_ssd": 2_972_493,
+         "mnist_lenet": 435_408}
+
+
+def pair(net: str, params: str) -> tuple[Any, Any]:
+    return (binparse.open(real(f"tidl/am57x/tidl_net_{net}.bin")),
+            binparse.api.map_file(real(f"tidl/am57x/tidl_param_{params}.bin")))
+
+
+@pytest.mark.parametrize("name", NETS)
+def test_every_shipped_pair_is_read_to_the_last_byte(name: str) -> None:
+    net, pm = pair(name, name)
+    views = net.weights(pm)
+    assert sum(v.nbytes for d in views for v in d.values()) == SIZES[name] == len(pm)
+    whole = np.frombuffer(pm, np.uint8)
+    assert all(np.shares_memory(v, whole) for d in views for v in d.values())
+
+
+def test_prelu_slopes_follow_each_batchnorm() -> None:
+    net, pm = pair("imagenet_jacintonet11v2_prelu", "imagenet_jacintonet11v2_prelu")
+    w = net.weights(pm)
+    with_slope = [i for i, d in enumerate(w) if "slope" in d]
+    assert with_slope == [3, 5, 8, 10, 13, 15, 18, 20, 23, 25]  # BatchNorm with reluType PReLU (enableRelU 0)
+    assert sum(w[i]["slope"].size for i in with_slope) == 1984 == 2_880_697 - 2_878_713  # the bytes once missed
+    assert w[3]["slope"].dtype == np.uint8 and w[3]["slope"][:5].tolist() == [216, 179, 187, 153, 177]
+    assert w[25]["slope"][-3:].tolist() == [171, 191, 174]
+    # had a slope been misplaced, the next BatchNorm's weights and biases would not be these constants
+    assert all((w[i]["weights"] == 255).all() and (w[i]["bias"] == 0).all() for i in with_slope)
+    assert "slope" not in w[1]  # the input BatchNorm has reluType RelU: no slope is read
+    last = real("tidl/am57x/tidl_param_imagenet_jacintonet11v2_prelu.bin").read_bytes()[-8:]
+    assert w[27]["bias"][-4:].tolist() == list(struct.unpack("<4h", last)) == [2249, -2499, 16729, 17319]
+
+
+@pytest.mark.parametrize("net_name,param_name", [p for p in itertools.permutations(NETS, 2)])
+def test_a_param_file_of_another_net_fails(net_name: str, param_name: str) -> None:
+    net, pm = pair(net_name, param_name)
+    with pytest.raises(FormatError) as e:
+        net.weights(pm, file=f"tidl_param_{param_name}.bin")
+    assert e.value.expected == f"{SIZES[net_name]:,} bytes (from the network's layers)"
+    assert e.value.found == f"{SIZES[param_name]:,} bytes"
+
+
+def test_inspect_and_view_a_param_file_through_its_net(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = real("tidl/am57x/tidl_param_imagenet_jacintonet11v2_prelu.bin")
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "TIDL param file of tidl_net_imagenet_jacintonet11v2_prelu.bin (TIDL-API 1.3 (AM57x)): 54 arrays"
+    assert out[8].split() == ["3.slope", "TIDL_BatchNormLayer", "2569", "uint8", "32"]
+    assert main(["inspect", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["kind"], doc["net"], doc["size"]) == ("param.bin", "tidl_net_imagenet_jacintonet11v2_prelu.bin", 2_880_697)
+    assert doc["arrays"][-1] == {"layer": 27, "type": "TIDL_InnerProductLayer", "name": "bias", "offset": 2_878_697,
+                                 "dtype": "int16", "count": 1000}
+    npy = tmp_path / "slope.npy"
+    assert main(["view", str(path), "--tensor", "3.slope", "--npy", str(npy)]) == 0
+    assert np.load(npy)[:5].tolist() == [216, 179, 187, 153, 177]
+    assert main(["view", str(path), "--tensor", "3.gamma", "--npy", str(npy)]) == 3
+    lone = tmp_path / "tidl_param_x.bin"  # no network beside it: nothing says where the arrays are
+    lone.write_bytes(path.read_bytes()[:100])
+    assert main(["inspect", str(lone)]) == 3
+    with pytest.raises(FormatError, match="read through its network"):
+        ParamFile.open(lone)
+
+
+def test_inspect_a_tidl_api_config(capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = binparse.open(real("tidl/am57x/tidl_config_jdetnet.txt"))
+    assert isinstance(cfg, Config)
+    assert {k: cfg.values[k] for k in ("inWidth", "inHeight", "inNumChannels", "preProcType")} == {
+        "inWidth": "768", "inHeight": "320", "inNumChannels": "3", "preProcType": "4"}
+    assert cfg.values["netBinFile"] == "../test/testvecs/config/tidl_models/tidl_net_jdetNet_ssd.bin"
+    assert main(["inspect", "--json", str(real("tidl/am57x/tidl_config_mnist_lenet.txt"))]) == 0
+    assert json.loads(capsys.readouterr().out)["values"]["inNumChannels"] == "2"
