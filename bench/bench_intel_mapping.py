@@ -5,14 +5,16 @@
 1. Reading, side by side in one run: binparse's `read_table` (int64 numpy columns, every check of
    the report format) against the CSV readers a user would pick instead, each with its defaults
    and its own result type: `pyarrow.csv.read_csv` (an Arrow Table), `polars.read_csv` (a
-   DataFrame), pandas with its pyarrow engine, and Python's `csv` module turning cells into ints.
+   DataFrame), both also followed by `to_numpy()` of the same 11 columns (what binparse returns),
+   pandas with its pyarrow engine, and Python's `csv` module turning cells into ints.
    Peers that are not installed are left out (`pip install -e '.[bench]'`).
 2. Applying: `OutputConfiguration.to_logical` on an FP16 IP buffer against a bare `np.take` with
    the same index array (the floor): the mapping alone (float16 result) and with the exact widening
    to float32 (the default).
 The table is written by binparse's own writer: a logical (1, 1000, 1, 25, 40) output, KVEC 32.
 
-Targets (issue 14): reading ≤ 1.0x the fastest of pyarrow and polars; applying within 3x np.take.
+Targets (issue 14): reading ≤ 1.0x the fastest of pyarrow and polars (their own result types);
+applying within 3x np.take.
 """
 
 from __future__ import annotations
@@ -52,10 +54,20 @@ def peers(path: Path) -> list[tuple[str, Callable[[], Any]]]:
     out: list[tuple[str, Callable[[], Any]]] = []
     if importlib.util.find_spec("pyarrow"):
         import pyarrow.csv as pa_csv
+
+        def arrow_numpy() -> list[Any]:
+            t = pa_csv.read_csv(path, parse_options=pa_csv.ParseOptions(delimiter=";"))
+            return [t.column(k).to_numpy() for k in range(t.num_columns) if k != 6]
         out.append((PYARROW, lambda: pa_csv.read_csv(path, parse_options=pa_csv.ParseOptions(delimiter=";"))))
+        out.append(("pyarrow.csv.read_csv + to_numpy() of the 11 columns", arrow_numpy))
     if importlib.util.find_spec("polars"):
         import polars as pl
+
+        def polars_numpy() -> list[Any]:
+            df = pl.read_csv(path, separator=";")
+            return [df.to_series(k).to_numpy() for k in range(df.width) if k != 6]
         out.append((POLARS, lambda: pl.read_csv(path, separator=";")))
+        out.append(("polars.read_csv + to_numpy() of the 11 columns", polars_numpy))
     if importlib.util.find_spec("pandas") and importlib.util.find_spec("pyarrow"):
         import pandas as pd
         out.append(("pandas.read_csv(engine='pyarrow')", lambda: pd.read_csv(path, sep=";", engine="pyarrow")))

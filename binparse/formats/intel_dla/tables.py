@@ -10,7 +10,6 @@ fault.
 from __future__ import annotations
 
 import csv
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping
 import io
 import mmap
@@ -203,11 +202,10 @@ def _arrow_columns(d: Dialect, raw: Raw, start: int) -> list[NDArray[np.int64]] 
         except pa.ArrowException:
             return None
 
-    with ThreadPoolExecutor(1) as pool:  # Arrow parses (without the GIL) while this thread scans the bytes
-        parsed = pool.submit(parse)
-        lenient = any(raw.find(b, start, stop) >= 0 for b in _ARROW_LENIENT)
-        table = parsed.result()
-    if lenient or table is None:
+    if any(raw.find(b, start, stop) >= 0 for b in _ARROW_LENIENT):
+        return None
+    table = parse()
+    if table is None:
         return None
     if any(table.column(name).null_count for name in numeric):  # an arrow or an empty cell among numbers
         return None

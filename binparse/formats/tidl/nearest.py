@@ -84,6 +84,8 @@ def sniff(path: Path | None, head: bytes) -> Any:
     if len(head) < 16:
         return None
     value, _, num_layers, weight_size = struct.unpack_from("<Iiii", head)
+    if value >> 24 != 0x20:  # years 2018..2099 spell 0x20YY....: no date to work out (every open asks)
+        return None
     day = as_date(value)
     if day is None or not 2018 <= day.year <= 2099 or value in NET_VERSIONS or value in BY_VALUE:
         return None
