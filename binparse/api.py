@@ -44,7 +44,7 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     unknown file).
     """
     file: str | None = None
-    if isinstance(source, (str, os.PathLike)):
+    if not isinstance(source, (bytes, bytearray, memoryview)) and isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
         if not format and Path(file).is_dir():
             opener = sniff(Path(file), b"")

@@ -105,7 +105,7 @@ class Accessor:
         self._params, self._file, self._path, self._index = params, file, path, index
         self._cache: dict[Any, Any] = {}
         if self._PARAMS:
-            self._pkey = pkey = tuple([params[p] for p in self._PARAMS])
+            self._pkey = pkey = tuple(map(params.__getitem__, self._PARAMS))
             lay = _STATIC_CACHE.get((type(self), pkey), _MISSING)
             if lay is _MISSING:
                 lay = type(self)._static_for(params)
@@ -531,8 +531,9 @@ class Accessor:
                                   found=exc.found) from None
             if len(_ROW_PLANS) < 4096:  # a few per class, params and counts; bounded all the same
                 _ROW_PLANS[(type(self), self._pkey, blocks)] = plan
-        for i in plan.checked:
-            self._array(i)  # applies the field's `valid` rule to its whole array
+        if plan.checked:
+            for i in plan.checked:
+                self._array(i)  # applies the field's `valid` rule to its whole array
         values = read_values(plan, self._mv, self._off)
         for j, b, k, pos, enc, whole in plan.strings:
             raw = values[j] if whole is None else bytes(self._mv[self._off + whole[0]:self._off + sum(whole)])

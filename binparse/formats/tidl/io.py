@@ -39,20 +39,23 @@ class IoTensors(Accessor):
         `_COLUMNS` values."""
         raise NotImplementedError
 
-    def _tensors(self, direction: str) -> list[Tensor]:
-        """The used entries as tensors. Both directions are read together (one `to_row_blocks`)
-        and kept per accessor when the buffer is read-only (a file or bytes cannot change)."""
-        hit = self._cache.get("tensors")
+    def _both(self) -> tuple[list[Tensor], list[Tensor]]:
+        """(inputs, outputs), read together (one `to_row_blocks`) and kept per accessor when the
+        buffer is read-only (a file or bytes cannot change); callers hand out copies of the lists."""
+        hit: tuple[list[Tensor], list[Tensor]] | None = self._cache.get("tensors")
         if hit is None:
             cls = type(self)
             blocks = ((_prefixed(cls, "in_"), self._num(0)), (_prefixed(cls, "out_"), self._num(1)))
             rows_in, rows_out = self.to_row_blocks(blocks)
-            entry, root, file = self._entry, self._path, self._file
-            hit = (make_tensors("input", map(entry, rows_in), root=root, file=file),
-                   make_tensors("output", map(entry, rows_out), root=root, file=file))
+            entry = self._entry
+            hit = make_tensors(map(entry, rows_in), map(entry, rows_out), root=self._path, file=self._file)
             if self._mv.readonly:
                 self._cache["tensors"] = hit
-        return list(hit[0] if direction == "input" else hit[1])
+        return hit
+
+    def _tensors(self, direction: str) -> list[Tensor]:
+        both = self._both()
+        return list(both[0] if direction == "input" else both[1])
 
     @property
     def inputs(self) -> list[Tensor]:
@@ -79,8 +82,9 @@ class IoTensors(Accessor):
 
     def summary(self) -> dict[str, Any]:
         """The JSON document of `binparse inspect --json`."""
+        ins, outs = self._both()
         return {"family": "tidl", "kind": "io_bufdesc", "version": self.version, "cores": self.cores,
-                "inputs": [t.to_json() for t in self.inputs], "outputs": [t.to_json() for t in self.outputs]}
+                "inputs": [t.to_json() for t in ins], "outputs": [t.to_json() for t in outs]}
 
     def report(self) -> str:
         """The table of `binparse inspect`."""

@@ -172,31 +172,34 @@ ENTRY_FIELDS = ("num_batches", "dim1", "dim2", "num_channels", "height", "width"
                 "layout", "buf_size", "data_id")
 
 
-def make_tensors(direction: str, rows: Iterable[tuple[Any, ...]], *, root: str, file: str | None) -> list[Tensor]:
-    """Tensors from entries' values in `ENTRY_FIELDS` order (entry k is tensor k), checked for sanity.
+def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any, ...]], *, root: str,
+                 file: str | None) -> tuple[list[Tensor], list[Tensor]]:
+    """Input and output tensors from entries' values in `ENTRY_FIELDS` order (entry k is tensor k),
+    checked for sanity.
 
     `buf_size` None (a version without it) becomes the computed element count. Each frozen
     dataclass instance gets its `__dict__` whole, holding every field: what its `__init__` does
     one frozen `setattr` at a time, several times slower (an io file has up to 160 tensors).
     """
-    out = []
+    out: tuple[list[Tensor], list[Tensor]] = ([], [])
     new, set_dict = object.__new__, object.__setattr__
-    for k, row in enumerate(rows):
-        if min(row[:12]) < 0 or row[12] not in ELEMENT_DTYPES:
-            raise _bad_entry(direction, k, row, root, file)
-        name, layout, stored = row[13], row[16], row[17]
-        pads = new(Pads)
-        set_dict(pads, "__dict__", {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9],
-                                    "channel": row[10]})
-        t = new(Tensor)
-        set_dict(t, "__dict__", {
-            "direction": direction, "index": k, "name": name, "element_type": row[12], "shape": row[:6],
-            "pad": pads, "channel_pitch": row[11], "scale": row[14], "zero_point": row[15],
-            "layout": LAYOUTS.get(layout) or str(layout),
-            "buf_size": stored if stored is not None else row[0] * batch_pitch(row[:6], row[10], row[11]),
-            "buf_size_source": "file" if stored is not None else "computed", "data_id": row[18],
-            "path": f"{root}.{direction}s[{k}]" + (f" '{name}'" if name else ""), "file": file})
-        out.append(t)
+    for direction, rows, tensors in (("input", inputs, out[0]), ("output", outputs, out[1])):
+        for k, row in enumerate(rows):
+            if min(row[:12]) < 0 or row[12] not in ELEMENT_DTYPES:
+                raise _bad_entry(direction, k, row, root, file)
+            name, layout, stored = row[13], row[16], row[17]
+            pads = new(Pads)
+            set_dict(pads, "__dict__", {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9],
+                                        "channel": row[10]})
+            t = new(Tensor)
+            set_dict(t, "__dict__", {
+                "direction": direction, "index": k, "name": name, "element_type": row[12], "shape": row[:6],
+                "pad": pads, "channel_pitch": row[11], "scale": row[14], "zero_point": row[15],
+                "layout": LAYOUTS.get(layout) or str(layout),
+                "buf_size": stored if stored is not None else row[0] * batch_pitch(row[:6], row[10], row[11]),
+                "buf_size_source": "file" if stored is not None else "computed", "data_id": row[18],
+                "path": f"{root}.{direction}s[{k}]" + (f" '{name}'" if name else ""), "file": file})
+            tensors.append(t)
     return out
 
 
