@@ -258,15 +258,18 @@ def test_multiple_inputs_are_stored_input_after_input(tmp_path: Path) -> None:
 
 
 def test_mapping_refuses_what_the_compiler_never_writes(tmp_path: Path) -> None:
-    # Arrow's int64 cells would take blanks, CR line ends, hex and signs; the reader refuses them
-    # and the careful path says where (or, for blanks and CRs that int() accepts, that it could not read)
+    # Arrow's integer cells would take hex and (signed) signs; the reader refuses them and the
+    # careful path says where. Blanks and CRLF line ends are read as int() and csv read them.
     lines = (FIXTURES / "intel_dla" / "testnet_2025" / "output_transform_mapping_TestNet_0.csv").read_text().splitlines()
     p = tmp_path / "output_transform_mapping_x.csv"
 
-    def with_row3(cell0: str, newline: str = "\n") -> FormatError:
+    def write_row3(cell0: str, newline: str = "\n", tail: str = "") -> None:
         rows = list(lines)
         rows[2] = cell0 + rows[2][rows[2].index(";"):]
-        p.write_bytes(newline.join(rows).encode() + newline.encode())
+        p.write_bytes(newline.join(rows).encode() + newline.encode() + tail.encode())
+
+    def with_row3(cell0: str) -> FormatError:
+        write_row3(cell0)
         with pytest.raises(FormatError) as e:
             read_table(p)
         return e.value
@@ -274,11 +277,20 @@ def test_mapping_refuses_what_the_compiler_never_writes(tmp_path: Path) -> None:
     e = with_row3("0x20")
     assert e.path == "row 3, column 'ai suite output tensor offset'" and e.found == "0x20"
     assert "cell is not an integer" in str(e)
+    e = with_row3("+32")
+    assert e.path == "row 3, column 'ai suite output tensor offset'" and e.found == "+32"
     e = with_row3("-32")
     assert e.path == "row 3, column 'ai suite output tensor offset'" and e.found == "-32"
     assert "negative offset or index" in str(e) and e.expected == ">= 0"
-    for cell, newline in ((" 32", "\n"), ("32", "\r\n")):
-        assert with_row3(cell, newline).message == "mapping table could not be read"
+    e = with_row3("9223372036854775808")  # 2**63: fits Arrow's uint64, not an int64 offset
+    assert e.path == "row 3, column 'ai suite output tensor offset'" and "too large" in str(e)
+    write_row3("32")
+    plain = read_table(p).columns  # type: ignore[union-attr]
+    assert plain["ip_offset"][1] == 32
+    for cell, newline, tail in ((" 32 ", "\n", ""), ("32", "\r\n", "\r\n\r\n")):
+        write_row3(cell, newline, tail)
+        got = read_table(p).columns  # type: ignore[union-attr]
+        assert all(np.array_equal(got[k], plain[k]) for k in plain)
     rows = list(lines)
     rows[4] = rows[4].replace(";->;", ";7;", 1)  # a number where the arrow belongs
     p.write_text("\n".join(rows) + "\n")

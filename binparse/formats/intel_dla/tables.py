@@ -151,10 +151,11 @@ def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:
 def _read_mapping(d: Dialect, raw: Raw, start: int, file: str | None) -> MappingTable:
     """Parse the rows from byte `start` of `raw` with Arrow's CSV reader, then check them.
 
-    The reader is strict where it can be told to be (no quoting, no empty lines, int64 columns,
-    the arrow column exactly the arrow); what it would accept and the compiler never writes is
-    refused before it reads (`_ARROW_LENIENT`) and after (a negative number). Any refusal takes
-    the careful path, which names the bad row and column.
+    The reader is strict where it can be told to be (no quoting, no empty lines, unsigned
+    columns, the arrow column exactly the arrow); a hexadecimal cell, which Arrow would take and
+    the compiler never writes, is refused before it reads, a number past int64 after. Blanks
+    around a number and CRLF line ends are read as Python's `int()` and `csv` read them (the
+    dumps' reader too). Any refusal takes the careful path, which names the bad row and column.
     """
     numeric = [r for r in d.roles if r != "arrow"]
     columns = _arrow_columns(d, raw, start)
@@ -164,14 +165,18 @@ def _read_mapping(d: Dialect, raw: Raw, start: int, file: str | None) -> Mapping
     return MappingTable(d.kind, d, dict(zip(numeric, columns)), file)
 
 
-#: What Arrow's int64 cells accept and the compiler never writes (besides a minus sign, refused
-#: after reading): blanks around numbers, CR line ends, hexadecimal "0x1f" (probed on every byte).
-_ARROW_LENIENT = (b" ", b"\t", b"\r", b"x", b"X")
+#: What Arrow's integer cells accept and the compiler never writes: hexadecimal "0x1f" (probed
+#: on every byte before parsing; a sign is refused by the unsigned parse itself).
+_ARROW_LENIENT = (b"x", b"X")
+_INT64_MAX = np.iinfo(np.int64).max
 
 
 def _arrow_columns(d: Dialect, raw: Raw, start: int) -> list[NDArray[np.int64]] | None:
     """The numeric columns of the rows from byte `start` of `raw`, or None when a check fails.
 
+    Numbers are parsed as uint64: Arrow's unsigned parse refuses any sign (no check of every
+    value for "negative" afterwards) and is faster than its signed one; the columns are then
+    viewed as int64, where a number past int64's range shows as negative (one `min` per column).
     The arrow cells (and the empty cells after a trailing delimiter) are Arrow's null values in
     columns of the null type: a cell that is anything else fails the conversion, a numeric
     column holding one becomes a null count; nothing is materialised for them.
@@ -182,35 +187,29 @@ def _arrow_columns(d: Dialect, raw: Raw, start: int) -> list[NDArray[np.int64]] 
     arrow_at, ncols = d.column("arrow"), len(d.roles)
     arrow = d.headers[arrow_at]
     stop = len(raw)
-    while stop > start + 1 and raw[stop - 2:stop] == b"\n\n":  # trailing blank lines are no rows
+    while stop > start and raw[stop - 1] in b" \t\r\n":  # trailing blank lines are no rows
         stop -= 1
     numeric = [f"c{k}" for k in range(ncols) if k != arrow_at]
     if stop <= start:
         return [np.zeros(0, np.int64) for _ in numeric]
-    types = {f"c{k}": pa.null() if k == arrow_at else pa.int64() for k in range(ncols)}
+    types = {f"c{k}": pa.null() if k == arrow_at else pa.uint64() for k in range(ncols)}
     if d.trailing_delimiter:
         types["end"] = pa.null()
-
-    def parse() -> Any:
-        try:
-            return pa_csv.read_csv(
-                pa.BufferReader(pa.py_buffer(raw).slice(start, stop - start)),
-                read_options=pa_csv.ReadOptions(column_names=list(types)),
-                parse_options=pa_csv.ParseOptions(delimiter=d.delimiter, quote_char=False, ignore_empty_lines=False),
-                convert_options=pa_csv.ConvertOptions(column_types=types, null_values=[arrow, ""],
-                                                      strings_can_be_null=False))
-        except pa.ArrowException:
-            return None
-
     if any(raw.find(b, start, stop) >= 0 for b in _ARROW_LENIENT):
         return None
-    table = parse()
-    if table is None:
+    try:
+        table = pa_csv.read_csv(
+            pa.BufferReader(pa.py_buffer(raw).slice(start, stop - start)),
+            read_options=pa_csv.ReadOptions(column_names=list(types)),
+            parse_options=pa_csv.ParseOptions(delimiter=d.delimiter, quote_char=False, ignore_empty_lines=False),
+            convert_options=pa_csv.ConvertOptions(column_types=types, null_values=[arrow, ""],
+                                                  strings_can_be_null=False))
+    except pa.ArrowException:
         return None
     if any(table.column(name).null_count for name in numeric):  # an arrow or an empty cell among numbers
         return None
-    columns: list[NDArray[np.int64]] = [table.column(name).to_numpy() for name in numeric]
-    if any(c.size and c.min() < 0 for c in columns):
+    columns: list[NDArray[np.int64]] = [table.column(name).to_numpy().view(np.int64) for name in numeric]
+    if any(c.size and c.min() < 0 for c in columns):  # past int64
         return None
     return columns
 
@@ -228,19 +227,20 @@ def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
             raise FormatError("wrong number of cells", file=file, path=f"row {i}",
                               expected=len(d.roles), found=len(cells))
         for role, header, cell in zip(d.roles, d.headers, cells):
+            where = f"row {i}, column '{header}'"
+            digits = cell.strip()
             if role == "arrow":
-                if cell.strip() != header:
-                    raise FormatError("arrow column missing", file=file, path=f"row {i}, column '{header}'",
-                                      expected=header, found=cell)
+                if digits != header:
+                    raise FormatError("arrow column missing", file=file, path=where, expected=header, found=cell)
                 continue
-            try:
-                value = int(cell)
-            except ValueError:
-                raise FormatError("cell is not an integer", file=file, path=f"row {i}, column '{header}'",
-                                  expected="an integer", found=cell) from None
-            if value < 0:
-                raise FormatError("negative offset or index", file=file, path=f"row {i}, column '{header}'",
-                                  expected=">= 0", found=cell)
+            if digits[:1] == "-" and digits[1:].isascii() and digits[1:].isdigit():
+                raise FormatError("negative offset or index", file=file, path=where, expected=">= 0", found=cell)
+            if not (digits.isascii() and digits.isdigit()):
+                raise FormatError("cell is not an integer", file=file, path=where,
+                                  expected="an integer", found=cell)
+            if int(digits) > _INT64_MAX:
+                raise FormatError("number too large for an offset or index", file=file, path=where,
+                                  expected=f"<= {_INT64_MAX}", found=cell)
 
 
 # -- writing (fixtures, and dialect conversion) ------------------------------------------------------
