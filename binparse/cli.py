@@ -319,8 +319,8 @@ def _schema_cmd(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from .doctor import doctor, report_text
-    doc = doctor(args.path)
+    from .doctor import doctor, doctor_tree, report_text
+    doc = doctor_tree(args.path) if args.recursive else doctor(args.path)
     print(json.dumps(doc, indent=1) if args.json else report_text(doc))
     return 0 if doc["status"] == "ok" else 1
 
@@ -416,6 +416,7 @@ def parser() -> argparse.ArgumentParser:
     dr = sub.add_parser("doctor", help="what made each artifact in a folder, and whether they agree")
     dr.add_argument("path")
     dr.add_argument("--json", action="store_true")
+    dr.add_argument("-r", "--recursive", action="store_true", help="also every folder below PATH, each on its own")
     dr.set_defaults(run=_doctor)
     sc = sub.add_parser("schema", help="schemas from C headers, and differences between versions")
     scs = sc.add_subparsers(dest="schema_command", required=True)

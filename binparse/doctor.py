@@ -5,7 +5,9 @@ netVersion, CSV header); whether files that belong together agree (a TIDL io des
 network: versions, tensor dims, element types, data ids; an AM57x net and its param file and
 config; an FPGA AI Suite compile's dumps and mappings); the padding and pitches that make naive
 readers wrong, one line each; and which runtimes can load the artifacts. Unknown files are
-listed, not fatal. Findings are `ok`, `note` (worth knowing) or `problem` (exit code 1).
+listed, not fatal. Findings are `ok`, `note` (worth knowing) or `problem` (exit code 1). A folder
+where no file could be identified is "nothing checked" (exit code 1 too), never "no problems";
+subfolders are named, and checked one by one with `-r`.
 
 This module identifies the files and runs the checks each family registered
 (`binparse.family.register_check`); what to check lives with the family.
@@ -87,13 +89,37 @@ def doctor(path: str | os.PathLike[str]) -> dict[str, Any]:
                                                "please report it"))
     known = [r for r in reports if r.family != "unknown"]
     unknown = [r.name for r in reports if r.family == "unknown"]
-    status = "problem" if any(f.level == "problem" for f in findings) else "ok"
+    status = ("problem" if any(f.level == "problem" for f in findings) else
+              "ok" if known else "nothing checked")  # never "no problems" about nothing
     return {"path": str(p), "status": status, "files": [r.to_json() for r in known], "unknown_files": unknown,
             "subfolders": subfolders, "findings": [f.to_json() for f in findings]}
 
 
+def doctor_tree(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The doctor's reports of a folder and of every folder below it that holds files (`-r`).
+
+    Each folder is checked on its own (files agree with the files beside them, as the tools
+    write a compile's artifacts into one folder); status is the worst of them.
+    """
+    root = Path(path)
+    if not root.is_dir():
+        doc = doctor(root)
+        return {"path": str(root), "status": doc["status"], "folders": [doc]}
+    folders = [root, *sorted(x for x in root.rglob("*") if x.is_dir())]
+    docs = [doctor(f) for f in folders if f == root or any(x.is_file() for x in f.iterdir())]
+    checked = [d for d in docs if d["status"] != "nothing checked"]
+    status = ("problem" if any(d["status"] == "problem" for d in docs) else "ok" if checked else "nothing checked")
+    return {"path": str(root), "status": status, "folders": checked or docs[:1]}
+
+
+_HEADLINES = {"ok": "no problems found", "problem": "PROBLEMS FOUND",
+              "nothing checked": "NOTHING CHECKED: no artifact binparse knows is in this folder"}
+
+
 def report_text(doc: dict[str, Any]) -> str:
-    lines = [f"binparse doctor {doc['path']}: {'no problems found' if doc['status'] == 'ok' else 'PROBLEMS FOUND'}"]
+    if "folders" in doc:  # a tree
+        return "\n\n".join(report_text(d) for d in doc["folders"])
+    lines = [f"binparse doctor {doc['path']}: {_HEADLINES[doc['status']]}"]
     for f in doc["files"]:
         what = f"{f['family']} {f['kind']} {f['version']}".strip()
         shown = f["evidence"] and f["evidence"] not in what
@@ -104,10 +130,10 @@ def report_text(doc: dict[str, Any]) -> str:
     if doc["unknown_files"]:
         lines.append("  other files (not artifacts binparse knows): " + ", ".join(doc["unknown_files"]))
     if doc["subfolders"]:
-        lines.append("  subfolders (run doctor on each): " + ", ".join(doc["subfolders"]))
+        lines.append("  subfolders, not checked (`binparse doctor -r` checks each): " + ", ".join(doc["subfolders"]))
     for f in doc["findings"]:
         lines.append(f"  [{f['level']}] {f['text']}")
     return "\n".join(lines)
 
 
-__all__ = ["doctor", "report_text"]
+__all__ = ["doctor", "doctor_tree", "report_text"]

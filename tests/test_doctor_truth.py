@@ -97,7 +97,7 @@ def test_text_named_like_an_artifact_is_not_one(tmp_path: Path) -> None:
     (tmp_path / "y_tidl_io_1.bin").write_text("2023 notes about the io file\n")
     (tmp_path / "z.espdl").write_text("placeholder, model not exported yet\n")
     doc = doctor(tmp_path)
-    assert doc["status"] == "ok" and doc["files"] == [] and doc["findings"] == []
+    assert doc["status"] == "nothing checked" and doc["files"] == [] and doc["findings"] == []
     assert doc["unknown_files"] == ["x_tidl_net.bin", "y_tidl_io_1.bin", "z.espdl"]
     assert looks_like_artifact(tmp_path / "x_tidl_net.bin") is None
 
@@ -150,3 +150,22 @@ def test_printouts_that_disagree_with_the_net(tmp_path: Path) -> None:
     texts = [f["text"] for f in doctor(folder)["findings"] if f["level"] == "problem"]
     assert texts[0].startswith(f"m_tidl_net.bin_netLog.txt could not be read: {log}: netLog has another number of "
                                "rows than it declares")
+
+
+def test_a_folder_of_folders_is_not_called_healthy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "good").mkdir()
+    (tmp_path / "bad").mkdir()
+    good = deeplab_folder(tmp_path / "good")
+    bad = deeplab_folder(tmp_path / "bad", net_version=0x20991231, wipe_layers=True)
+    (tmp_path / "notes.txt").write_text("model notes\n")
+    assert doctor(tmp_path)["status"] == "nothing checked"
+    assert main(["doctor", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"binparse doctor {tmp_path}: NOTHING CHECKED: no artifact binparse knows is in this folder"
+    assert "  subfolders, not checked (`binparse doctor -r` checks each): bad, good" in out
+    assert main(["doctor", "-r", str(tmp_path)]) == 1
+    heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("binparse doctor")]
+    assert heads == [f"binparse doctor {bad}: PROBLEMS FOUND", f"binparse doctor {good}: no problems found"]
+    assert main(["doctor", "-r", "--json", str(good)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["status"] == "ok" and [d["path"] for d in doc["folders"]] == [str(good)]

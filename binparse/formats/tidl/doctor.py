@@ -12,6 +12,7 @@ from ... import api
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
+from .versions import RELEASED
 
 IO_VERSIONS = (80, 90, 92, 100)  # the io layouts, named by the TIDL release that introduced each (io_version)
 
@@ -33,12 +34,13 @@ RUNTIMES = {
     "tidl.io.j7_10.c2": "10.00–11.x runtimes built with 2 cores (J722S PSDK header)",
     "tidl.io.j7_10.c4": "10.00–11.x runtimes built with 4 cores (J784S4; the 11.02 import tool's default)",
     "tidl.io.tda2": "TDA2/TDA3 TIDL 01.xx",
-    "tidl.net.j7_08_2": "TIDL 8.2 runtimes (netVersion 0x20211201); 08.06 firmware checks for 0x20230208",
-    "tidl.net.j7_08_06": "TIDL 08.06 runtimes (netVersion 0x20230208)",
-    "tidl.net.j7_09_02": "TIDL 09.02 runtimes (netVersion 0x20240401)",
     "tidl.net.am57x": "AM57x TIDL-API 1.3 (ReadNetworkBinary: 484,384 bytes)",
     "tidl.net.tda2": "TIDL-API 1.2 and TDA2 01.01.03 (TIDL-API 1.3 converts it)",
 }
+# a J7 net runs on the runtimes of the SDK that wrote its netVersion (the firmware compares it)
+RUNTIMES.update({f"tidl.net.j7_{v.key}": f"TIDL {v.sdk} runtimes (netVersion {v.hex})" for v in RELEASED})
+RUNTIMES["tidl.net.j7_08_2"] += "; 08.06 firmware checks for 0x20230208"
+RUNTIMES["tidl.net.j7_other"] = "the TIDL runtime of the SDK that writes its netVersion (not in binparse's table)"
 
 
 def _tidl_pairs(reports: list[FileReport]) -> list[tuple[FileReport, FileReport]]:
