@@ -4,7 +4,8 @@
 `accessor` is the base class with the typed getters; `sequences` the zero-copy sequences.
 """
 
-from .accessor import Accessor, to_plain
+from .accessor import Accessor
+from .whole import to_plain
 from .layout import record_dtype, static_eval, static_layout, static_prefix
 from .sequences import RecordArray, StrArray
 from .specs import ABSENT, FieldSpec, StaticLayout, ValidSpec, _kdiv

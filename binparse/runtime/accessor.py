@@ -24,9 +24,9 @@ from ..buffers import BufferLike, byte_view
 from ..errors import BinparseError, FormatError, ValidationError
 from ..schema import expr as ex
 from .layout import _NO_PREFIX, Prefix, _ParamScope, record_dtype, static_layout, static_prefix
-from .rows import RowPlan, read_values, row_plan
 from .sequences import RecordArray, StrArray, _decode
 from .specs import ABSENT, Expr, FieldSpec, Size, StaticLayout
+from .whole import Whole, to_plain
 
 A = TypeVar("A", bound="Accessor")
 
@@ -56,7 +56,7 @@ class _Scope:
         raise BinparseError(f"unresolved enum literal {enum}::{member}")
 
 
-class Accessor:
+class Accessor(Whole):
     """Base of every generated accessor: a typed window onto one record of a buffer."""
 
     __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root", "_params", "_file",
@@ -451,121 +451,6 @@ class Accessor:
                               expected=f"{self._io_start}..{self._io_end}")
         return self._place(spec, off)
 
-    # -- validation --------------------------------------------------------------------------------
-    def _check(self, spec: FieldSpec, value: Any, off: int) -> None:
-        v = spec.valid
-        assert v is not None
-        if not isinstance(value, np.ndarray) and v.eq is None and v.any_of is None and v.in_enum is None:
-            lo, hi = self._eval(v.min), self._eval(v.max)
-            if (lo is None or value >= lo) and (hi is None or value <= hi):
-                return  # the common scalar range check, without numpy
-        arr = np.asarray(value)
-        bad: Any = None
-        expected = ""
-        if v.eq is not None:
-            want = self._eval(v.eq)
-            bad, expected = arr != want, f"{want}"
-        elif v.any_of is not None:
-            allowed = [self._eval(e) for e in v.any_of]
-            bad, expected = ~np.isin(arr, allowed), f"one of {allowed}"
-        elif v.in_enum is not None:
-            bad, expected = ~np.isin(arr, v.in_enum), f"a value of enum {spec.enum} {list(v.in_enum)}"
-        else:
-            lo, hi = self._eval(v.min), self._eval(v.max)
-            bad = np.zeros(arr.shape, bool)
-            if lo is not None:
-                bad |= arr < lo
-            if hi is not None:
-                bad |= arr > hi
-            expected = f"{'' if lo is None else lo}..{'' if hi is None else hi}"
-        if np.any(bad):
-            path = f"{self._path}.{spec.name}"
-            where = off
-            found = value
-            if arr.ndim:
-                k = int(np.flatnonzero(bad)[0])
-                path += f"[{k}]"
-                where = off + k * arr.dtype.itemsize
-                found = arr.flat[k].item()
-            raise ValidationError("value breaks the schema's valid rule", file=self._file, path=path,
-                                  offset=where, expected=expected, found=found)
-
-    def validate(self) -> None:
-        """Read every field now and apply every `valid`/`contents` rule (raises on the first break)."""
-        for name in self.field_names():
-            v = getattr(self, name)
-            if isinstance(v, Accessor):
-                v.validate()
-            elif isinstance(v, RecordArray):
-                for r in v:
-                    r.validate()
-            elif isinstance(v, StrArray):
-                list(v)
-
-    # -- introspection and copies -----------------------------------------------------------------
-    @classmethod
-    def field_names(cls) -> list[str]:
-        return [f.name for f in cls._FIELDS]
-
-    def to_rows(self, names: Sequence[str], count: int) -> list[tuple[Any, ...]]:
-        """Entries 0..count-1 of parallel array fields as rows of plain Python values (a copy).
-
-        Row k is `(getattr(self, names[0])[k], getattr(self, names[1])[k], ...)`: ints, floats,
-        and strings decoded as the field declares; a field this version lacks gives None. Made for
-        structs of arrays (one array per attribute, one entry per item): for a fixed layout all rows
-        come from one numpy call (see `runtime.rows`), not a view per field.
-        """
-        return self.to_row_blocks(((tuple(names), count),))[0]
-
-    def to_row_blocks(self, blocks: tuple[tuple[tuple[str, ...], int], ...]) -> list[list[tuple[Any, ...]]]:
-        """`to_rows` of several (names, count) blocks in one read (e.g. a struct's inputs and outputs)."""
-        plan = _ROW_PLANS.get((type(self), self._pkey, blocks))
-        if plan is None:
-            lay = self._lay
-            if not isinstance(lay, StaticLayout):  # located through the data: read field by field
-                return [self._rows_by_field(names, count) for names, count in blocks]
-            try:
-                plan = row_plan(self._FIELDS, lay, blocks, self._TYPE_PATH)
-            except BinparseError as exc:
-                raise FormatError(exc.message, file=self._file, path=self._path, expected=exc.expected,
-                                  found=exc.found) from None
-            if len(_ROW_PLANS) < 4096:  # a few per class, params and counts; bounded all the same
-                _ROW_PLANS[(type(self), self._pkey, blocks)] = plan
-        if plan.checked:
-            for i in plan.checked:
-                self._array(i)  # applies the field's `valid` rule to its whole array
-        values = read_values(plan, self._mv, self._off)
-        for j, b, k, pos, enc, whole in plan.strings:
-            raw = values[j] if whole is None else bytes(self._mv[self._off + whole[0]:self._off + sum(whole)])
-            try:
-                values[j] = (raw.split(b"\0", 1)[0] if whole is None else raw).decode(enc)
-            except UnicodeDecodeError:  # the error names the entry
-                _decode(raw, enc, whole is None, self, f"{self._path}.{blocks[b][0][pos]}[{k}]")
-        return [[row(values) for row in block] for block in plan.rows]
-
-    def _rows_by_field(self, names: tuple[str, ...], count: int) -> list[tuple[Any, ...]]:
-        """`to_rows` for a layout that depends on the data: one view per field."""
-        cols = [getattr(self, n) for n in names]
-        have = min([len(c) for c in cols if c is not None], default=count)
-        if count < 0 or count > have:
-            raise FormatError("asked for more entries than the arrays hold", file=self._file,
-                              path=self._path, expected=f"0..{have}", found=count)
-        return list(zip(*[[None] * count if c is None else list(c[:count]) if isinstance(c, StrArray)
-                          else c[:count].tolist() for c in cols]))
-
-    def field_info(self, name: str) -> tuple[int, int | None, int | None]:
-        """(absolute offset, count, element size) of a seq field."""
-        i = self.field_names().index(name)
-        return self._loc(i)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A copy of the seq fields as plain Python values (ints, floats, str, bytes, lists, dicts)."""
-        out: dict[str, Any] = {}
-        for spec in self._FIELDS:
-            v = getattr(self, spec.name)
-            out[spec.name] = v.tolist() if spec.kind == "prim" and isinstance(v, np.ndarray) else to_plain(v)
-        return out
-
     @property
     def path(self) -> str:
         return self._path
@@ -574,28 +459,10 @@ class Accessor:
         return f"<{type(self).__name__} {self._path} at offset {self._off}>"
 
 
-def to_plain(v: Any) -> Any:
-    """Plain Python value of anything an accessor returns (a copy)."""
-    if isinstance(v, Accessor):
-        return v.to_dict()
-    if isinstance(v, (RecordArray, StrArray)):
-        return [to_plain(x) for x in v]
-    if isinstance(v, np.ndarray):
-        if v.dtype == np.uint8 and v.ndim >= 1:
-            return bytes(v) if v.ndim == 1 else [bytes(r) for r in v]
-        return v.tolist()
-    if isinstance(v, IntEnum):
-        return int(v)
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
-
-
 _MISSING, _DATA = object(), object()
 _PARAM_EXPRS: dict[Any, Any] = {}  # (id(expr), class, params) -> value, or _DATA when it reads fields
 _STATIC_CACHE: dict[Any, Any] = {}
 _RESOLVED: dict[tuple[type, str], type] = {}
-_ROW_PLANS: dict[Any, RowPlan] = {}
 _NUMS: dict[Any, Any] = {}  # (class, params, field) -> (unpack_from, offset in the record, min, max)  # (class, params, column names) -> plan
 
 
