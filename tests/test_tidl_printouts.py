@@ -80,3 +80,29 @@ def test_bad_printouts_name_the_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(FormatError) as e:
         read_layer_info(info)
     assert e.value.path == "line 2" and e.value.found == "seven"
+
+
+def test_inspect_shows_a_printout_not_a_net(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from binparse.cli import main
+    log = real(FCNN + "_netLog.txt")
+    assert main(["inspect", "--json", str(log)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["family"], doc["kind"], doc["net"]) == ("tidl", "netLog printout", FCNN.rsplit("/", 1)[1])
+    assert len(doc["rows"]) == 10
+    assert doc["rows"][2] == {"index": 2, "layer_type": "TIDL_ConvolutionLayer", "out_name": "/cnn/cnn.0/relu/Relu_output_0",
+                              "group": 0, "num_in": 1, "num_out": 1, "in_ids": [1], "out_id": 2,
+                              "in_nchw": [1, 1, 32, 100], "out_nchw": [1, 64, 32, 100], "macs": 1843200}
+    assert main(["inspect", str(real(FCNN + ".layer_info.txt"))]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("TI layer_info printout of _cnn_cnn.5_relu_Relu_output_0_tidl_net.bin: 10 rows")
+    assert lines[3].split() == ["1", "1", "input_netFormat"]
+    assert main(["inspect", "--json", str(real(FCNN + "_paramDebug.csv"))]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [r["layer_id"] for r in rows] == [2, 2, 4, 4, 6, 6, 7, 7]
+    fake = tmp_path / "m_tidl_net.bin_netLog.txt"  # named like a printout, but is not one
+    fake.write_text("notes\n")
+    assert main(["inspect", str(fake)]) == 3
+    err = capsys.readouterr().err
+    assert "not a TIDL netLog" in err and "Num of Layer Detected" in err

@@ -19,6 +19,7 @@ from .tensors import ELEMENT_DTYPES, Pads, Tensor
 from .versions import RELEASED, net_version_like
 from . import printout_checks as _printout_checks  # noqa: F401  (registers the printout comparisons)
 from .am57x import Config, ParamFile  # (registers the param-file and config sniffer)
+from .printout_files import Printout  # (registers the printouts sniffer)
 
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
@@ -81,4 +82,4 @@ for _pattern, _kind in (("*_tidl_net.bin", "net.bin"), ("*_tidl_io_1.bin", "io_1
 register_signs(Signs("tidl", "net.bin", head=_net_head))
 
 __all__ = ["Config", "ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "NET_VERSIONS", "IoBufDesc", "IoBufDescTda2",
-           "NetJ7", "NetJ7Nearest", "NetTda2", "Pads", "ParamFile", "Tensor"]
+           "NetJ7", "NetJ7Nearest", "NetTda2", "Pads", "ParamFile", "Printout", "Tensor"]

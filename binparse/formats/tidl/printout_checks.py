@@ -19,13 +19,8 @@ from typing import Any
 
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
-from .printouts import LayerInfoRow, NetLogRow, ParamDebugRow, read_layer_info, read_netlog, read_param_debug
+from .printouts import PRINTOUTS, LayerInfoRow, NetLogRow, ParamDebugRow
 
-PRINTOUTS: dict[str, tuple[str, Callable[[Path], Sequence[Any]]]] = {
-    "_netLog.txt": ("netLog", read_netlog),
-    ".layer_info.txt": ("layer_info", read_layer_info),
-    "_paramDebug.csv": ("paramDebug", read_param_debug),
-}
 MAX_LISTED = 10  # differences listed one by one per printout; the rest are counted
 
 

@@ -17,9 +17,11 @@ naming the file and line; they compare nothing: `doctor.py` holds the comparison
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable, Sequence
 import os
 import re
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -190,4 +192,12 @@ def read_param_debug(path: str | os.PathLike[str]) -> list[ParamDebugRow]:
     return rows
 
 
-__all__ = ["LayerInfoRow", "NetLogRow", "ParamDebugRow", "read_layer_info", "read_netlog", "read_param_debug"]
+#: the printouts TI's import tool writes beside `<net>`: file-name suffix → (kind, reader)
+PRINTOUTS: dict[str, tuple[str, Callable[[str | os.PathLike[str]], Sequence[Any]]]] = {
+    "_netLog.txt": ("netLog", read_netlog),
+    ".layer_info.txt": ("layer_info", read_layer_info),
+    "_paramDebug.csv": ("paramDebug", read_param_debug),
+}
+
+__all__ = ["PRINTOUTS", "LayerInfoRow", "NetLogRow", "ParamDebugRow", "read_layer_info", "read_netlog",
+           "read_param_debug"]
