@@ -62,10 +62,10 @@ def _cell(v: Any) -> str:
 
 
 def _sniff(path: Any, head: bytes) -> Any:
-    if path is None or not is_text(head):
+    if path is None:
         return None
-    name = Path(path).name
-    if any(name.endswith(s) and len(name) > len(s) for s in PRINTOUTS):
+    name = os.fspath(path)  # the name first: every binparse.open asks
+    if any(name.endswith(s) and len(Path(name).name) > len(s) for s in PRINTOUTS) and is_text(head):
         return Printout.read
     return None
 
