@@ -128,3 +128,14 @@ def test_warnings_are_one_plain_line(tmp_path: Path) -> None:
     assert len(err) == 1 and err[0].startswith(f"binparse: warning: {net}: netVersion 0x20260101 ")
     assert "read with the 10.01 layout (netVersion 0x20241120)" in err[0]
     assert "TIDL network unknown, netVersion 0x20260101, 3 layers" in r.stdout
+
+
+def test_python_dash_m_binparse_is_the_command() -> None:
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "binparse", "inspect", "--json",
+                          str(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")],
+                         capture_output=True, text=True, check=True).stdout
+    doc = json.loads(out)
+    assert (doc["family"], doc["version"]) == ("tidl", "08.x")
+    assert [t["name"] for t in doc["outputs"]] == ["logits", "seg_map", "detections"]

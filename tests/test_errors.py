@@ -107,3 +107,21 @@ def test_dlhdl_thread_number_and_buffer() -> None:
         "dlhdl conv buffer, offset 0 (0x0): view reaches outside the buffer; expected a buffer of at least "
         "288 bytes (the view spans bytes 0..288), found 100 bytes. Pass the whole device buffer from its "
         "first byte, or check the shape, pitches and padding")
+
+
+def test_a_missing_runtime_dependency_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from binparse.errors import BinparseError
+    from binparse.formats.espdl.crypto import decrypt
+    p = FIXTURES / "intel_dla" / "testnet_2025" / "output_transform_mapping_TestNet_0.csv"
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # an environment without pyarrow
+    monkeypatch.setitem(sys.modules, "pyarrow.csv", None)
+    with pytest.raises(BinparseError) as e:
+        read_table(p)
+    assert e.value.file == str(p) and "reading a mapping table needs the Python package 'pyarrow'" in str(e.value)
+    assert (e.value.hint or "").startswith("pip install pyarrow")
+    monkeypatch.setitem(sys.modules, "cryptography.hazmat.primitives.ciphers", None)
+    with pytest.raises(BinparseError) as e2:
+        decrypt(b"\0" * 16, b"k" * 16, file="m.espdl")
+    assert "decrypting an ESP-DL model needs the Python package 'cryptography'" in str(e2.value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...deps import dependency
 from ...errors import FormatError
 
 NONCE = bytes(range(0x10, 0x20))
@@ -31,9 +32,11 @@ def decrypt(data: Any, key: bytes, *, file: str | None = None) -> bytes:
     """The AES-128-CTR transform of `data` (decrypts and encrypts alike); a new buffer."""
     if len(key) != KEY_SIZE:
         raise FormatError("an ESP-DL model key is 16 bytes", file=file, expected=KEY_SIZE, found=len(key))
-    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-    ctx = Cipher(algorithms.AES(key), modes.CTR(NONCE)).decryptor()
-    return ctx.update(bytes(data)) + ctx.finalize()
+    ciphers = dependency("cryptography.hazmat.primitives.ciphers", "cryptography",
+                         purpose="decrypting an ESP-DL model", file=file)
+    ctx = ciphers.Cipher(ciphers.algorithms.AES(key), ciphers.modes.CTR(NONCE)).decryptor()
+    out: bytes = ctx.update(bytes(data)) + ctx.finalize()
+    return out
 
 
 __all__ = ["NONCE", "decrypt", "parse_key"]

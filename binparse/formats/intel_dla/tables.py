@@ -21,6 +21,7 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ...deps import dependency
 from ...errors import FormatError
 from ...progress import LONG_TABLE_ROWS, active, task
 from .dialects import Dialect, detect, dialects
@@ -158,7 +159,7 @@ def _read_mapping(d: Dialect, raw: Raw, start: int, file: str | None) -> Mapping
     dumps' reader too). Any refusal takes the careful path, which names the bad row and column.
     """
     numeric = [r for r in d.roles if r != "arrow"]
-    columns = _arrow_columns(d, raw, start)
+    columns = _arrow_columns(d, raw, start, file)
     if columns is None:
         _locate_bad_cell(d, raw[start:], file)
         raise FormatError("mapping table could not be read", file=file, expected=f"rows of {len(numeric)} integers")
@@ -171,7 +172,7 @@ _ARROW_LENIENT = (b"x", b"X")
 _INT64_MAX = np.iinfo(np.int64).max
 
 
-def _arrow_columns(d: Dialect, raw: Raw, start: int) -> list[NDArray[np.int64]] | None:
+def _arrow_columns(d: Dialect, raw: Raw, start: int, file: str | None) -> list[NDArray[np.int64]] | None:
     """The numeric columns of the rows from byte `start` of `raw`, or None when a check fails.
 
     Numbers are parsed as uint64: Arrow's unsigned parse refuses any sign (no check of every
@@ -181,8 +182,8 @@ def _arrow_columns(d: Dialect, raw: Raw, start: int) -> list[NDArray[np.int64]] 
     columns of the null type: a cell that is anything else fails the conversion, a numeric
     column holding one becomes a null count; nothing is materialised for them.
     """
-    import pyarrow as pa
-    import pyarrow.csv as pa_csv
+    pa = dependency("pyarrow", "pyarrow", purpose="reading a mapping table", file=file)
+    pa_csv = dependency("pyarrow.csv", "pyarrow", purpose="reading a mapping table", file=file)
 
     arrow_at, ncols = d.column("arrow"), len(d.roles)
     arrow = d.headers[arrow_at]
