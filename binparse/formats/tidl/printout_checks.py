@@ -19,6 +19,7 @@ from typing import Any
 
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
+from .printout_files import Printout
 from .printouts import PRINTOUTS, LayerInfoRow, NetLogRow, ParamDebugRow
 
 MAX_LISTED = 10  # differences listed one by one per printout; the rest are counted
@@ -220,8 +221,8 @@ def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
             rep = found.get(kind)
             if rep is None:
                 continue
-            try:
-                data[kind] = reader(folder / rep.name)
+            try:  # opened already when doctor identified it (a Printout); read here if not
+                data[kind] = rep.obj.rows if isinstance(rep.obj, Printout) else reader(folder / rep.name)
             except BinparseError as exc:
                 out.append(Finding("problem", f"{rep.name} could not be read: {exc}", [rep.name]))
                 continue
