@@ -375,7 +375,7 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--format", help="format name (see `binparse schemas`); default: detect")
     i.add_argument("--json", action="store_true", help="JSON instead of a table")
     i.add_argument("--fields", action="store_true", help="every raw field instead of the family's summary")
-    i.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
+    _key_option(i)
     i.set_defaults(run=_inspect)
     v = sub.add_parser("view", help="write a tensor of a device buffer as .npy (logical order, no padding)")
     v.add_argument("files", nargs="+", metavar="[SOURCE] BUFFER",
@@ -387,7 +387,7 @@ def parser() -> argparse.ArgumentParser:
                                     "MODEL/TENSOR in a pack)")
     v.add_argument("--stored", action="store_true", help="with --tensor: the elements as the device stores them "
                                                           "(blocked, padded) instead of logical order")
-    v.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
+    _key_option(v)
     _device_options(v)
     v.set_defaults(run=_view)
     d = sub.add_parser("draw", help="an SVG picture of a device buffer: data, padding and blocking, by role")
@@ -396,7 +396,7 @@ def parser() -> argparse.ArgumentParser:
                         "configuration; --espdl / --dlhdl: none (the shape options describe the buffer)")
     d.add_argument("--svg", required=True, help="where to write the picture")
     d.add_argument("--tensor", help="a weight (or test tensor) of an .espdl model: its stored blocking")
-    d.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
+    _key_option(d)
     _device_options(d)
     d.set_defaults(run=_draw)
     k = sub.add_parser("pack", help="write a logical .npy array into a device buffer (padding zero)")
@@ -439,6 +439,10 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schemas", help="list known formats and what identifies them")
     s.set_defaults(run=_schemas)
     return p
+
+
+def _key_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--key", help="AES-128 key (32 hex digits) of encrypted .espdl models")
 
 
 def _plain_warnings() -> None:
