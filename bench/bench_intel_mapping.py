@@ -2,11 +2,12 @@
 
     python bench/bench_intel_mapping.py
 
-1. Reading, side by side in one run: binparse's `read_table` (int64 numpy columns, every check of
-   the report format) against the CSV readers a user would pick instead, each with its defaults
-   and its own result type: `pyarrow.csv.read_csv` (an Arrow Table), `polars.read_csv` (a
-   DataFrame), both also followed by `to_numpy()` of the same 11 columns (what binparse returns),
-   pandas with its pyarrow engine, and Python's `csv` module turning cells into ints.
+1. Reading, side by side in one run: binparse's `read_table` (a MappingTable: every check of the
+   report format done, each int64 numpy column made on first use) against the CSV readers a user
+   would pick instead, each with its defaults and its own result type: `pyarrow.csv.read_csv` (an
+   Arrow Table), `polars.read_csv` (a DataFrame), pandas with its pyarrow engine, and Python's `csv`
+   module turning cells into ints. The same again with all 11 columns as numpy arrays: binparse's
+   columns all used against pyarrow's and polars' `to_numpy()` of the 11 columns.
    Peers that are not installed are left out (`pip install -e '.[bench]'`).
 2. Applying: `OutputConfiguration.to_logical` on an FP16 IP buffer against a bare `np.take` with
    the same index array (the floor): the mapping alone (float16 result) and with the exact widening
@@ -38,8 +39,10 @@ from binparse.formats.intel_dla import OutputConfiguration, read_table, write_ma
 from timing import Target, report  # noqa: E402
 
 SHAPE = (1, 1000, 1, 25, 40)  # 1,000,000 logical elements
-BINPARSE = "binparse read_table → int64 columns"
+BINPARSE = "binparse read_table → MappingTable"
+BINPARSE_ALL = "binparse read_table + the 11 columns as numpy"
 PYARROW, POLARS = "pyarrow.csv.read_csv → Table", "polars.read_csv → DataFrame"
+PYARROW_ALL, POLARS_ALL = "pyarrow.csv.read_csv + to_numpy() of the 11 columns", "polars.read_csv + to_numpy() of the 11 columns"
 
 
 def csv_module(path: Path) -> list[list[int]]:
@@ -59,7 +62,7 @@ def peers(path: Path) -> list[tuple[str, Callable[[], Any]]]:
             t = pa_csv.read_csv(path, parse_options=pa_csv.ParseOptions(delimiter=";"))
             return [t.column(k).to_numpy() for k in range(t.num_columns) if k != 6]
         out.append((PYARROW, lambda: pa_csv.read_csv(path, parse_options=pa_csv.ParseOptions(delimiter=";"))))
-        out.append(("pyarrow.csv.read_csv + to_numpy() of the 11 columns", arrow_numpy))
+        out.append((PYARROW_ALL, arrow_numpy))
     if importlib.util.find_spec("polars"):
         import polars as pl
 
@@ -67,7 +70,7 @@ def peers(path: Path) -> list[tuple[str, Callable[[], Any]]]:
             df = pl.read_csv(path, separator=";")
             return [df.to_series(k).to_numpy() for k in range(df.width) if k != 6]
         out.append((POLARS, lambda: pl.read_csv(path, separator=";")))
-        out.append(("polars.read_csv + to_numpy() of the 11 columns", polars_numpy))
+        out.append((POLARS_ALL, polars_numpy))
     if importlib.util.find_spec("pandas") and importlib.util.find_spec("pyarrow"):
         import pandas as pd
         out.append(("pandas.read_csv(engine='pyarrow')", lambda: pd.read_csv(path, sep=";", engine="pyarrow")))
@@ -89,7 +92,9 @@ def main() -> None:
     table = read_table(path)
     assert np.array_equal(table.columns["ip_offset"], cfg.ip_offsets)  # type: ignore[union-attr]
     print("\n1. reading (best of 7 interleaved rounds, one call each):")
-    report([(BINPARSE, lambda: read_table(path)), *peers(path),
+    report([(BINPARSE, lambda: read_table(path)),
+            (BINPARSE_ALL, lambda: list(read_table(path).columns.values())),  # type: ignore[union-attr]
+            *peers(path),
             ("csv module → lists of int", lambda: csv_module(path))],
            base=BINPARSE, floor=BINPARSE, budget=None, title="intel mapping read",
            targets=(Target(BINPARSE, (PYARROW, POLARS), 1.0),))

@@ -284,9 +284,13 @@ def test_mapping_refuses_what_the_compiler_never_writes(tmp_path: Path) -> None:
     assert "negative offset or index" in str(e) and e.expected == ">= 0"
     e = with_row3("9223372036854775808")  # 2**63: fits Arrow's uint64, not an int64 offset
     assert e.path == "row 3, column 'ai suite output tensor offset'" and "too large" in str(e)
+    for big in ("4294967296", "9223372036854775807"):  # past uint32 (Arrow's first parse), up to int64's end
+        write_row3(big)
+        assert read_table(p).columns["ip_offset"][1] == int(big)  # type: ignore[union-attr]
     write_row3("32")
     plain = read_table(p).columns  # type: ignore[union-attr]
-    assert plain["ip_offset"][1] == 32
+    assert plain["ip_offset"][1] == 32 and plain["ip_offset"].dtype == np.int64
+    assert not plain["ip_offset"].flags.writeable  # the table read from the file is read-only
     for cell, newline, tail in ((" 32 ", "\n", ""), ("32", "\r\n", "\r\n\r\n")):
         write_row3(cell, newline, tail)
         got = read_table(p).columns  # type: ignore[union-attr]
@@ -299,5 +303,7 @@ def test_mapping_refuses_what_the_compiler_never_writes(tmp_path: Path) -> None:
     assert e2.value.path == "row 5, column '->'" and "arrow column missing" in str(e2.value)
     p.write_text("\n".join(lines) + "\n\n\n")  # trailing blank lines are no rows
     assert len(read_table(p)) == len(lines) - 1  # type: ignore[arg-type]
+    p.write_text("\n".join(lines[:3] + [""] + lines[3:]) + "\n")  # nor a blank line between rows (as in the dumps)
+    assert np.array_equal(read_table(p).columns["ip_c"], plain["ip_c"])  # type: ignore[union-attr]
     p.write_text(lines[0] + "\n")
     assert read_table(p).columns["ip_offset"].tolist() == []  # type: ignore[union-attr]

@@ -10,6 +10,7 @@ numpy; nothing loops over elements.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,7 +114,7 @@ class Roles:
                 f"'{names[self.group]}' the vector group")
 
 
-def find_roles(cols: dict[str, NDArray[np.int64]], *, file: str | None = None,
+def find_roles(cols: Mapping[str, NDArray[np.int64]], *, file: str | None = None,
                dims: tuple[int, int, int] | None = None, names: dict[str, str] | None = None) -> Roles:
     """Work out lane and group from the data: the assignment under which every IP offset equals
     `(((group * D + d) * H + h) * W + w) * V + lane` for one vector width V.

@@ -1,10 +1,8 @@
 """Reading and writing the compiler's transform-report CSVs.
 
 Dumps are one row per input or output slice and are read row by row. Mapping tables can have
-millions of rows: Apache Arrow's CSV reader (pyarrow, multithreaded C++) parses them into int64
-columns, told every column's type up front (no inference, no Python object per row or cell);
-only when a check fails is the file walked again, line by line, to name the row and column at
-fault.
+millions of rows: Apache Arrow's CSV reader parses and checks them (`arrow_read`); only when a
+check fails is the file walked again, line by line, to name the row and column at fault.
 """
 
 from __future__ import annotations
@@ -21,9 +19,9 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...deps import dependency
 from ...errors import FormatError
 from ...progress import LONG_TABLE_ROWS, active, task
+from .arrow_read import INT64_MAX, Raw, parse_rows
 from .dialects import Dialect, detect, dialects
 
 Source = Union[str, "os.PathLike[str]", bytes]
@@ -50,16 +48,21 @@ class DumpTable:
 @dataclass
 class MappingTable:
     """An input or output transform mapping: int64 columns keyed by role (`ip_offset`, `ip_c`, …,
-    `logical_offset`, `logical_c`, …), one entry per CSV row."""
+    `logical_offset`, `logical_c`, …), one entry per CSV row.
+
+    Read from a file, `columns` is an `arrow_read.Columns`: every value is checked when the table
+    is read, each column becomes a (read-only) numpy array when first used.
+    """
 
     kind: str
     dialect: Dialect
-    columns: dict[str, NDArray[np.int64]]
+    columns: Mapping[str, NDArray[np.int64]]
     file: str | None = None
     notes: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
-        return int(self.columns["ip_offset"].shape[0])
+        rows = getattr(self.columns, "rows", None)  # known without making a column
+        return int(self.columns["ip_offset"].shape[0]) if rows is None else int(rows)
 
     def column_name(self, role: str) -> str:
         return self.dialect.titles[self.dialect.column(role)].strip()
@@ -71,9 +74,6 @@ class MappingTable:
     def report(self) -> str:
         from .folder import table_report
         return table_report(self)
-
-
-Raw = Union[bytes, mmap.mmap]
 
 
 def _read(source: Source) -> tuple[Raw, str | None]:
@@ -150,69 +150,14 @@ def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:
 
 
 def _read_mapping(d: Dialect, raw: Raw, start: int, file: str | None) -> MappingTable:
-    """Parse the rows from byte `start` of `raw` with Arrow's CSV reader, then check them.
-
-    The reader is strict where it can be told to be (no quoting, no empty lines, unsigned
-    columns, the arrow column exactly the arrow); a hexadecimal cell, which Arrow would take and
-    the compiler never writes, is refused before it reads, a number past int64 after. Blanks
-    around a number and CRLF line ends are read as Python's `int()` and `csv` read them (the
-    dumps' reader too). Any refusal takes the careful path, which names the bad row and column.
-    """
-    numeric = [r for r in d.roles if r != "arrow"]
-    columns = _arrow_columns(d, raw, start, file)
+    """Parse and check the rows from byte `start` of `raw` (`arrow_read.parse_rows`); when a check
+    fails, walk them again line by line to name the row and column at fault."""
+    columns = parse_rows(d, raw, start, file)
     if columns is None:
         _locate_bad_cell(d, raw[start:], file)
+        numeric = [r for r in d.roles if r != "arrow"]
         raise FormatError("mapping table could not be read", file=file, expected=f"rows of {len(numeric)} integers")
-    return MappingTable(d.kind, d, dict(zip(numeric, columns)), file)
-
-
-#: What Arrow's integer cells accept and the compiler never writes: hexadecimal "0x1f" (probed
-#: on every byte before parsing; a sign is refused by the unsigned parse itself).
-_ARROW_LENIENT = (b"x", b"X")
-_INT64_MAX = np.iinfo(np.int64).max
-
-
-def _arrow_columns(d: Dialect, raw: Raw, start: int, file: str | None) -> list[NDArray[np.int64]] | None:
-    """The numeric columns of the rows from byte `start` of `raw`, or None when a check fails.
-
-    Numbers are parsed as uint64: Arrow's unsigned parse refuses any sign (no check of every
-    value for "negative" afterwards) and is faster than its signed one; the columns are then
-    viewed as int64, where a number past int64's range shows as negative (one `min` per column).
-    The arrow cells (and the empty cells after a trailing delimiter) are Arrow's null values in
-    columns of the null type: a cell that is anything else fails the conversion, a numeric
-    column holding one becomes a null count; nothing is materialised for them.
-    """
-    pa = dependency("pyarrow", "pyarrow", purpose="reading a mapping table", file=file)
-    pa_csv = dependency("pyarrow.csv", "pyarrow", purpose="reading a mapping table", file=file)
-
-    arrow_at, ncols = d.column("arrow"), len(d.roles)
-    arrow = d.headers[arrow_at]
-    stop = len(raw)
-    while stop > start and raw[stop - 1] in b" \t\r\n":  # trailing blank lines are no rows
-        stop -= 1
-    numeric = [f"c{k}" for k in range(ncols) if k != arrow_at]
-    if stop <= start:
-        return [np.zeros(0, np.int64) for _ in numeric]
-    types = {f"c{k}": pa.null() if k == arrow_at else pa.uint64() for k in range(ncols)}
-    if d.trailing_delimiter:
-        types["end"] = pa.null()
-    if any(raw.find(b, start, stop) >= 0 for b in _ARROW_LENIENT):
-        return None
-    try:
-        table = pa_csv.read_csv(
-            pa.BufferReader(pa.py_buffer(raw).slice(start, stop - start)),
-            read_options=pa_csv.ReadOptions(column_names=list(types)),
-            parse_options=pa_csv.ParseOptions(delimiter=d.delimiter, quote_char=False, ignore_empty_lines=False),
-            convert_options=pa_csv.ConvertOptions(column_types=types, null_values=[arrow, ""],
-                                                  strings_can_be_null=False))
-    except pa.ArrowException:
-        return None
-    if any(table.column(name).null_count for name in numeric):  # an arrow or an empty cell among numbers
-        return None
-    columns: list[NDArray[np.int64]] = [table.column(name).to_numpy().view(np.int64) for name in numeric]
-    if any(c.size and c.min() < 0 for c in columns):  # past int64
-        return None
-    return columns
+    return MappingTable(d.kind, d, columns, file)
 
 
 def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
@@ -239,9 +184,9 @@ def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
             if not (digits.isascii() and digits.isdigit()):
                 raise FormatError("cell is not an integer", file=file, path=where,
                                   expected="an integer", found=cell)
-            if int(digits) > _INT64_MAX:
+            if int(digits) > INT64_MAX:
                 raise FormatError("number too large for an offset or index", file=file, path=where,
-                                  expected=f"<= {_INT64_MAX}", found=cell)
+                                  expected=f"<= {INT64_MAX}", found=cell)
 
 
 # -- writing (fixtures, and dialect conversion) ------------------------------------------------------
