@@ -1,7 +1,7 @@
 """Mapping-table rows parsed by Apache Arrow's CSV reader, checked, and handed out as int64 columns.
 
-Arrow (pyarrow, multithreaded C++) parses every numeric column as uint64, told every type up front
-(no inference, no Python object per row or cell). All checks run here, at read time; only turning
+Arrow (pyarrow, multithreaded C++) parses every numeric column as an unsigned integer, told every
+type up front (no inference, no Python object per row or cell). All checks run here, at read time; only turning
 a column into numpy is deferred to its first use (`Columns`), the way `pyarrow.csv.read_csv` hands
 out a Table and `to_numpy()` is the caller's step: a user who needs two of the eleven columns pays
 for two.
@@ -40,7 +40,7 @@ class Columns(Mapping[str, NDArray[np.int64]]):
 
     def __init__(self, rows: int, parsed: Mapping[str, Any]) -> None:
         self.rows = rows
-        self._parsed = dict(parsed)  # role -> Arrow ChunkedArray of uint64, or a finished ndarray
+        self._parsed = dict(parsed)  # role -> Arrow ChunkedArray (uint32 or uint64), or an ndarray
         self._done: dict[str, NDArray[np.int64]] = {}
 
     def __getitem__(self, role: str) -> NDArray[np.int64]:
