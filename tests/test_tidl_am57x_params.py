@@ -92,3 +92,32 @@ def test_inspect_a_tidl_api_config(capsys: pytest.CaptureFixture[str]) -> None:
     assert cfg.values["netBinFile"] == "../test/testvecs/config/tidl_models/tidl_net_jdetNet_ssd.bin"
     assert main(["inspect", "--json", str(real("tidl/am57x/tidl_config_mnist_lenet.txt"))]) == 0
     assert json.loads(capsys.readouterr().out)["values"]["inNumChannels"] == "2"
+
+
+def test_a_tda2_fixture_holds_what_the_readers_read(tmp_path: Path) -> None:
+    # A convolution without enableBias has no biases in the param file; a BatchNorm with reluType
+    # PReLU is followed by its slopes; a Bias layer has biases only.
+    from binparse.fixtures import generate
+    import yaml
+    out = {"id": 1, "dtype": "uint8", "dims": [1, 2, 4, 4]}
+    spec = {"family": "tidl", "kind": "net", "version": "tidl-api-1.2", "output": "n_tidl_net.bin",
+            "params_output": "n_tidl_param.bin",
+            "header": {"weights_element_size": 1, "slope_element_size": 1, "bias_element_size": 2},
+            "layers": [
+                {"type": "DataLayer", "outputs": [{"id": 0, "dtype": "uint8", "dims": [1, 1, 6, 6]}]},
+                {"type": "ConvolutionLayer", "inputs": [0], "outputs": [out], "weights": list(range(18)),
+                 "params": {"num_in_channels": 1, "num_out_channels": 2, "num_groups": 1, "kernel_w": 3,
+                            "kernel_h": 3, "enable_bias": 0}},
+                {"type": "BatchNormLayer", "inputs": [1], "outputs": [{**out, "id": 2}], "weights": [7, 8],
+                 "bias": [-1, 300], "slope": [5, 6], "params": {"num_channels": 2, "relu_params": {"relu_type": 1}}},
+                {"type": "BiasLayer", "inputs": [2], "outputs": [{**out, "id": 3}], "bias": [1000, -1000],
+                 "params": {"num_channels": 2}},
+                {"type": "DataLayer", "inputs": [3]}]}
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
+    generate(tmp_path / "spec.yaml", tmp_path)
+    params = (tmp_path / "n_tidl_param.bin").read_bytes()
+    assert params == bytes(range(18)) + bytes([7, 8]) + struct.pack("<2h", -1, 300) + bytes([5, 6]) + \
+        struct.pack("<2h", 1000, -1000)
+    w = binparse.open(tmp_path / "n_tidl_net.bin").weights(params)
+    assert [sorted(d) for d in w] == [[], ["weights"], ["bias", "slope", "weights"], ["bias"], []]
+    assert w[2]["bias"].tolist() == [-1, 300] and w[2]["slope"].tolist() == [5, 6] and w[3]["bias"].tolist() == [1000, -1000]

@@ -22,7 +22,8 @@ their nets to the byte under this rule, the PReLU one (1,984 slope bytes) includ
 
 from __future__ import annotations
 
-from typing import Any
+from functools import reduce
+from typing import Any, Callable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,39 +37,51 @@ _SIGNED: dict[int, np.dtype[Any]] = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: n
 _TDA2_PRELU = 1  # eTIDL_reluType: RelU 0, PRelU 1, RelU6 2
 
 
-def _param_counts(p: Any, kind: str, gen: int) -> dict[str, int]:
-    """Element counts of a layer's parameter arrays, from its decoded layer params."""
+#: A layer parameter by dotted name ("relu_params.relu_type"): the decoded layer params when
+#: reading (`params_of`), the spec's values when a fixture writes a net, so both follow one rule.
+Get = Callable[[str], Any]
+
+
+def params_of(p: Any) -> Get:
+    """The getter of a decoded layer-params accessor."""
+    return lambda name: reduce(getattr, name.split("."), p)
+
+
+def j7_param_counts(get: Get, kind: str, gen: int) -> dict[str, int]:
+    """Element counts of a J7 layer's parameter arrays (`kind`: the layer type's snake-case name)."""
     if kind in ("convolution_layer", "deconv2d_layer"):
-        groups = max(p.num_groups, 1)
-        return {"weights": p.num_out_channels * (p.num_in_channels // groups) * p.kernel_w * p.kernel_h,
-                "bias": p.num_out_channels}
+        groups = max(get("num_groups"), 1)
+        return {"weights": get("num_out_channels") * (get("num_in_channels") // groups) * get("kernel_w")
+                * get("kernel_h"), "bias": get("num_out_channels")}
     if kind == "inner_product_layer":
         if gen >= 92:
-            return {"weights": p.num_in_cols * p.num_out_cols, "bias": p.num_out_cols}
-        return {"weights": p.num_in_nodes * p.num_out_nodes, "bias": p.num_out_nodes}
+            return {"weights": get("num_in_cols") * get("num_out_cols"), "bias": get("num_out_cols")}
+        return {"weights": get("num_in_nodes") * get("num_out_nodes"), "bias": get("num_out_nodes")}
     if kind == "batch_norm_layer":
-        return {"weights": p.num_channels, "bias": p.num_channels}
+        return {"weights": get("num_channels"), "bias": get("num_channels")}
     if kind == "detection_output_layer":
-        return {"prior_box": p.prior_box_size}
+        return {"prior_box": get("prior_box_size")}
     return {}
 
 
-def _tda2_counts(p: Any, kind: str) -> dict[str, int]:
-    """What TI's TDA2/AM57x param readers read for one layer (element counts; see the module doc)."""
+def tda2_param_counts(get: Get, kind: str) -> dict[str, int]:
+    """What TI's TDA2/AM57x param readers read for one layer, in file order (element counts; see
+    the module doc)."""
     if kind in ("convolution_layer", "deconv2d_layer"):
-        weights = p.num_in_channels * p.num_out_channels * p.kernel_w * p.kernel_h // max(p.num_groups, 1)
-        return {"weights": weights, "bias": p.num_out_channels} if p.enable_bias else {"weights": weights}
+        weights = (get("num_in_channels") * get("num_out_channels") * get("kernel_w") * get("kernel_h")
+                   // max(get("num_groups"), 1))
+        return {"weights": weights, "bias": get("num_out_channels")} if get("enable_bias") else {"weights": weights}
     if kind == "bias_layer":
-        return {"bias": p.num_channels}
+        return {"bias": get("num_channels")}
     if kind == "batch_norm_layer":
-        counts = {"weights": p.num_channels, "bias": p.num_channels}
-        if int(p.relu_params.relu_type) == _TDA2_PRELU:
-            counts["slope"] = p.num_channels
+        counts = {"weights": get("num_channels"), "bias": get("num_channels")}
+        if int(get("relu_params.relu_type")) == _TDA2_PRELU:
+            counts["slope"] = get("num_channels")
         return counts
     if kind == "inner_product_layer":
-        return {"weights": p.num_in_nodes * p.num_out_nodes, "bias": p.num_out_nodes}
+        return {"weights": get("num_in_nodes") * get("num_out_nodes"), "bias": get("num_out_nodes")}
     if kind == "detection_output_layer":
-        return {"prior_box": p.prior_box_size}
+        return {"prior_box": get("prior_box_size")}
     return {}
 
 
@@ -82,8 +95,10 @@ def j7_weights(net: Any, index: int) -> dict[str, NDArray[Any]]:
     layer = net.layers[index]
     kind = net.layer_types(int(layer.layer_type)).name if layer.layer_type in set(net.layer_types) else ""
     p = layer.layer_params
-    counts = _param_counts(p, kind, net.gen)
-    if not counts or isinstance(p, np.ndarray):
+    if isinstance(p, np.ndarray):
+        return {}
+    counts = j7_param_counts(params_of(p), kind, net.gen)
+    if not counts:
         return {}
     bits = int(layer.weights_element_size_in_bits)
     wdt = _J7_WEIGHT.get((bits + 7) // 8)
@@ -134,7 +149,7 @@ def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> li
         p = layer.layer_params
         kind = layer.layer_type.name if hasattr(layer.layer_type, "name") else ""
         entries = []
-        for name, n in ({} if isinstance(p, np.ndarray) else _tda2_counts(p, kind)).items():
+        for name, n in ({} if isinstance(p, np.ndarray) else tda2_param_counts(params_of(p), kind)).items():
             path = f"{layer.path}.{name}"
             _check_count(n, path, file)
             entries.append((name, n, offset, path))
