@@ -42,7 +42,8 @@ SHAPE = (1, 1000, 1, 25, 40)  # 1,000,000 logical elements
 BINPARSE = "binparse read_table → MappingTable"
 BINPARSE_ALL = "binparse read_table + the 11 columns as numpy"
 PYARROW, POLARS = "pyarrow.csv.read_csv → Table", "polars.read_csv → DataFrame"
-PYARROW_ALL, POLARS_ALL = "pyarrow.csv.read_csv + to_numpy() of the 11 columns", "polars.read_csv + to_numpy() of the 11 columns"
+PYARROW_ALL = "pyarrow.csv.read_csv + to_numpy() of the 11 columns"
+POLARS_ALL = "polars.read_csv + to_numpy() of the 11 columns"
 
 
 def csv_module(path: Path) -> list[list[int]]:

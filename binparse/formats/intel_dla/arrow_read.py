@@ -1,10 +1,10 @@
 """Mapping-table rows parsed by Apache Arrow's CSV reader, checked, and handed out as int64 columns.
 
 Arrow (pyarrow, multithreaded C++) parses every numeric column as an unsigned integer, told every
-type up front (no inference, no Python object per row or cell). All checks run here, at read time; only turning
-a column into numpy is deferred to its first use (`Columns`), the way `pyarrow.csv.read_csv` hands
-out a Table and `to_numpy()` is the caller's step: a user who needs two of the eleven columns pays
-for two.
+type up front (no inference, no Python object per row or cell). All checks run here, at read time;
+only turning a column into numpy waits for its first use (`Columns`), the way `pyarrow.csv.read_csv`
+hands out a Table and leaves `to_numpy()` to its caller: a user who needs two of the eleven columns
+pays for two.
 """
 
 from __future__ import annotations
