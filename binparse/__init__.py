@@ -5,12 +5,24 @@
     io.in_width[: io.num_input_buf]             # numpy view of the file, no copy
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .api import open, open_as
 from .buffers import byte_view, view
 from .errors import BinparseError, BinparseWarning, FormatError, LayoutError, SchemaError, ValidationError
 from .registry import Format, detect, registered
-from .schema import load_schema
 from . import formats  # noqa: E402,F401  (importing the families fills the registry)
+
+if TYPE_CHECKING:
+    from .schema import load_schema
+
+
+def __getattr__(name: str) -> Any:
+    if name == "load_schema":  # the .ksy loader and PyYAML only when asked for (not to read a file)
+        from .schema import load_schema
+        return load_schema
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 
