@@ -139,3 +139,12 @@ def test_python_dash_m_binparse_is_the_command() -> None:
     doc = json.loads(out)
     assert (doc["family"], doc["version"]) == ("tidl", "08.x")
     assert [t["name"] for t in doc["outputs"]] == ["logits", "seg_map", "detections"]
+
+
+def test_reading_a_file_imports_no_yaml_parser() -> None:
+    # Schemas are compiled into accessors ahead of time: opening and inspecting a file must not
+    # import the .ksy loader or PyYAML (a start-up cost on every CLI call).
+    code = ("import sys, binparse, binparse.cli; binparse.open(sys.argv[1]).summary(); "
+            "print(sorted(m for m in sys.modules if m == 'yaml' or m == 'binparse.schema.load'))")
+    out = subprocess.run([sys.executable, "-c", code, str(FIXTURE)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
