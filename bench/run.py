@@ -47,9 +47,10 @@ def main(argv: list[str] | None = None) -> int:
             if run.returncode != 0:
                 failed.append(path.name)
         results = [json.loads(line) for line in summary.read_text().splitlines()] if summary.exists() else []
-    print("\n=== targets " + "=" * 66)
+    print("\n=== targets (median ratio over the rounds, then its min-max) " + "=" * 16)
     for r in results:
-        print(f"{'met   ' if r['ok'] else 'MISSED'} {r['ratio']:>9.2f}x  {r['bench']}: {r['target']}")
+        spread = f"({r['low']:.2f}-{r['high']:.2f})" if "low" in r else ""
+        print(f"{'met   ' if r['ok'] else 'MISSED'} {r['ratio']:>9.2f}x {spread:>17s}  {r['bench']}: {r['target']}")
     for name in failed:
         print(f"FAILED {name} (see its output above)")
     return 1 if failed or not all(r["ok"] for r in results) else 0

@@ -1,38 +1,64 @@
-"""Shared timing helper for the benchmarks: per-call times side by side, printed as ratios.
+"""Shared timing helper for the benchmarks: per-call times side by side, printed as ratios with
+their spread.
 
 Every case of a table is timed in the same run, and the repeats are interleaved (round 1 of every
 case, then round 2, ...), so a slow patch of a shared machine hits all cases alike instead of one.
-The best round counts. `report` prints the table and checks the table's targets; `bench/run.py`
-collects every target of every benchmark into one summary (through BINPARSE_BENCH_SUMMARY).
+A round times many calls of one case (about budget / ROUNDS seconds); a ratio is taken round by
+round (case and peer of the same round), and reported as the median over the rounds with its
+minimum and maximum. Targets are checked on the median. `report` prints the table and checks the
+table's targets; `bench/run.py` collects every target of every benchmark into one summary
+(through BINPARSE_BENCH_SUMMARY).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import statistics
 import timeit
 from dataclasses import dataclass
 from typing import Any, Callable
 
-ROUNDS = 7
+ROUNDS = 9
+
+Rounds = dict[str, list[float]]  # case -> per-call seconds in each round
+
+
+@dataclass(frozen=True)
+class Spread:
+    """A ratio over the rounds: median, minimum, maximum."""
+
+    median: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.median:.2f}x ({self.low:.2f}-{self.high:.2f})"
+
+
+def spread(values: list[float]) -> Spread:
+    return Spread(statistics.median(values), min(values), max(values))
 
 
 @dataclass(frozen=True)
 class Target:
     """`case` must take at most `limit` times `peer` (`faster=False`), or `peer` must take at least
     `limit` times `case` (`faster=True`, "case is at least `limit`x faster than peer"). Several
-    peers: the fastest of them counts."""
+    peers: the fastest of them counts, round by round. Met when the median over the rounds is."""
 
     case: str
     peer: str | tuple[str, ...]
     limit: float
     faster: bool = False
 
-    def check(self, times: dict[str, float]) -> tuple[float, bool]:
-        peers = (self.peer,) if isinstance(self.peer, str) else self.peer
-        peer = min(times[p] for p in peers if p in times)
-        ratio = peer / times[self.case] if self.faster else times[self.case] / peer
-        return ratio, ratio >= self.limit if self.faster else ratio <= self.limit
+    def check(self, rounds: Rounds) -> tuple[Spread, bool]:
+        peers = [rounds[p] for p in ((self.peer,) if isinstance(self.peer, str) else self.peer) if p in rounds]
+        ratios = []
+        for r, t in enumerate(rounds[self.case]):
+            peer = min(p[r] for p in peers)
+            ratios.append(peer / t if self.faster else t / peer)
+        s = spread(ratios)
+        return s, s.median >= self.limit if self.faster else s.median <= self.limit
 
     def describe(self) -> str:
         peer = self.peer if isinstance(self.peer, str) else "the fastest of " + ", ".join(self.peer)
@@ -51,21 +77,21 @@ def _calibrate(fn: Callable[[], Any], budget: float) -> int:
     return max(1, int(n * (budget / ROUNDS) / max(t, 1e-9)))
 
 
-def measure(cases: list[tuple[str, Callable[[], Any]]], budget: float | None = 0.4) -> dict[str, float]:
-    """Best per-call time in seconds of each case over interleaved rounds (budget None: one call
-    per round, for slow cases)."""
+def measure(cases: list[tuple[str, Callable[[], Any]]], budget: float | None = 0.4) -> Rounds:
+    """Per-call time in seconds of each case in each of ROUNDS interleaved rounds (budget None:
+    one call per round, for slow cases)."""
     numbers = {name: 1 if budget is None else _calibrate(fn, budget) for name, fn in cases}
-    best = {name: float("inf") for name, _ in cases}
+    rounds: Rounds = {name: [] for name, _ in cases}
     for _ in range(ROUNDS):
         for name, fn in cases:
             n = numbers[name]
-            best[name] = min(best[name], timeit.timeit(fn, number=n) / n)
-    return best
+            rounds[name].append(timeit.timeit(fn, number=n) / n)
+    return rounds
 
 
 def per_call(fn: Callable[[], Any], budget: float | None = 0.4) -> float:
-    """Best per-call time in seconds of one function."""
-    return measure([("", fn)], budget)[""]
+    """Median per-call time in seconds of one function."""
+    return statistics.median(measure([("", fn)], budget)[""])
 
 
 def _fmt(t: float) -> str:
@@ -78,22 +104,28 @@ def _fmt(t: float) -> str:
 
 def report(cases: list[tuple[str, Callable[[], Any]]], base: str, floor: str, budget: float | None = 0.4,
            targets: tuple[Target, ...] = (), title: str = "") -> dict[str, float]:
-    """Time every case in one run, print per-call times with ratios to `base` and `floor`, then
-    each target with its measured ratio."""
-    times = measure(cases, budget)
+    """Time every case in one run, print median per-call times with the ratios to `base` and
+    `floor` (median over the rounds), then each target with its ratio's median and spread.
+    Returns the median per-call times."""
+    rounds = measure(cases, budget)
+    times = {name: statistics.median(ts) for name, ts in rounds.items()}
     width = max(len(n) for n, _ in cases) + 2
+    print(f"({ROUNDS} interleaved rounds; per call: the median round; ratios: median of the per-round ratios)")
     print(f"{'case':{width}s} {'per call':>12s} {'÷ ' + base[:18]:>22s} {'÷ ' + floor[:18]:>22s}")
-    for name, t in times.items():
-        print(f"{name:{width}s} {_fmt(t):>12s} {t / times[base]:21.2f}x {t / times[floor]:21.2f}x")
+    for name, ts in rounds.items():
+        to_base = statistics.median(t / b for t, b in zip(ts, rounds[base]))
+        to_floor = statistics.median(t / f for t, f in zip(ts, rounds[floor]))
+        print(f"{name:{width}s} {_fmt(times[name]):>12s} {to_base:21.2f}x {to_floor:21.2f}x")
     results = []
     for target in targets:
         peers = (target.peer,) if isinstance(target.peer, str) else target.peer
-        if not any(p in times for p in peers):
+        if not any(p in rounds for p in peers):
             print(f"  target not checked (peer not installed): {target.describe()}")
             continue
-        ratio, ok = target.check(times)
-        print(f"  target {'met' if ok else 'MISSED'}: {target.describe()}: {ratio:.2f}x")
-        results.append({"bench": title, "target": target.describe(), "ratio": round(ratio, 2), "ok": ok})
+        s, ok = target.check(rounds)
+        print(f"  target {'met' if ok else 'MISSED'}: {target.describe()}: {s}")
+        results.append({"bench": title, "target": target.describe(), "ratio": round(s.median, 2),
+                        "low": round(s.low, 2), "high": round(s.high, 2), "ok": ok})
     summary = os.environ.get("BINPARSE_BENCH_SUMMARY")
     if summary and results:
         with open(summary, "a") as f:

@@ -12,7 +12,8 @@ that are really there). Arrays come back as numpy views of the caller's buffer (
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 import sys
 from enum import IntEnum
 from typing import Any, ClassVar, TypeVar
@@ -105,10 +106,14 @@ class Accessor(Whole):
         self._params, self._file, self._path, self._index = params, file, path, index
         self._cache: dict[Any, Any] = {}
         if self._PARAMS:
-            self._pkey = pkey = tuple(map(params.__getitem__, self._PARAMS))
-            lay = _STATIC_CACHE.get((type(self), pkey), _MISSING)
+            cls = type(self)
+            key_of = _PKEY_OF.get(cls)
+            if key_of is None:
+                key_of = _PKEY_OF[cls] = _pkey_getter(cls._PARAMS)
+            self._pkey = pkey = key_of(params)
+            lay = _STATIC_CACHE.get((cls, pkey), _MISSING)
             if lay is _MISSING:
-                lay = type(self)._static_for(params)
+                lay = cls._static_for(params)
         else:
             self._pkey, lay = (), self._STATIC
         self._lay: StaticLayout | list[tuple[int, int | None, int | None]] | None = lay if lay is not None else []
@@ -464,6 +469,18 @@ _PARAM_EXPRS: dict[Any, Any] = {}  # (id(expr), class, params) -> value, or _DAT
 _STATIC_CACHE: dict[Any, Any] = {}
 _RESOLVED: dict[tuple[type, str], type] = {}
 _NUMS: dict[Any, Any] = {}  # (class, params, field) -> (unpack_from, offset in the record, min, max)  # (class, params, column names) -> plan
+
+
+_PKEY_OF: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}  # class -> its params' values, in order
+
+
+def _pkey_getter(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """A function giving the tuple of the `names` params of a params dict (KeyError when one is
+    missing): an `itemgetter`, which returns a bare value for one name."""
+    if len(names) == 1:
+        only = names[0]
+        return lambda params: (params[only],)
+    return itemgetter(*names)
 
 
 def _module_of(cls: type) -> dict[str, Any]:

@@ -1,16 +1,19 @@
-"""Rows across parallel array fields (a struct of arrays), read in one numpy call.
+"""Rows across parallel array fields (a struct of arrays), read in one call.
 
 Vendor structs such as TIDL's `sTIDL_IOBufDesc_t` keep one array per attribute (`outWidth[32]`,
 `outPadL[32]`, …), so one tensor's description is entry k of twenty arrays. Reading it field by
 field costs a property, a view and a scalar conversion per value. For a type whose layout is
-fixed for its params, a `RowPlan` instead names every wanted entry (row k, column j) as a field of
-one structured dtype at its byte offset; one `np.frombuffer(...).item()` then turns all of them
-into Python values in C, row after row. Plans depend on the class, its params, the column names
-and the row count only, so they are made once and kept.
+fixed for its params, a `RowPlan` instead lists every wanted entry (row k, column j) by its byte
+offset, sorted, and reads all of them in one `struct.Struct.unpack_from` (pad bytes skip what
+lies between), which turns them into Python values in C; numpy (a structured dtype and `.item()`,
+several times slower) serves the plans struct cannot express (byte orders mixed in one plan).
+Plans depend on the class, its params, the column names and the row counts only, so they are
+made once and kept.
 """
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Callable
@@ -28,19 +31,19 @@ Block = tuple[tuple[str, ...], int]  # (column names, row count)
 class RowPlan:
     """How to read blocks of rows (each: some columns, rows 0..count-1) of one fixed layout.
 
-    `dtype`: one field per entry read (block by block, row by row, column by column) at its
-    offset from `base` (the lowest entry's offset in the record); `rows`: per block, per row, a
-    getter picking that row's columns from those values followed by one None (where the columns
+    `unpack` returns the values of every entry read, in the order of their offsets from `base`
+    (the lowest entry's offset in the record), text as its raw bytes; `rows`: per block, per row,
+    a getter picking that row's columns from those values followed by one None (where the columns
     this version lacks point); `strings`: (position in the values, block, row, column, encoding,
-    and for text that is not zero-terminated its (offset, size) in the record, since numpy drops
-    trailing NULs) of every text entry; `checked`: indices of fields with a `valid` rule
-    (checked through the field getter).
+    zero-terminated) of every text entry; `checked`: indices of fields with a `valid` rule
+    (checked through the field getter); `size`: bytes from `base` to the end of the last entry.
     """
 
-    dtype: np.dtype[Any] | None  # None: nothing to read
+    unpack: Callable[[memoryview, int], tuple[Any, ...]] | None  # None: nothing to read
     base: int
+    size: int
     rows: tuple[tuple[Callable[[list[Any]], tuple[Any, ...]], ...], ...]
-    strings: tuple[tuple[int, int, int, int, str, tuple[int, int] | None], ...]
+    strings: tuple[tuple[int, int, int, int, str, bool], ...]
     checked: tuple[int, ...]
 
 
@@ -51,13 +54,13 @@ def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Blo
     for a count outside 0..(entries of its arrays).
     """
     index = {f.name: i for i, f in enumerate(fields)}
-    entries: list[tuple[str, int]] = []  # (numpy type, offset in the record) of every value read
-    texts: list[tuple[int, int, int, int, str, tuple[int, int] | None]] = []
+    # (offset in the record, field index) of every entry read -> (field, element size)
+    entries: dict[tuple[int, int], tuple[FieldSpec, int]] = {}
+    texts: dict[tuple[int, int], tuple[int, int, int, str, bool]] = {}  # -> (block, row, column, encoding, zero-term.)
     checked: set[int] = set()
-    picks: list[list[list[int | None]]] = []  # per block, per row: value index per column (None: absent)
+    picks: list[list[list[tuple[int, int] | None]]] = []  # per block, per row: entry per column (None: absent)
     for b, (names, count) in enumerate(blocks):
-        cols: list[FieldSpec | None] = []
-        places: list[tuple[int, int]] = []  # (offset, element size) of each present column
+        cols: list[tuple[int, FieldSpec, int, int] | None] = []  # (index, field, offset, element size) per column
         for name in names:
             i = index.get(name)
             if i is None:
@@ -70,35 +73,58 @@ def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Blo
                 raise BinparseError(f"{owner}.{name} is not an array of numbers or strings", found=spec.kind)
             if not 0 <= count <= n:
                 raise BinparseError(f"{owner}.{name} has {n} entries", expected=f"0..{n} rows", found=count)
-            cols.append(spec)
-            places.append((lay.offsets[i], size))
+            cols.append((i, spec, lay.offsets[i], size))
             if spec.valid is not None:
                 checked.add(i)
-        block: list[list[int | None]] = []
+        block: list[list[tuple[int, int] | None]] = []
         for k in range(count):
-            row: list[int | None] = []
-            present = iter(places)
+            row: list[tuple[int, int] | None] = []
             for pos, col in enumerate(cols):
                 if col is None:
                     row.append(None)
                     continue
-                off, size = next(present)
-                if col.kind == "str":
-                    texts.append((len(entries), b, k, pos, col.encoding or "ascii",
-                                  None if col.zero_terminated else (off + k * size, size)))
-                row.append(len(entries))
-                entries.append((col.np or "", off + k * size))
+                i, spec, off, size = col
+                at = (off + k * size, i)
+                entries[at] = (spec, size)
+                if spec.kind == "str":
+                    texts.setdefault(at, (b, k, pos, spec.encoding or "ascii", spec.zero_terminated))
+                row.append(at)
             block.append(row)
         picks.append(block)
-    none = len(entries)  # the None after the values
-    rows = tuple(tuple(_getter([none if j is None else j for j in row]) for row in block) for block in picks)
+    order = {at: j for j, at in enumerate(sorted(entries))}  # value index of each offset
+    none = len(order)  # the None after the values
+    rows = tuple(tuple(_getter([none if at is None else order[at] for at in row]) for row in block)
+                 for block in picks)
+    strings = tuple((order[at], *texts[at]) for at in sorted(texts))
     if not entries:
-        return RowPlan(None, 0, rows, (), ())
-    base = min(off for _, off in entries)
-    end = max(off + np.dtype(t).itemsize for t, off in entries)
-    dtype = np.dtype({"names": [f"f{j}" for j in range(len(entries))], "formats": [t for t, _ in entries],
-                      "offsets": [off - base for _, off in entries], "itemsize": end - base})
-    return RowPlan(dtype, base, rows, tuple(texts), tuple(sorted(checked)))
+        return RowPlan(None, 0, 0, rows, (), ())
+    base = min(entries)[0]
+    size = max(at + z for (at, _), (_, z) in entries.items()) - base
+    return RowPlan(_unpacker(entries, base, size), base, size, rows, strings, tuple(sorted(checked)))
+
+
+def _unpacker(entries: dict[tuple[int, int], tuple[FieldSpec, int]], base: int, size: int
+              ) -> Callable[[memoryview, int], tuple[Any, ...]]:
+    """One `struct.Struct(...).unpack_from` reading the entries in offset order (text as raw bytes),
+    or, when their byte orders differ, the same values through a structured numpy dtype."""
+    ordered = sorted(entries.items())
+    orders = {spec.fmt[0] for _, (spec, _) in ordered if spec.kind == "prim" and spec.fmt and spec.fmt[0] in "<>"}
+    if len(orders) <= 1 and all(spec.kind == "str" or spec.fmt for _, (spec, _) in ordered):
+        fmt, pos = (orders.pop() if orders else "<"), base
+        for (at, _), (spec, z) in ordered:
+            fmt += f"{at - pos}x" if at > pos else ""
+            fmt += f"{z}s" if spec.kind == "str" else (spec.fmt or "").lstrip("<>=!@")
+            pos = at + z
+        return struct.Struct(fmt).unpack_from
+    dtype = np.dtype({"names": [f"f{j}" for j in range(len(ordered))],
+                      "formats": [f"V{z}" if spec.kind == "str" else spec.np for _, (spec, z) in ordered],
+                      "offsets": [at - base for (at, _), _ in ordered], "itemsize": size})
+
+    def by_numpy(buf: memoryview, off: int) -> tuple[Any, ...]:
+        out: Any = np.frombuffer(buf, dtype, 1, off).item()
+        return tuple(out)
+
+    return by_numpy
 
 
 def _getter(picks: list[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -112,8 +138,8 @@ def read_values(plan: RowPlan, buf: memoryview, off: int) -> list[Any]:
     """The values of the plan's entries in the record at byte `off` of `buf` (the caller knows it
     fits), then one None; text entries as raw bytes, for the caller to decode. `plan.rows` turns
     them into rows."""
-    if plan.dtype is None:
+    if plan.unpack is None:
         return [None]
-    values: list[Any] = list(np.frombuffer(buf, plan.dtype, 1, off + plan.base).item())
+    values = list(plan.unpack(buf, off + plan.base))
     values.append(None)
     return values

@@ -6,7 +6,7 @@ only); it uses the accessor's buffer, place and getters, declared below for the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from enum import IntEnum
@@ -111,7 +111,14 @@ class Whole:
 
     def to_row_blocks(self, blocks: tuple[tuple[tuple[str, ...], int], ...]) -> list[list[tuple[Any, ...]]]:
         """`to_rows` of several (names, count) blocks in one read (e.g. a struct's inputs and outputs)."""
-        plan = _ROW_PLANS.get((type(self), self._pkey, blocks))
+        return self._row_blocks(blocks, blocks)
+
+    def _row_blocks(self, blocks: tuple[tuple[tuple[str, ...], int], ...], key: Hashable
+                    ) -> list[list[tuple[Any, ...]]]:
+        """`to_row_blocks(blocks)`, its plan kept under `key` (for this class and params): a caller
+        that reads the same blocks again and again names them by something quicker to hash than
+        their column names (equal keys must mean equal blocks)."""
+        plan = _ROW_PLANS.get((type(self), self._pkey, key))
         if plan is None:
             lay = self._lay
             if not isinstance(lay, StaticLayout):  # located through the data: read field by field
@@ -122,17 +129,16 @@ class Whole:
                 raise FormatError(exc.message, file=self._file, path=self._path, expected=exc.expected,
                                   found=exc.found) from None
             if len(_ROW_PLANS) < 4096:  # a few per class, params and counts; bounded all the same
-                _ROW_PLANS[(type(self), self._pkey, blocks)] = plan
-        if plan.checked:
-            for i in plan.checked:
-                self._array(i)  # applies the field's `valid` rule to its whole array
+                _ROW_PLANS[(type(self), self._pkey, key)] = plan
+        for i in plan.checked:
+            self._array(i)  # applies the field's `valid` rule to its whole array
         values = read_values(plan, self._mv, self._off)
-        for j, b, k, pos, enc, whole in plan.strings:
-            raw = values[j] if whole is None else bytes(self._mv[self._off + whole[0]:self._off + sum(whole)])
+        for j, b, k, pos, enc, zterm in plan.strings:
+            raw = values[j]
             try:
-                values[j] = (raw.split(b"\0", 1)[0] if whole is None else raw).decode(enc)
+                values[j] = (raw.partition(b"\0")[0] if zterm else raw).decode(enc)
             except UnicodeDecodeError:  # the error names the entry
-                _decode(raw, enc, whole is None, self, f"{self._path}.{blocks[b][0][pos]}[{k}]")
+                _decode(raw, enc, zterm, self, f"{self._path}.{blocks[b][0][pos]}[{k}]")
         return [[row(values) for row in block] for block in plan.rows]
 
     def _rows_by_field(self, names: tuple[str, ...], count: int) -> list[tuple[Any, ...]]:

@@ -7,6 +7,7 @@ Only the first `numInputBuf` / `numOutputBuf` entries become tensors.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from ...accessors.tidl.tidl_io_buf_desc import TidlIoBufDesc
@@ -14,7 +15,7 @@ from ...accessors.tidl.tidl_io_buf_desc_tda2 import TidlIoBufDescTda2
 from ...errors import FormatError
 from ...runtime import Accessor
 from .report import io_table
-from .tensors import ENTRY_FIELDS, Tensor, make_tensors
+from .tensors import ENTRY_FIELDS, Tensor, entries_json, make_tensors
 
 VERSION_LABELS = {80: "08.x", 90: "09.00-09.01", 92: "09.02", 100: "10.x-11.x"}
 
@@ -34,21 +35,27 @@ class IoTensors(Accessor):
     def cores(self) -> int:
         return 1
 
-    def _entry(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
-        """One entry's values in `ENTRY_FIELDS` order (what `make_tensors` takes), from its
-        `_COLUMNS` values."""
-        raise NotImplementedError
+    #: One entry's values in `ENTRY_FIELDS` order (what `make_tensors` takes) from its `_COLUMNS`
+    #: values; None where `_COLUMNS` are `ENTRY_FIELDS`.
+    _entry: ClassVar[Callable[[tuple[Any, ...]], tuple[Any, ...]] | None] = None
+
+    def _entries(self) -> tuple[Iterable[tuple[Any, ...]], Iterable[tuple[Any, ...]]]:
+        """The used entries of the inputs and of the outputs, read together (one `to_row_blocks`)."""
+        cls = type(self)
+        n_in, n_out = self._num(0), self._num(1)
+        blocks = ((_prefixed(cls, "in_"), n_in), (_prefixed(cls, "out_"), n_out))
+        rows_in, rows_out = self._row_blocks(blocks, (n_in, n_out))  # the counts name the blocks
+        entry = cls._entry
+        if entry is None:
+            return rows_in, rows_out
+        return map(entry, rows_in), map(entry, rows_out)
 
     def _both(self) -> tuple[list[Tensor], list[Tensor]]:
-        """(inputs, outputs), read together (one `to_row_blocks`) and kept per accessor when the
-        buffer is read-only (a file or bytes cannot change); callers hand out copies of the lists."""
+        """(inputs, outputs), kept per accessor when the buffer is read-only (a file or bytes cannot
+        change); callers hand out copies of the lists."""
         hit: tuple[list[Tensor], list[Tensor]] | None = self._cache.get("tensors")
         if hit is None:
-            cls = type(self)
-            blocks = ((_prefixed(cls, "in_"), self._num(0)), (_prefixed(cls, "out_"), self._num(1)))
-            rows_in, rows_out = self.to_row_blocks(blocks)
-            entry = self._entry
-            hit = make_tensors(map(entry, rows_in), map(entry, rows_out), root=self._path, file=self._file)
+            hit = make_tensors(*self._entries(), root=self._path, file=self._file)
             if self._mv.readonly:
                 self._cache["tensors"] = hit
         return hit
@@ -81,10 +88,13 @@ class IoTensors(Accessor):
                           expected=[t.name or t.index for t in tensors] or f"no {direction}s")
 
     def summary(self) -> dict[str, Any]:
-        """The JSON document of `binparse inspect --json`."""
-        ins, outs = self._both()
+        """The JSON document of `binparse inspect --json`: `to_json()` of every tensor, made from the
+        entries without making the tensors (the same checks)."""
+        rows_in, rows_out = self._entries()
+        root, file = self._path, self._file
         return {"family": "tidl", "kind": "io_bufdesc", "version": self.version, "cores": self.cores,
-                "inputs": [t.to_json() for t in ins], "outputs": [t.to_json() for t in outs]}
+                "inputs": entries_json("input", rows_in, root=root, file=file),
+                "outputs": entries_json("output", rows_out, root=root, file=file)}
 
     def report(self) -> str:
         """The table of `binparse inspect`."""
@@ -105,11 +115,6 @@ class IoBufDesc(TidlIoBufDesc, IoTensors):
     def cores(self) -> int:
         return self.max_num_cores
 
-    def _entry(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
-        if row[1] is None:  # DIM1 and DIM2 arrived in 09.02
-            return row[:1] + (1, 1) + row[3:]
-        return row
-
 
 class IoBufDescTda2(TidlIoBufDescTda2, IoTensors):
     """A TDA2/TDA3 `sTIDL_IOBufDesc_t` (16/16) with its tensors: no names, scales or pitches."""
@@ -122,7 +127,8 @@ class IoBufDescTda2(TidlIoBufDescTda2, IoTensors):
 
     _COLUMNS = ("width", "height", "num_channels", "pad_l", "pad_t", "pad_r", "pad_b", "element_type", "data_id")
 
-    def _entry(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+    @staticmethod
+    def _entry(row: tuple[Any, ...]) -> tuple[Any, ...]:  # type: ignore[override]
         width, height, channels, pad_l, pad_t, pad_r, pad_b, et, data_id = row
         pitch = (pad_t + height + pad_b) * (pad_l + width + pad_r)
         return (1, 1, 1, channels, height, width, pad_l, pad_t, pad_r, pad_b, 0, pitch, et, "", None, 0, 0, None,

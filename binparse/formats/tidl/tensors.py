@@ -18,7 +18,7 @@ follow the pitches.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -154,28 +154,39 @@ class Tensor:
         return self.scale
 
     def to_json(self) -> dict[str, Any]:
+        """This tensor as `binparse inspect --json` shows it (the same document as `summary()`)."""
         p = self.pad
-        return {
-            "name": self.name, "index": self.index, "data_id": self.data_id,
-            "dtype": DTYPE_NAMES[self.element_type], "shape": list(self.shape),
-            "pad": {"left": p.left, "top": p.top, "right": p.right, "bottom": p.bottom, "channel": p.channel},
-            "channel_pitch": self.channel_pitch, "line_pitch": self.line_pitch,
-            "scale": self.scale, "zero_point": self.zero_point, "layout": self.layout,
-            "buf_size": self.buf_size, "buf_size_source": self.buf_size_source,
-        }
+        row = (*self.shape, p.left, p.top, p.right, p.bottom, p.channel, self.channel_pitch, self.element_type,
+               self.name, self.scale, self.zero_point, self.layout,
+               self.buf_size if self.buf_size_source == "file" else None, self.data_id)
+        return entry_json(self.index, row, self.shape)
 
 
-#: The fields of one io entry `make_tensor` takes, in this order (TI's names without in/out and
-#: without the Python prefix: `outNumBatches` is `num_batches`); the first 12 must be >= 0.
+#: The fields of one io entry `make_tensors` takes, in this order (TI's names without in/out and
+#: without the Python prefix: `outNumBatches` is `num_batches`); the first 12 must be >= 0. dim1
+#: and dim2 are None in versions without them (before 09.02: 1), buf_size where it is not stored.
 ENTRY_FIELDS = ("num_batches", "dim1", "dim2", "num_channels", "height", "width", "pad_l", "pad_t", "pad_r",
                 "pad_b", "pad_ch", "channel_pitch", "element_type", "data_name", "tensor_scale", "zero_point",
                 "layout", "buf_size", "data_id")
 
 
+def checked_entries(direction: str, rows: Iterable[tuple[Any, ...]], root: str, file: str | None
+                    ) -> Iterator[tuple[int, tuple[Any, ...], tuple[int, ...]]]:
+    """(k, entry, logical shape) of each entry (values in `ENTRY_FIELDS` order; entry k is tensor
+    k), after the sanity checks every tensor passes: no negative dimension, pad or pitch, a known
+    element type. The one check of `make_tensors` and `entries_json`."""
+    k = 0
+    for row in rows:
+        shape = row[:6] if row[1] is not None else (row[0], 1, 1, row[3], row[4], row[5])
+        if min(shape) < 0 or min(row[6:12]) < 0 or row[12] not in ELEMENT_DTYPES:
+            raise _bad_entry(direction, k, shape + row[6:], root, file)
+        yield k, row, shape
+        k += 1
+
+
 def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any, ...]], *, root: str,
                  file: str | None) -> tuple[list[Tensor], list[Tensor]]:
-    """Input and output tensors from entries' values in `ENTRY_FIELDS` order (entry k is tensor k),
-    checked for sanity.
+    """Input and output tensors from entries' values in `ENTRY_FIELDS` order (`checked_entries`).
 
     `buf_size` None (a version without it) becomes the computed element count. Each frozen
     dataclass instance gets its `__dict__` whole, holding every field: what its `__init__` does
@@ -184,23 +195,42 @@ def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any,
     out: tuple[list[Tensor], list[Tensor]] = ([], [])
     new, set_dict = object.__new__, object.__setattr__
     for direction, rows, tensors in (("input", inputs, out[0]), ("output", outputs, out[1])):
-        for k, row in enumerate(rows):
-            if min(row[:12]) < 0 or row[12] not in ELEMENT_DTYPES:
-                raise _bad_entry(direction, k, row, root, file)
+        for k, row, shape in checked_entries(direction, rows, root, file):
             name, layout, stored = row[13], row[16], row[17]
             pads = new(Pads)
             set_dict(pads, "__dict__", {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9],
                                         "channel": row[10]})
             t = new(Tensor)
             set_dict(t, "__dict__", {
-                "direction": direction, "index": k, "name": name, "element_type": row[12], "shape": row[:6],
+                "direction": direction, "index": k, "name": name, "element_type": row[12], "shape": shape,
                 "pad": pads, "channel_pitch": row[11], "scale": row[14], "zero_point": row[15],
                 "layout": LAYOUTS.get(layout) or str(layout),
-                "buf_size": stored if stored is not None else row[0] * batch_pitch(row[:6], row[10], row[11]),
+                "buf_size": stored if stored is not None else shape[0] * batch_pitch(shape, row[10], row[11]),
                 "buf_size_source": "file" if stored is not None else "computed", "data_id": row[18],
-                "path": f"{root}.{direction}s[{k}]" + (f" '{name}'" if name else ""), "file": file})
+                "path": f"{root}.{direction}s[{k}] '{name}'" if name else f"{root}.{direction}s[{k}]",
+                "file": file})
             tensors.append(t)
     return out
+
+
+def entries_json(direction: str, rows: Iterable[tuple[Any, ...]], *, root: str, file: str | None
+                 ) -> list[dict[str, Any]]:
+    """`[t.to_json() for t in tensors]` of the tensors `make_tensors` would make of `rows`, without
+    making them (the body of `summary()`: the same checks, the same document)."""
+    return [entry_json(k, row, shape) for k, row, shape in checked_entries(direction, rows, root, file)]
+
+
+def entry_json(k: int, row: tuple[Any, ...], shape: tuple[int, ...]) -> dict[str, Any]:
+    """The JSON of entry k (values in `ENTRY_FIELDS` order, the layout as its code or its name)."""
+    layout, stored = row[16], row[17]
+    return {
+        "name": row[13], "index": k, "data_id": row[18], "dtype": DTYPE_NAMES[row[12]], "shape": list(shape),
+        "pad": {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]},
+        "channel_pitch": row[11], "line_pitch": row[6] + shape[5] + row[8], "scale": row[14],
+        "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout),
+        "buf_size": stored if stored is not None else shape[0] * batch_pitch(shape, row[10], row[11]),
+        "buf_size_source": "file" if stored is not None else "computed",
+    }
 
 
 def batch_pitch(shape: tuple[int, ...], pad_ch: int, channel_pitch: int) -> int:
