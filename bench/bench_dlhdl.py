@@ -19,7 +19,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from binparse.formats.dlhdl import ConvLayout  # noqa: E402
-from timing import Target, report  # noqa: E402
+from timing import CPU, Target, report  # noqa: E402
 
 
 def main() -> None:
@@ -34,7 +34,7 @@ def main() -> None:
                     np.frombuffer(buf, np.int8).reshape(b, 224, 224, n).transpose(2, 1, 0, 3))),
                 ("binparse: ConvLayout.to_logical", lambda: lay.to_logical(buf))],
                base="binparse: ConvLayout.to_logical", floor="numpy: frombuffer.reshape.transpose.copy",
-               title=f"dlhdl conv to_logical, thread number {threads}",
+               title=f"dlhdl conv to_logical, thread number {threads}", clock=CPU,
                targets=(Target("binparse: ConvLayout.to_logical", "numpy: frombuffer.reshape.transpose.copy", 3.0),))
 
 

@@ -31,7 +31,7 @@ from binparse.accessors.espdl.espdl_model import SCHEMA  # noqa: E402
 from binparse.formats.espdl.graph import Graph, MODEL_SCHEMA  # noqa: E402
 from binparse.formats.espdl.flatbuf import FlatBuffer  # noqa: E402
 from binparse.formats.espdl.weights import DTYPES, layout_name  # noqa: E402
-from timing import Target, report  # noqa: E402
+from timing import CPU, Target, report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "espdl" / "face-detect-msr" / "esp32s3.espdl"
 FIXTURE = REPO / "fixtures" / "espdl" / "models" / "conv_s8_blocks.espdl"
@@ -113,7 +113,7 @@ def main() -> None:
     print(f"file: {path.name}, {len(data):,}-byte payload, {n} initializers; Python {sys.version.split()[0]}, "
           f"numpy {np.__version__}")
     mine, flatc = "binparse: reader, initializers only", "flatc --python classes (flatbuffers runtime)"
-    report(cases, base=mine, floor=mine, title="espdl model decode",
+    report(cases, base=mine, floor=mine, title="espdl model decode", clock=CPU,
            targets=(Target(mine, flatc, 1.0),))  # issue 14: no more than flatc's classes (skipped without them)
 
 

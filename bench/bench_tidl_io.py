@@ -39,7 +39,7 @@ from binparse import kaitai_ref  # noqa: E402
 from binparse.backends.construct_backend import construct_for  # noqa: E402
 from binparse.formats.tidl import ELEMENT_DTYPES, IoBufDesc  # noqa: E402
 from binparse.schema import SCHEMAS_DIR, load_schema  # noqa: E402
-from timing import Target, report  # noqa: E402
+from timing import CPU, Target, report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "tidl" / "j7-08.2" / "deeplabv3-ade20k" / "201_tidl_io_1.bin"
 FIXTURE = REPO / "fixtures" / "tidl" / "io_08x" / "900_tidl_io_1.bin"
@@ -158,7 +158,7 @@ def main() -> None:
         peer = "kaitai-struct-compiler 0.11 parser + the same reads"
         cases.append((peer, lambda: kaitai_rows(k())))
         targets += [Target(summary, peer, 40.0, faster=True), Target(base, peer, 40.0, faster=True)]
-    report(cases, base=base, floor=floor, targets=tuple(targets), title="tidl io descriptors")
+    report(cases, base=base, floor=floor, targets=tuple(targets), title="tidl io descriptors", clock=CPU)
 
     print("\n2. open alone (binparse reads fields on touch; the parsers read every field):")
     names = IoBufDesc.field_names()
@@ -185,7 +185,7 @@ def main() -> None:
     targets2 = [Target(base, floor, 10.0)]
     if kaitai is not None:
         targets2.append(Target(base, "kaitai-struct-compiler 0.11 parser", 50.0, faster=True))
-    report(cases, base=base, floor=floor, title="tidl io open", targets=tuple(targets2))
+    report(cases, base=base, floor=floor, title="tidl io open", targets=tuple(targets2), clock=CPU)
 
 
 if __name__ == "__main__":

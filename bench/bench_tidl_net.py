@@ -26,7 +26,7 @@ from binparse import kaitai_ref  # noqa: E402
 from binparse.backends.construct_backend import construct_for  # noqa: E402
 from binparse.formats.tidl import NetJ7  # noqa: E402
 from binparse.schema import SCHEMAS_DIR, load_schema  # noqa: E402
-from timing import Target, report  # noqa: E402
+from timing import CPU, Target, report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "tidl" / "j7-08.2" / "deeplabv3-ade20k" / "201_tidl_net.bin"
 FIXTURE = REPO / "fixtures" / "tidl" / "net_08_06" / "910_tidl_net.bin"
@@ -75,7 +75,7 @@ def main() -> None:
     print(f"file: {path.name} ({len(data):,} bytes, {len(types)} layers), Python {sys.version.split()[0]}, "
           f"numpy {np.__version__}")
     base, floor = "binparse: open + layers.array + 2 columns", "numpy: np.frombuffer(layer dtype) + 2 columns"
-    report(cases, base=base, floor=floor, title="tidl net layer table",
+    report(cases, base=base, floor=floor, title="tidl net layer table", clock=CPU,
            targets=(Target(base, floor, 20.0), Target(base, "kaitai-struct-compiler 0.11 parser + 2 columns", 100.0,
                                                        faster=True)))
 

@@ -8,6 +8,13 @@ round (case and peer of the same round), and reported as the median over the rou
 minimum and maximum. Targets are checked on the median. `report` prints the table and checks the
 table's targets; `bench/run.py` collects every target of every benchmark into one summary
 (through BINPARSE_BENCH_SUMMARY).
+
+The clock is the wall clock by default. A table whose cases all run on one thread passes
+`clock=CPU` (the process's CPU time): on a shared machine the wall clock also counts the time
+other processes hold the cores, which swings a round by several times, while the CPU time of
+single-threaded code does not (on an idle machine the two agree). Cases that use several threads
+(pyarrow, polars, binparse's mapping reader) need the wall clock: CPU time would add up their
+threads.
 """
 
 from __future__ import annotations
@@ -15,11 +22,13 @@ from __future__ import annotations
 import json
 import os
 import statistics
+import time
 import timeit
 from dataclasses import dataclass
 from typing import Any, Callable
 
 ROUNDS = 9
+WALL, CPU = time.perf_counter, time.process_time
 
 Rounds = dict[str, list[float]]  # case -> per-call seconds in each round
 
@@ -66,32 +75,34 @@ class Target:
                 else f"{self.case} ≤ {self.limit:g}x {peer}")
 
 
-def _calibrate(fn: Callable[[], Any], budget: float) -> int:
+def _calibrate(fn: Callable[[], Any], budget: float, clock: Callable[[], float]) -> int:
     """Calls per round so that a round takes about budget / ROUNDS seconds."""
     n = 1
     while True:
-        t = timeit.timeit(fn, number=n)
+        t = timeit.Timer(fn, timer=clock).timeit(number=n)
         if t > budget / 50:
             break
         n *= 4
     return max(1, int(n * (budget / ROUNDS) / max(t, 1e-9)))
 
 
-def measure(cases: list[tuple[str, Callable[[], Any]]], budget: float | None = 0.4) -> Rounds:
+def measure(cases: list[tuple[str, Callable[[], Any]]], budget: float | None = 0.4,
+            clock: Callable[[], float] = WALL) -> Rounds:
     """Per-call time in seconds of each case in each of ROUNDS interleaved rounds (budget None:
     one call per round, for slow cases)."""
-    numbers = {name: 1 if budget is None else _calibrate(fn, budget) for name, fn in cases}
+    numbers = {name: 1 if budget is None else _calibrate(fn, budget, clock) for name, fn in cases}
+    timers = {name: timeit.Timer(fn, timer=clock) for name, fn in cases}
     rounds: Rounds = {name: [] for name, _ in cases}
     for _ in range(ROUNDS):
-        for name, fn in cases:
+        for name, _ in cases:
             n = numbers[name]
-            rounds[name].append(timeit.timeit(fn, number=n) / n)
+            rounds[name].append(timers[name].timeit(number=n) / n)
     return rounds
 
 
-def per_call(fn: Callable[[], Any], budget: float | None = 0.4) -> float:
+def per_call(fn: Callable[[], Any], budget: float | None = 0.4, clock: Callable[[], float] = WALL) -> float:
     """Median per-call time in seconds of one function."""
-    return statistics.median(measure([("", fn)], budget)[""])
+    return statistics.median(measure([("", fn)], budget, clock)[""])
 
 
 def _fmt(t: float) -> str:
@@ -103,14 +114,16 @@ def _fmt(t: float) -> str:
 
 
 def report(cases: list[tuple[str, Callable[[], Any]]], base: str, floor: str, budget: float | None = 0.4,
-           targets: tuple[Target, ...] = (), title: str = "") -> dict[str, float]:
+           targets: tuple[Target, ...] = (), title: str = "", clock: Callable[[], float] = WALL
+           ) -> dict[str, float]:
     """Time every case in one run, print median per-call times with the ratios to `base` and
     `floor` (median over the rounds), then each target with its ratio's median and spread.
     Returns the median per-call times."""
-    rounds = measure(cases, budget)
+    rounds = measure(cases, budget, clock)
     times = {name: statistics.median(ts) for name, ts in rounds.items()}
     width = max(len(n) for n, _ in cases) + 2
-    print(f"({ROUNDS} interleaved rounds; per call: the median round; ratios: median of the per-round ratios)")
+    print(f"({ROUNDS} interleaved rounds, {'CPU time' if clock is CPU else 'wall clock'}; per call: the median "
+          f"round; ratios: the median of the per-round ratios)")
     print(f"{'case':{width}s} {'per call':>12s} {'÷ ' + base[:18]:>22s} {'÷ ' + floor[:18]:>22s}")
     for name, ts in rounds.items():
         to_base = statistics.median(t / b for t, b in zip(ts, rounds[base]))

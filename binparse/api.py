@@ -57,12 +57,14 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     else:
         buf = source
     mv = byte_view(buf, file=file)
-    if not format:
+    if format:
+        fmt = get(format)
+    else:
         head = bytes(mv[:4096])
         opener = _sniff_loading(Path(file) if file else None, head, mv.nbytes)
         if opener is not None:  # a text format, a folder, a file of a size or version the family works out
             return opener(file if file is not None else bytes(mv))
-    fmt = get(format) if format else detect(mv.nbytes, bytes(mv[:16]), file=file, version=version)
+        fmt = detect(mv.nbytes, head[:16], file=file, version=version)
     return open_as(fmt, mv, file=file, **params)
 
 
@@ -74,7 +76,7 @@ def _sniff_loading(path: Path | None, head: bytes, size: int | None) -> Any:
     """
     plugins.load_for(path, head)
     opener = sniff(path, head)
-    if opener is None and not plugins.all_loaded() and (size is None or not has_candidate(size, head[:16])):
+    if opener is None and (size is None or not has_candidate(size, head[:16])) and not plugins.all_loaded():
         plugins.load_all()
         opener = sniff(path, head)
     return opener
@@ -82,7 +84,7 @@ def _sniff_loading(path: Path | None, head: bytes, size: int | None) -> Any:
 
 def open_as(fmt: Format, buf: BufferLike, *, file: str | None = None, **params: int) -> Accessor:
     """The accessor of `fmt` over `buf`, after the format's size check."""
-    mv = byte_view(buf, file=file)
+    mv = buf if type(buf) is memoryview and buf.format == "B" and buf.ndim == 1 else byte_view(buf, file=file)
     if fmt.size is not None and fmt.exact_size and mv.nbytes != fmt.size:
         raise FormatError(
             f"wrong size for {fmt.name}", file=file, expected=f"{fmt.size:,} bytes ({fmt.version})",

@@ -147,19 +147,22 @@ def all_loaded() -> bool:
     return all(f.name in _LOADED for f in families())
 
 
-def matching(path: Path | None, head: bytes) -> list[Family]:
-    """The families whose signs the file (or, for a folder, a file inside it) shows."""
+def matching(path: Path | None, head: bytes, among: list[Family] | None = None) -> list[Family]:
+    """The families (of `among`, default every installed one) whose signs the file (or, for a
+    folder, a file inside it) shows."""
     from .lookalike import is_text
+    fams = families() if among is None else among
+    if not fams:
+        return []
     if path is not None and path.is_dir():
         try:
             names = [p.name for p in path.iterdir()]
         except OSError:
             names = []
-        return [f for f in families() if any(fnmatch.fnmatch(n, pat) for s in f.signs for pat in s.names
-                                             for n in names)]
+        return [f for f in fams if any(fnmatch.fnmatch(n, pat) for s in f.signs for pat in s.names for n in names)]
     text = is_text(head) if head else False
     out = []
-    for fam in families():
+    for fam in fams:
         for s in fam.signs:
             by_name = path is not None and any(fnmatch.fnmatch(path.name, pat) for pat in s.names)
             if (by_name and (s.binary != text or not head)) or (
@@ -170,8 +173,17 @@ def matching(path: Path | None, head: bytes) -> list[Family]:
 
 
 def load_for(path: Path | None, head: bytes) -> list[Family]:
-    """Import the families a file shows the signs of; the ones imported."""
-    fams = matching(path, head)
+    """Import the families a file shows the signs of; the ones imported now. Families imported
+    before are not asked again (every `binparse.open` comes here: their signs would change nothing)."""
+    left = []
+    for fam in families():
+        if fam.name in _LOADED:
+            continue
+        if fam.load in sys.modules:  # imported already (e.g. `from binparse.formats.tidl import ...`)
+            _LOADED.add(fam.name)
+            continue
+        left.append(fam)
+    fams = matching(path, head, among=left) if left else []
     for fam in fams:
         load(fam)
     return fams

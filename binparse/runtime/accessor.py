@@ -1,8 +1,8 @@
-"""What generated accessor classes stand on: field specs, lazy layout, typed getters.
+"""What generated accessor classes stand on: making accessors and locating their fields.
 
 A generated class lists its fields as `FieldSpec`s (plain data: kinds, numpy types, sizes and
 counts as ints or expression ASTs) and exposes one typed property per field that calls a getter
-here. Nothing is read when an accessor is made: `from_buffer` checks the size and keeps a
+(`getters.py`; validation, rows and copies are in `whole.py`). Nothing is read when an accessor is made: `from_buffer` checks the size and keeps a
 `memoryview`; a field is located when first touched (fixed-size types use offsets computed at
 generation time; others are walked field by field, with every count checked against the bytes
 that are really there). Arrays come back as numpy views of the caller's buffer (see
@@ -11,23 +11,19 @@ that are really there). Arrays come back as numpy views of the caller's buffer (
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Callable, Sequence
-from operator import itemgetter
-import sys
 from enum import IntEnum
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ..buffers import BufferLike, byte_view
-from ..errors import BinparseError, FormatError, ValidationError
+from ..errors import BinparseError, FormatError
 from ..schema import expr as ex
-from .layout import _NO_PREFIX, Prefix, _ParamScope, record_dtype, static_layout, static_prefix
-from .sequences import RecordArray, StrArray, _decode
+from .getters import Getters
+from .kept import DATA, MISSING, PKEY_OF, STATIC_CACHE, module_of, pkey_getter, resolve
+from .layout import _NO_PREFIX, Prefix, record_dtype, static_layout, static_prefix
 from .specs import ABSENT, Expr, FieldSpec, Size, StaticLayout
-from .whole import Whole, to_plain
+from .whole import Whole
 
 A = TypeVar("A", bound="Accessor")
 
@@ -57,7 +53,7 @@ class _Scope:
         raise BinparseError(f"unresolved enum literal {enum}::{member}")
 
 
-class Accessor(Whole):
+class Accessor(Getters, Whole):
     """Base of every generated accessor: a typed window onto one record of a buffer."""
 
     __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root", "_params", "_file",
@@ -107,12 +103,12 @@ class Accessor(Whole):
         self._cache: dict[Any, Any] = {}
         if self._PARAMS:
             cls = type(self)
-            key_of = _PKEY_OF.get(cls)
+            key_of = PKEY_OF.get(cls)
             if key_of is None:
-                key_of = _PKEY_OF[cls] = _pkey_getter(cls._PARAMS)
+                key_of = PKEY_OF[cls] = pkey_getter(cls._PARAMS)
             self._pkey = pkey = key_of(params)
-            lay = _STATIC_CACHE.get((cls, pkey), _MISSING)
-            if lay is _MISSING:
+            lay = STATIC_CACHE.get((cls, pkey), MISSING)
+            if lay is MISSING:
                 lay = cls._static_for(params)
         else:
             self._pkey, lay = (), self._STATIC
@@ -143,20 +139,20 @@ class Accessor(Whole):
     def _static_for(cls, params: dict[str, Any]) -> StaticLayout | None:
         """Layout of a parameterised type whose sizes depend on params only (cached per params)."""
         key = (cls, tuple([params[p] for p in cls._PARAMS]))
-        lay = _STATIC_CACHE.get(key, _MISSING)
-        if lay is _MISSING:
-            lay = static_layout(cls._FIELDS, params, _module_of(cls)) if cls._STATIC_BY_PARAMS else None
-            _STATIC_CACHE[key] = lay
+        lay = STATIC_CACHE.get(key, MISSING)
+        if lay is MISSING:
+            lay = static_layout(cls._FIELDS, params, module_of(cls)) if cls._STATIC_BY_PARAMS else None
+            STATIC_CACHE[key] = lay
         out: StaticLayout | None = lay
         return out
 
     @classmethod
     def _prefix_for(cls, params: dict[str, Any]) -> Prefix:
         key = ("prefix", cls, tuple(params[p] for p in cls._PARAMS))
-        pre = _STATIC_CACHE.get(key)
+        pre = STATIC_CACHE.get(key)
         if pre is None:
-            pre = static_prefix(cls._FIELDS, params, _module_of(cls))
-            _STATIC_CACHE[key] = pre
+            pre = static_prefix(cls._FIELDS, params, module_of(cls))
+            STATIC_CACHE[key] = pre
         out: Prefix = pre
         return out
 
@@ -165,10 +161,10 @@ class Accessor(Whole):
         if not cls._PARAMS:
             return cls._DTYPE
         key = ("dtype", cls, tuple(params[p] for p in cls._PARAMS))
-        if key not in _STATIC_CACHE:
+        if key not in STATIC_CACHE:
             lay = cls._static_for(params)
-            _STATIC_CACHE[key] = None if lay is None else record_dtype(cls._FIELDS, lay, params, _module_of(cls))
-        dt: np.dtype[Any] | None = _STATIC_CACHE[key]
+            STATIC_CACHE[key] = None if lay is None else record_dtype(cls._FIELDS, lay, params, module_of(cls))
+        dt: np.dtype[Any] | None = STATIC_CACHE[key]
         return dt
 
     def _eval(self, e: Size) -> Any:
@@ -176,7 +172,7 @@ class Accessor(Whole):
             return e
         if self._PARAMS:  # expressions over params only are evaluated once per class and params
             hit = self._param_only(e)
-            if hit is not _DATA:
+            if hit is not DATA:
                 return hit
         try:
             return ex.evaluate(e, _Scope(self))
@@ -244,7 +240,7 @@ class Accessor(Whole):
         if spec.kind == "contents":
             return len(spec.contents or b"")
         if spec.kind == "user" and spec.size is None:
-            cls = _resolve(type(self), spec.user or "")
+            cls = resolve(type(self), spec.user or "")
             lay = cls._STATIC if not cls._PARAMS else cls._static_for(self._args_of(spec.args, cls))
             return None if lay is None else lay.size
         if spec.kind == "switch" and spec.size is None:
@@ -285,167 +281,12 @@ class Accessor(Whole):
         return {p: self._eval(a) for p, a in zip(cls._PARAMS, args)}
 
     def _user_at(self, spec: FieldSpec, off: int, index: int | None) -> Accessor:
-        cls = _resolve(type(self), spec.user or "")
+        cls = resolve(type(self), spec.user or "")
         path = f"{self._path}.{spec.name}" + (f"[{index}]" if index is not None else "")
         io = None
         if spec.size is not None:
             io = (off, off + int(self._eval(spec.size)))
         return self._child(cls, off, self._args_of(spec.args, cls), path, index=index, io=io)
-
-    # -- getters used by generated properties ------------------------------------------------------
-    def _num(self, i: int) -> Any:
-        fast = _NUMS.get((type(self), self._pkey, i))
-        if fast is not None:  # a fixed place and a range known from the params: no lookups
-            unpack, rel, lo, hi = fast
-            v = unpack(self._mv, self._off + rel)[0]
-            if (lo is None or v >= lo) and (hi is None or v <= hi):
-                return v
-        spec = self._spec(i)
-        off, _, size = self._loc(i)
-        if size == ABSENT:
-            return None
-        v = struct.unpack_from(spec.fmt or "", self._mv, off)[0]
-        if spec.valid is not None:
-            self._check(spec, v, off)
-        if fast is None and isinstance(self._lay, StaticLayout) and i < len(self._FIELDS):
-            self._keep_num(i, spec, off - self._off)
-        return v
-
-    def _keep_num(self, i: int, spec: FieldSpec, rel: int) -> None:
-        """Remember how to read scalar field i of this class and params: its place is fixed; its
-        `valid` rule, when it has one, must be a range whose bounds depend on params only."""
-        v = spec.valid
-        lo = hi = None
-        if v is not None:
-            if v.eq is not None or v.any_of is not None or v.in_enum is not None:
-                return
-            lo, hi = self._param_only(v.min), self._param_only(v.max)
-            if lo is _DATA or hi is _DATA:
-                return
-        _NUMS[(type(self), self._pkey, i)] = (struct.Struct(spec.fmt or "").unpack_from, rel, lo, hi)
-
-    def _param_only(self, e: Size) -> Any:
-        """The value of an expression over params only (cached per class and params), else _DATA."""
-        if e is None or isinstance(e, int):
-            return e
-        key = (id(e), type(self), self._pkey)
-        hit = _PARAM_EXPRS.get(key, _MISSING)
-        if hit is _MISSING:
-            try:
-                hit = ex.evaluate(e, _ParamScope(self._params))
-            except (KeyError, TypeError, ZeroDivisionError, IndexError):
-                hit = _DATA
-            _PARAM_EXPRS[key] = hit
-        return hit
-
-    def _enum(self, i: int, enum: type[IntEnum]) -> Any:
-        v = self._num(i)
-        if v is None:
-            return None
-        try:
-            return enum(v)
-        except ValueError:
-            return v
-
-    def _array(self, i: int) -> NDArray[Any]:
-        hit = self._cache.get(i)
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
-        spec = self._spec(i)
-        off, count, size = self._loc(i)
-        if size == ABSENT:
-            return None  # type: ignore[return-value]
-        shape: tuple[int, ...] = (count,) if count is not None else ()
-        dt = np.dtype(spec.np)
-        if spec.kind in ("bytes", "contents"):
-            shape += (size or 0,)
-        arr: NDArray[Any] = np.ndarray(shape, dt, buffer=self._mv, offset=off)
-        if spec.valid is not None and spec.kind != "str":  # strings are checked decoded (_str, _strs)
-            self._check(spec, arr, off)
-        if spec.kind == "contents" and spec.contents is not None and bytes(arr) != spec.contents:
-            raise ValidationError("magic bytes differ", file=self._file, path=f"{self._path}.{spec.name}",
-                                  offset=off, expected=spec.contents, found=bytes(arr))
-        self._cache[i] = arr
-        return arr
-
-    def _str(self, i: int) -> Any:
-        spec = self._spec(i)
-        off, _, size = self._loc(i)
-        if size == ABSENT:
-            return None
-        raw = bytes(self._mv[off:off + (size or 0)])
-        text = _decode(raw, spec.encoding or "ascii", spec.zero_terminated, self, f"{self._path}.{spec.name}")
-        if spec.valid is not None:
-            self._check(spec, text, off)
-        return text
-
-    def _strs(self, i: int) -> Any:
-        spec = self._spec(i)
-        if self._loc(i)[2] == ABSENT:
-            return None
-        out = StrArray(self._array(i), spec.encoding or "ascii", spec.zero_terminated, self,
-                       f"{self._path}.{spec.name}")
-        if spec.valid is not None:
-            self._check(spec, np.array(list(out), dtype=object), self._loc(i)[0])
-        return out
-
-    def _obj(self, i: int) -> Any:
-        hit = self._cache.get(i)
-        if hit is None:
-            if self._loc(i)[2] == ABSENT:
-                return None
-            hit = self._user_at(self._spec(i), self._loc(i)[0], None)
-            self._cache[i] = hit
-        return hit
-
-    def _objs(self, i: int) -> Any:
-        hit = self._cache.get(i)
-        if hit is None:
-            spec = self._spec(i)
-            off, count, size = self._loc(i)
-            if size == ABSENT:
-                return None
-            cls = _resolve(type(self), spec.user or "")
-            n = count or 0
-            offsets: Sequence[int]
-            if size is not None:
-                offsets = range(off, off + n * size, size) if size else [off] * n
-            else:
-                offsets = []
-                for k in range(n):
-                    offsets.append(off)
-                    off = self._user_at(spec, off, k)._nbytes_end()
-            hit = RecordArray(self, cls, offsets, self._args_of(spec.args, cls), f"{self._path}.{spec.name}",
-                              substream=size if spec.size is not None else None)
-            self._cache[i] = hit
-        return hit
-
-    def _switch(self, i: int) -> Any:
-        hit = self._cache.get(i)
-        if hit is not None:
-            return hit
-        spec = self._spec(i)
-        off, count, size = self._loc(i)
-        if size == ABSENT:
-            return None
-        on = self._eval(spec.switch_on)
-        target = spec.default
-        for key, cname, args in spec.cases:
-            if on == key:
-                target = (cname, args)
-                break
-        if target is None:
-            if size is None:
-                raise FormatError("no case of the switch matches and it has no size to skip",
-                                  file=self._file, path=f"{self._path}.{spec.name}", offset=off,
-                                  expected=[k for k, _, _ in spec.cases], found=on)
-            hit = np.ndarray((size,), np.uint8, buffer=self._mv, offset=off)
-        else:
-            cls = _resolve(type(self), target[0])
-            io = (off, off + size) if size is not None else None
-            hit = self._child(cls, off, self._args_of(target[1], cls), f"{self._path}.{spec.name}", io=io)
-        self._cache[i] = hit
-        return hit
 
     def _pos_loc(self, spec: FieldSpec) -> tuple[int, int | None, int | None]:
         """Location of a `pos` instance: relative to the start of this record's stream."""
@@ -464,37 +305,3 @@ class Accessor(Whole):
         return f"<{type(self).__name__} {self._path} at offset {self._off}>"
 
 
-_MISSING, _DATA = object(), object()
-_PARAM_EXPRS: dict[Any, Any] = {}  # (id(expr), class, params) -> value, or _DATA when it reads fields
-_STATIC_CACHE: dict[Any, Any] = {}
-_RESOLVED: dict[tuple[type, str], type] = {}
-_NUMS: dict[Any, Any] = {}  # (class, params, field) -> (unpack_from, offset in the record, min, max)  # (class, params, column names) -> plan
-
-
-_PKEY_OF: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}  # class -> its params' values, in order
-
-
-def _pkey_getter(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """A function giving the tuple of the `names` params of a params dict (KeyError when one is
-    missing): an `itemgetter`, which returns a bare value for one name."""
-    if len(names) == 1:
-        only = names[0]
-        return lambda params: (params[only],)
-    return itemgetter(*names)
-
-
-def _module_of(cls: type) -> dict[str, Any]:
-    """Namespace of the generated module that declares `cls` (or the generated class it extends)."""
-    for klass in cls.__mro__:
-        if "_FIELDS" in vars(klass):
-            return vars(sys.modules[klass.__module__])
-    return vars(sys.modules[cls.__module__])
-
-
-def _resolve(owner: type, name: str) -> type[Accessor]:
-    key = (owner, name)
-    hit = _RESOLVED.get(key)
-    if hit is None:
-        hit = _module_of(owner)[name]
-        _RESOLVED[key] = hit
-    return hit
