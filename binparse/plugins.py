@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BinparseWarning
-from .family import Family
+from .family import Family, Signs, registered_signs
+from .text import is_text
 
 GROUP = "binparse.families"
 _FAMILIES: list[Family] | None = None
@@ -150,7 +151,6 @@ def all_loaded() -> bool:
 def matching(path: Path | None, head: bytes, among: list[Family] | None = None) -> list[Family]:
     """The families (of `among`, default every installed one) whose signs the file (or, for a
     folder, a file inside it) shows."""
-    from .lookalike import is_text
     fams = families() if among is None else among
     if not fams:
         return []
@@ -170,6 +170,12 @@ def matching(path: Path | None, head: bytes, among: list[Family] | None = None) 
                 out.append(fam)
                 break
     return out
+
+
+def signs() -> list[Signs]:
+    """Every family's `Signs` (declared, then registered at run time), in family order."""
+    declared = [s for fam in families() for s in fam.signs]
+    return declared + [s for s in registered_signs() if s not in declared]
 
 
 def load_for(path: Path | None, head: bytes) -> list[Family]:
@@ -205,4 +211,4 @@ def reset() -> None:
 
 
 __all__ = ["GROUP", "entry_point_refs", "resolve", "families", "family", "load", "load_all", "load_for",
-           "load_family_of_format", "loaded", "all_loaded", "matching", "reset"]
+           "load_family_of_format", "loaded", "all_loaded", "matching", "reset", "signs"]
