@@ -185,7 +185,7 @@ def load_for(path: Path | None, head: bytes) -> list[Family]:
     for fam in families():
         if fam.name in _LOADED:
             continue
-        if fam.load in sys.modules:  # imported already (e.g. `from binparse.formats.tidl import ...`)
+        if fam.load in sys.modules:  # imported already (its modules imported directly)
             _LOADED.add(fam.name)
             continue
         left.append(fam)

@@ -281,7 +281,7 @@ class Accessor(Getters, Whole):
         return {p: self._eval(a) for p, a in zip(cls._PARAMS, args)}
 
     def _user_at(self, spec: FieldSpec, off: int, index: int | None) -> Accessor:
-        cls = resolve(type(self), spec.user or "")
+        cls: type[Accessor] = resolve(type(self), spec.user or "")
         path = f"{self._path}.{spec.name}" + (f"[{index}]" if index is not None else "")
         io = None
         if spec.size is not None:

@@ -11,10 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .accessor import Accessor
+from typing import Any
 
 MISSING, DATA = object(), object()
 PARAM_EXPRS: dict[Any, Any] = {}  # (id(expr), class, params) -> value, or DATA when it reads fields
@@ -41,7 +38,8 @@ def module_of(cls: type) -> dict[str, Any]:
     return vars(sys.modules[cls.__module__])
 
 
-def resolve(owner: type, name: str) -> type[Accessor]:
+def resolve(owner: type, name: str) -> type[Any]:
+    """The class a user type name means in the generated module of `owner` (an `Accessor` class)."""
     key = (owner, name)
     hit = RESOLVED.get(key)
     if hit is None:
