@@ -146,7 +146,6 @@ def test_no_import_circles() -> None:
     assert circles == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 19: runtime/accessor.py (483 lines) is being split with the io speed work")
 def test_no_hand_written_module_over_400_lines() -> None:
     generated = REPO / "binparse" / "accessors"
     long = {str(p.relative_to(REPO)): n for p in (REPO / "binparse").rglob("*.py")
