@@ -12,7 +12,7 @@ import binparse
 from binparse.errors import FormatError
 from binparse.formats.tidl import IoBufDesc, Pads, Tensor
 
-from .conftest import FIXTURES, real_tidl_io_files
+from .conftest import FIXTURES, REAL, real_tidl_io_files
 
 IO_08 = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
 IO_10 = FIXTURES / "tidl" / "io_10_c1" / "905_tidl_io_1.bin"
@@ -90,3 +90,37 @@ def test_scalar_getters_check_their_rule_every_time() -> None:
         io.num_output_buf
     assert e.value.path == "tidl_io_buf_desc.num_output_buf" and e.value.found == 33
     assert np.shares_memory(io.out_width, np.frombuffer(data, np.uint8))
+
+
+FIXTURE_IOS = sorted((FIXTURES / "tidl").glob("io_*/*_tidl_io_1.bin"))
+REAL_IOS = sorted((REAL / "tidl").glob("*/*/*io*.bin"))
+
+
+@pytest.mark.parametrize("path", [*FIXTURE_IOS, *REAL_IOS], ids=lambda p: f"{Path(p).parent.name}/{Path(p).name}")
+def test_summary_is_the_json_of_the_tensors(path: Path) -> None:
+    # summary() makes its documents from the entries without making tensors: the same documents
+    io = binparse.open(path)
+    doc = io.summary()
+    assert doc["inputs"] == [t.to_json() for t in io.inputs] and doc["outputs"] == [t.to_json() for t in io.outputs]
+    assert [len(doc["inputs"]), len(doc["outputs"])] == [io.num_input_buf, io.num_output_buf] and doc["outputs"]
+
+
+def test_summary_values_and_checks() -> None:
+    doc = binparse.open(IO_08).summary()
+    # spec.yaml: seg_map 21x64x64 uint8, pads L1 T1 R2 B1 and one pad channel, channelPitch 4422, scale 4, zp 3
+    assert doc["outputs"][1] == {
+        "name": "seg_map", "index": 1, "data_id": 61, "dtype": "uint8", "shape": [1, 1, 1, 21, 64, 64],
+        "pad": {"left": 1, "top": 1, "right": 2, "bottom": 1, "channel": 1}, "channel_pitch": 4422,
+        "line_pitch": 67, "scale": 4.0, "zero_point": 3, "layout": "NCHW", "buf_size": 4422 * 22,
+        "buf_size_source": "computed"}
+    assert (doc["version"], doc["cores"], [t["name"] for t in doc["inputs"]]) == ("08.x", 1, ["images", "im_info"])
+    data = bytearray(IO_08.read_bytes())
+    struct.pack_into("<i", data, 1160, -1)  # inPadL[0]
+    with pytest.raises(FormatError) as e:
+        binparse.open(bytes(data)).summary()
+    assert e.value.path == "tidl_io_buf_desc.in_pad_l[0]" and e.value.found == -1
+    struct.pack_into("<i", data, 1160, 0)
+    struct.pack_into("<i", data, 1928, 42)  # inElementType[0]
+    with pytest.raises(FormatError) as e:
+        binparse.open(bytes(data)).summary()
+    assert e.value.path == "tidl_io_buf_desc.in_element_type[0]" and e.value.found == 42

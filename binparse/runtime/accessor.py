@@ -91,7 +91,9 @@ class Accessor(Getters, Whole):
         except KeyError:
             raise BinparseError(f"{cls.__name__} takes params {list(cls._PARAMS)}", file=file,
                                 path=cls._TYPE_PATH, found=sorted(params)) from None
-        self._check_fixed_size()
+        lay = self._lay
+        if isinstance(lay, StaticLayout) and offset + lay.size > end:
+            self._check_fixed_size()  # raises
         return self
 
     def _init(self, mv: memoryview, off: int, io_start: int, io_end: int, parent: Accessor | None,

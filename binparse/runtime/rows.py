@@ -133,13 +133,3 @@ def _getter(picks: list[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
         return lambda values: (values[only],)
     return itemgetter(*picks)
 
-
-def read_values(plan: RowPlan, buf: memoryview, off: int) -> list[Any]:
-    """The values of the plan's entries in the record at byte `off` of `buf` (the caller knows it
-    fits), then one None; text entries as raw bytes, for the caller to decode. `plan.rows` turns
-    them into rows."""
-    if plan.unpack is None:
-        return [None]
-    values = list(plan.unpack(buf, off + plan.base))
-    values.append(None)
-    return values

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import BinparseError, FormatError, ValidationError
-from .rows import RowPlan, read_values, row_plan
+from .rows import RowPlan, row_plan
 from .sequences import RecordArray, StrArray, _decode
 from .specs import FieldSpec, Size, StaticLayout
 
@@ -132,14 +132,21 @@ class Whole:
                 _ROW_PLANS[(type(self), self._pkey, key)] = plan
         for i in plan.checked:
             self._array(i)  # applies the field's `valid` rule to its whole array
-        values = read_values(plan, self._mv, self._off)
+        unpack = plan.unpack  # every entry's value (text as raw bytes), then the None absent columns point to
+        values: list[Any] = [*unpack(self._mv, self._off + plan.base), None] if unpack is not None else [None]
         for j, b, k, pos, enc, zterm in plan.strings:
             raw = values[j]
             try:
                 values[j] = (raw.partition(b"\0")[0] if zterm else raw).decode(enc)
             except UnicodeDecodeError:  # the error names the entry
                 _decode(raw, enc, zterm, self, f"{self._path}.{blocks[b][0][pos]}[{k}]")
-        return [[row(values) for row in block] for block in plan.rows]
+        out = []
+        for block in plan.rows:  # plain loops: quicker than comprehensions here (a few rows per block)
+            rows = []
+            for row in block:
+                rows.append(row(values))
+            out.append(rows)
+        return out
 
     def _rows_by_field(self, names: tuple[str, ...], count: int) -> list[tuple[Any, ...]]:
         """`to_rows` for a layout that depends on the data: one view per field."""

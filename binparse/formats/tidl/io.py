@@ -43,8 +43,8 @@ class IoTensors(Accessor):
         """The used entries of the inputs and of the outputs, read together (one `to_row_blocks`)."""
         cls = type(self)
         n_in, n_out = self._num(0), self._num(1)
-        blocks = ((_prefixed(cls, "in_"), n_in), (_prefixed(cls, "out_"), n_out))
-        rows_in, rows_out = self._row_blocks(blocks, (n_in, n_out))  # the counts name the blocks
+        names_in, names_out = _prefixed(cls)  # the plan is kept under the counts (same class: same names)
+        rows_in, rows_out = self._row_blocks(((names_in, n_in), (names_out, n_out)), (n_in, n_out))
         entry = cls._entry
         if entry is None:
             return rows_in, rows_out
@@ -95,11 +95,9 @@ class IoTensors(Accessor):
     def summary(self) -> dict[str, Any]:
         """The JSON document of `binparse inspect --json`: `to_json()` of every tensor, made from the
         entries without making the tensors (the same checks)."""
-        rows_in, rows_out = self._entries()
-        root, file = self._path, self._file
+        ins, outs = entries_json(*self._entries(), root=self._path, file=self._file)
         return {"family": "tidl", "kind": "io_bufdesc", "version": self.version, "cores": self.cores,
-                "inputs": entries_json("input", rows_in, root=root, file=file),
-                "outputs": entries_json("output", rows_out, root=root, file=file)}
+                "inputs": ins, "outputs": outs}
 
     def report(self) -> str:
         """The table of `binparse inspect`."""
@@ -114,11 +112,12 @@ class IoBufDesc(TidlIoBufDesc, IoTensors):
 
     @property
     def version(self) -> str:
-        return VERSION_LABELS.get(self.io_version, str(self.io_version))
+        v = self._params["io_version"]
+        return VERSION_LABELS.get(v) or str(v)
 
     @property
     def cores(self) -> int:
-        return self.max_num_cores
+        return int(self._params["max_num_cores"])
 
 
 class IoBufDescTda2(TidlIoBufDescTda2, IoTensors):
@@ -140,12 +139,12 @@ class IoBufDescTda2(TidlIoBufDescTda2, IoTensors):
                 data_id)
 
 
-_PREFIXED: dict[tuple[type, str], tuple[str, ...]] = {}
+_PREFIXED: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
-def _prefixed(cls: type[IoTensors], prefix: str) -> tuple[str, ...]:
-    """The field names of `cls._COLUMNS` for inputs (in_…) or outputs (out_…), made once."""
-    names = _PREFIXED.get((cls, prefix))
+def _prefixed(cls: type[IoTensors]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The field names of `cls._COLUMNS` for inputs (in_…) and outputs (out_…), made once."""
+    names = _PREFIXED.get(cls)
     if names is None:
-        names = _PREFIXED[(cls, prefix)] = tuple(prefix + c for c in cls._COLUMNS)
+        names = _PREFIXED[cls] = (tuple("in_" + c for c in cls._COLUMNS), tuple("out_" + c for c in cls._COLUMNS))
     return names

@@ -9,7 +9,7 @@ _BUFFER_COMMANDS = ("view", "pack", "draw")
 
 def net_head(head: bytes) -> str | None:
     """Why the first bytes look like a J7 net: the first word is a netVersion, a date 0x20YYMMDD in hex."""
-    if len(head) < 4:
+    if len(head) < 4 or head[3] != 0x20:  # the top byte of 0x20YYMMDD (asked on every open: quick no)
         return None
     word = int.from_bytes(head[:4], "little")
     digits = f"{word:08X}"

@@ -18,7 +18,7 @@ follow the pitches.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -170,23 +170,20 @@ ENTRY_FIELDS = ("num_batches", "dim1", "dim2", "num_channels", "height", "width"
                 "layout", "buf_size", "data_id")
 
 
-def checked_entries(direction: str, rows: Iterable[tuple[Any, ...]], root: str, file: str | None
-                    ) -> Iterator[tuple[int, tuple[Any, ...], tuple[int, ...]]]:
-    """(k, entry, logical shape) of each entry (values in `ENTRY_FIELDS` order; entry k is tensor
-    k), after the sanity checks every tensor passes: no negative dimension, pad or pitch, a known
-    element type. The one check of `make_tensors` and `entries_json`."""
-    k = 0
-    for row in rows:
-        shape = row[:6] if row[1] is not None else (row[0], 1, 1, row[3], row[4], row[5])
-        if min(shape) < 0 or min(row[6:12]) < 0 or row[12] not in ELEMENT_DTYPES:
-            raise _bad_entry(direction, k, shape + row[6:], root, file)
-        yield k, row, shape
-        k += 1
+def entry_shape(row: tuple[Any, ...]) -> tuple[int, ...] | None:
+    """The logical shape of an entry (values in `ENTRY_FIELDS` order) when it passes the sanity
+    checks every tensor passes (no negative dimension, pad or pitch; a known element type), else
+    None. The one check of `make_tensors` and `entries_json`."""
+    shape = row[:6] if row[1] is not None else (row[0], 1, 1, row[3], row[4], row[5])
+    if min(shape) < 0 or min(row[6:12]) < 0 or row[12] not in ELEMENT_DTYPES:
+        return None
+    return shape
 
 
 def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any, ...]], *, root: str,
                  file: str | None) -> tuple[list[Tensor], list[Tensor]]:
-    """Input and output tensors from entries' values in `ENTRY_FIELDS` order (`checked_entries`).
+    """Input and output tensors from entries' values in `ENTRY_FIELDS` order (entry k is tensor k),
+    checked (`entry_shape`).
 
     `buf_size` None (a version without it) becomes the computed element count. Each frozen
     dataclass instance gets its `__dict__` whole, holding every field: what its `__init__` does
@@ -195,7 +192,10 @@ def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any,
     out: tuple[list[Tensor], list[Tensor]] = ([], [])
     new, set_dict = object.__new__, object.__setattr__
     for direction, rows, tensors in (("input", inputs, out[0]), ("output", outputs, out[1])):
-        for k, row, shape in checked_entries(direction, rows, root, file):
+        for k, row in enumerate(rows):
+            shape = entry_shape(row)
+            if shape is None:
+                raise _bad_entry(direction, k, row, root, file)
             name, layout, stored = row[13], row[16], row[17]
             pads = new(Pads)
             set_dict(pads, "__dict__", {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9],
@@ -213,11 +213,18 @@ def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any,
     return out
 
 
-def entries_json(direction: str, rows: Iterable[tuple[Any, ...]], *, root: str, file: str | None
-                 ) -> list[dict[str, Any]]:
-    """`[t.to_json() for t in tensors]` of the tensors `make_tensors` would make of `rows`, without
-    making them (the body of `summary()`: the same checks, the same document)."""
-    return [entry_json(k, row, shape) for k, row, shape in checked_entries(direction, rows, root, file)]
+def entries_json(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any, ...]], *, root: str,
+                 file: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """`to_json()` of every tensor `make_tensors` would make of the entries, without making them
+    (the body of `summary()`: the same checks, the same documents)."""
+    out: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    for direction, rows, docs in (("input", inputs, out[0]), ("output", outputs, out[1])):
+        for k, row in enumerate(rows):
+            shape = entry_shape(row)
+            if shape is None:
+                raise _bad_entry(direction, k, row, root, file)
+            docs.append(entry_json(k, row, shape))
+    return out
 
 
 def entry_json(k: int, row: tuple[Any, ...], shape: tuple[int, ...]) -> dict[str, Any]:
@@ -228,8 +235,8 @@ def entry_json(k: int, row: tuple[Any, ...], shape: tuple[int, ...]) -> dict[str
         "pad": {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]},
         "channel_pitch": row[11], "line_pitch": row[6] + shape[5] + row[8], "scale": row[14],
         "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout),
-        "buf_size": stored if stored is not None else shape[0] * batch_pitch(shape, row[10], row[11]),
-        "buf_size_source": "file" if stored is not None else "computed",
+        "buf_size": stored if stored is not None else shape[0] * row[11] * (shape[3] + row[10]) * shape[2] * shape[1],
+        "buf_size_source": "file" if stored is not None else "computed",  # N * batch_pitch(...), inline
     }
 
 
@@ -242,7 +249,7 @@ def batch_pitch(shape: tuple[int, ...], pad_ch: int, channel_pitch: int) -> int:
 def _bad_entry(direction: str, k: int, row: tuple[Any, ...], root: str, file: str | None) -> FormatError:
     """The error for an entry with a negative dimension, pad or pitch, or an unknown element type."""
     prefix = f"{root}.{'in' if direction == 'input' else 'out'}_"
-    neg = next((j for j in range(12) if row[j] < 0), None)
+    neg = next((j for j in range(12) if row[j] is not None and row[j] < 0), None)  # None: DIM1/DIM2 absent
     if neg is not None:
         return FormatError("negative value", file=file, path=f"{prefix}{ENTRY_FIELDS[neg]}[{k}]", found=row[neg],
                            expected=">= 0")
