@@ -31,6 +31,8 @@ def byte_view(buf: BufferLike, *, file: str | None = None) -> memoryview:
 
     Raises `LayoutError` for a non-contiguous array (whose bytes are not one block).
     """
+    if type(buf) is bytes or type(buf) is bytearray:  # always flat bytes: the common case, quickly
+        return memoryview(buf)
     if isinstance(buf, np.ndarray):
         if not buf.flags.c_contiguous:
             raise LayoutError(

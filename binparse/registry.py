@@ -102,6 +102,8 @@ def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (),
 def sniff(path: Any, head: bytes) -> Any:
     """The opener of the first sniffer that recognises the source, or None."""
     for entry in _SNIFFERS:
+        if path is None and entry.head is None and entry.names:  # asked by name only, and no name
+            continue
         opener = entry(path, head)
         if opener is not None:
             return opener

@@ -79,6 +79,12 @@ class Accessor(Getters, Whole):
         are read-only when `buf` is. Raises `FormatError` when the record does not fit.
         """
         mv = buf if type(buf) is memoryview and buf.format == "B" and buf.ndim == 1 else byte_view(buf, file=file)
+        return cls._over(mv, offset, file, params)
+
+    @classmethod
+    def _over(cls: type[A], mv: memoryview, offset: int, file: str | None, params: dict[str, Any]) -> A:
+        """`from_buffer` over a flat byte memoryview, `params` given as a dict the accessor keeps
+        (`binparse.open_as` comes here: no keyword arguments to pack and unpack)."""
         end = mv.nbytes
         if offset < 0 or offset > end:
             raise FormatError("offset outside the buffer", file=file, path=cls._TYPE_PATH,
@@ -99,12 +105,19 @@ class Accessor(Getters, Whole):
     def _init(self, mv: memoryview, off: int, io_start: int, io_end: int, parent: Accessor | None,
               root: Accessor | None, params: dict[str, Any], file: str | None, path: str,
               index: int | None) -> None:
-        self._mv, self._off, self._io_start, self._io_end = mv, off, io_start, io_end
-        self._parent, self._root = parent, root if root is not None else self
-        self._params, self._file, self._path, self._index = params, file, path, index
+        self._mv = mv
+        self._off = off
+        self._io_start = io_start
+        self._io_end = io_end
+        self._parent = parent
+        self._root = root if root is not None else self
+        self._params = params
+        self._file = file
+        self._path = path
+        self._index = index
         self._cache: dict[Any, Any] = {}
-        if self._PARAMS:
-            cls = type(self)
+        cls = type(self)
+        if cls._PARAMS:
             key_of = PKEY_OF.get(cls)
             if key_of is None:
                 key_of = PKEY_OF[cls] = pkey_getter(cls._PARAMS)
