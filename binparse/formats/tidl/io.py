@@ -39,12 +39,21 @@ class IoTensors(Accessor):
     #: values; None where `_COLUMNS` are `ENTRY_FIELDS`.
     _entry: ClassVar[Callable[[tuple[Any, ...]], tuple[Any, ...]] | None] = None
 
+    #: `_COLUMNS` as the names of the input (in_…) and of the output (out_…) fields.
+    _IN_NAMES: ClassVar[tuple[str, ...]] = ()
+    _OUT_NAMES: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._IN_NAMES = tuple("in_" + c for c in cls._COLUMNS)
+        cls._OUT_NAMES = tuple("out_" + c for c in cls._COLUMNS)
+
     def _entries(self) -> tuple[Iterable[tuple[Any, ...]], Iterable[tuple[Any, ...]]]:
         """The used entries of the inputs and of the outputs, read together (one `to_row_blocks`)."""
         cls = type(self)
         n_in, n_out = self._num(0), self._num(1)
-        names_in, names_out = _prefixed(cls)  # the plan is kept under the counts (same class: same names)
-        rows_in, rows_out = self._row_blocks(((names_in, n_in), (names_out, n_out)), (n_in, n_out))
+        # the plan is kept under the counts (one class: the same names)
+        rows_in, rows_out = self._row_blocks(((cls._IN_NAMES, n_in), (cls._OUT_NAMES, n_out)), (n_in, n_out))
         entry = cls._entry
         if entry is None:
             return rows_in, rows_out
@@ -138,13 +147,3 @@ class IoBufDescTda2(TidlIoBufDescTda2, IoTensors):
         return (1, 1, 1, channels, height, width, pad_l, pad_t, pad_r, pad_b, 0, pitch, et, "", None, 0, 0, None,
                 data_id)
 
-
-_PREFIXED: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-
-
-def _prefixed(cls: type[IoTensors]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The field names of `cls._COLUMNS` for inputs (in_…) and outputs (out_…), made once."""
-    names = _PREFIXED.get(cls)
-    if names is None:
-        names = _PREFIXED[cls] = (tuple("in_" + c for c in cls._COLUMNS), tuple("out_" + c for c in cls._COLUMNS))
-    return names
