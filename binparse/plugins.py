@@ -34,6 +34,7 @@ from .text import is_text
 GROUP = "binparse.families"
 _FAMILIES: list[Family] | None = None
 _LOADED: set[str] = set()
+_PENDING: tuple[list[Family], list[Family]] | None = None  # (families(), those of them not imported)
 
 
 def _fingerprint() -> str:
@@ -125,8 +126,10 @@ def family(name: str) -> Family | None:
 
 def load(fam: Family) -> None:
     """Import a family's module (which registers its formats, sniffers and checks), once."""
+    global _PENDING
     if fam.name not in _LOADED:
         _LOADED.add(fam.name)
+        _PENDING = None
         try:
             importlib.import_module(fam.load)
         except BaseException:
@@ -160,11 +163,15 @@ def matching(path: Path | None, head: bytes, among: list[Family] | None = None) 
         except OSError:
             names = []
         return [f for f in fams if any(fnmatch.fnmatch(n, pat) for s in f.signs for pat in s.names for n in names)]
-    text = is_text(head) if head else False
+    text: bool | None = None  # worked out when a sign is shown (most binary files show none)
     out = []
     for fam in fams:
         for s in fam.signs:
             by_name = path is not None and any(fnmatch.fnmatch(path.name, pat) for pat in s.names)
+            if not (by_name or (s.head is not None and head and s.head(head))):
+                continue
+            if text is None:
+                text = is_text(head) if head else False
             if (by_name and (s.binary != text or not head)) or (
                     s.head is not None and not text and head and s.head(head)):
                 out.append(fam)
@@ -181,18 +188,23 @@ def signs() -> list[Signs]:
 def load_for(path: Path | None, head: bytes) -> list[Family]:
     """Import the families a file shows the signs of; the ones imported now. Families imported
     before are not asked again (every `binparse.open` comes here: their signs would change nothing)."""
-    left = []
-    for fam in families():
-        if fam.name in _LOADED:
-            continue
-        if fam.load in sys.modules:  # imported already (its modules imported directly)
-            _LOADED.add(fam.name)
-            continue
-        left.append(fam)
+    left = _pending()
     fams = matching(path, head, among=left) if left else []
     for fam in fams:
         load(fam)
     return fams
+
+
+def _pending() -> list[Family]:
+    """The families not imported yet (kept until one is imported, or the families are found anew)."""
+    global _PENDING
+    fams = families()
+    if _PENDING is None or _PENDING[0] is not fams:
+        for fam in fams:
+            if fam.load in sys.modules:  # imported already (its modules imported directly)
+                _LOADED.add(fam.name)
+        _PENDING = (fams, [f for f in fams if f.name not in _LOADED])
+    return _PENDING[1]
 
 
 def load_family_of_format(name: str) -> None:

@@ -79,12 +79,6 @@ class Accessor(Getters, Whole):
         are read-only when `buf` is. Raises `FormatError` when the record does not fit.
         """
         mv = buf if type(buf) is memoryview and buf.format == "B" and buf.ndim == 1 else byte_view(buf, file=file)
-        return cls._over(mv, offset, file, params)
-
-    @classmethod
-    def _over(cls: type[A], mv: memoryview, offset: int, file: str | None, params: dict[str, Any]) -> A:
-        """`from_buffer` over a flat byte memoryview, `params` given as a dict the accessor keeps
-        (`binparse.open_as` comes here: no keyword arguments to pack and unpack)."""
         end = mv.nbytes
         if offset < 0 or offset > end:
             raise FormatError("offset outside the buffer", file=file, path=cls._TYPE_PATH,
