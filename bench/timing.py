@@ -27,7 +27,7 @@ import timeit
 from dataclasses import dataclass
 from typing import Any, Callable
 
-ROUNDS = 9
+ROUNDS = 15
 WALL, CPU = time.perf_counter, time.process_time
 
 Rounds = dict[str, list[float]]  # case -> per-call seconds in each round

@@ -130,8 +130,9 @@ class Whole:
                                   found=exc.found) from None
             if len(_ROW_PLANS) < 4096:  # a few per class, params and counts; bounded all the same
                 _ROW_PLANS[(type(self), self._pkey, key)] = plan
-        for i in plan.checked:
-            self._array(i)  # applies the field's `valid` rule to its whole array
+        if plan.checked:
+            for i in plan.checked:
+                self._array(i)  # applies the field's `valid` rule to its whole array
         unpack = plan.unpack  # every entry's value (text as raw bytes), then the None absent columns point to
         values: list[Any] = [*unpack(self._mv, self._off + plan.base), None] if unpack is not None else [None]
         for j, b, k, pos, enc, zterm in plan.strings:

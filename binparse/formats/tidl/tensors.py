@@ -205,7 +205,8 @@ def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any,
                 "direction": direction, "index": k, "name": name, "element_type": row[12], "shape": shape,
                 "pad": pads, "channel_pitch": row[11], "scale": row[14], "zero_point": row[15],
                 "layout": LAYOUTS.get(layout) or str(layout),
-                "buf_size": stored if stored is not None else shape[0] * batch_pitch(shape, row[10], row[11]),
+                "buf_size": stored if stored is not None else  # N * batch_pitch(shape, padCh, channelPitch)
+                shape[0] * row[11] * (shape[3] + row[10]) * shape[2] * shape[1],
                 "buf_size_source": "file" if stored is not None else "computed", "data_id": row[18],
                 "path": f"{root}.{direction}s[{k}] '{name}'" if name else f"{root}.{direction}s[{k}]",
                 "file": file})
@@ -235,8 +236,9 @@ def entry_json(k: int, row: tuple[Any, ...], shape: tuple[int, ...]) -> dict[str
         "pad": {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]},
         "channel_pitch": row[11], "line_pitch": row[6] + shape[5] + row[8], "scale": row[14],
         "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout),
-        "buf_size": stored if stored is not None else shape[0] * row[11] * (shape[3] + row[10]) * shape[2] * shape[1],
-        "buf_size_source": "file" if stored is not None else "computed",  # N * batch_pitch(...), inline
+        "buf_size": stored if stored is not None else  # N * batch_pitch(shape, padCh, channelPitch)
+        shape[0] * row[11] * (shape[3] + row[10]) * shape[2] * shape[1],
+        "buf_size_source": "file" if stored is not None else "computed",
     }
 
 
