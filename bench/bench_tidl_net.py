@@ -7,6 +7,8 @@ binparse reads the two columns from the structured view of the layer records (no
 parsing). Peers: the parser the official Kaitai Struct compiler generates from the same .ksy
 (it parses every field of every layer), construct (plain), and bare `np.frombuffer` of the
 structured layer dtype at the known offset (the floor).
+
+Targets: ≥ 1000x faster than the Kaitai parser (issue 19) and ≤ 20x np.frombuffer (issue 14).
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def main() -> None:
           f"numpy {np.__version__}")
     base, floor = "binparse: open + layers.array + 2 columns", "numpy: np.frombuffer(layer dtype) + 2 columns"
     report(cases, base=base, floor=floor, title="tidl net layer table", clock=CPU,
-           targets=(Target(base, floor, 20.0), Target(base, "kaitai-struct-compiler 0.11 parser + 2 columns", 100.0,
+           targets=(Target(base, floor, 20.0), Target(base, "kaitai-struct-compiler 0.11 parser + 2 columns", 1000.0,
                                                        faster=True)))
 
 

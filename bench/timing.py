@@ -75,29 +75,29 @@ class Target:
                 else f"{self.case} ≤ {self.limit:g}x {peer}")
 
 
-def _calibrate(fn: Callable[[], Any], budget: float, clock: Callable[[], float]) -> int:
-    """Calls per round so that a round takes about budget / ROUNDS seconds."""
+def _calibrate(fn: Callable[[], Any], budget: float, clock: Callable[[], float], rounds: int) -> int:
+    """Calls per round so that a round takes about budget / rounds seconds."""
     n = 1
     while True:
         t = timeit.Timer(fn, timer=clock).timeit(number=n)
         if t > budget / 50:
             break
         n *= 4
-    return max(1, int(n * (budget / ROUNDS) / max(t, 1e-9)))
+    return max(1, int(n * (budget / rounds) / max(t, 1e-9)))
 
 
 def measure(cases: list[tuple[str, Callable[[], Any]]], budget: float | None = 0.4,
-            clock: Callable[[], float] = WALL) -> Rounds:
-    """Per-call time in seconds of each case in each of ROUNDS interleaved rounds (budget None:
+            clock: Callable[[], float] = WALL, rounds: int = ROUNDS) -> Rounds:
+    """Per-call time in seconds of each case in each of `rounds` interleaved rounds (budget None:
     one call per round, for slow cases)."""
-    numbers = {name: 1 if budget is None else _calibrate(fn, budget, clock) for name, fn in cases}
+    numbers = {name: 1 if budget is None else _calibrate(fn, budget, clock, rounds) for name, fn in cases}
     timers = {name: timeit.Timer(fn, timer=clock) for name, fn in cases}
-    rounds: Rounds = {name: [] for name, _ in cases}
-    for _ in range(ROUNDS):
+    out: Rounds = {name: [] for name, _ in cases}
+    for _ in range(rounds):
         for name, _ in cases:
             n = numbers[name]
-            rounds[name].append(timers[name].timeit(number=n) / n)
-    return rounds
+            out[name].append(timers[name].timeit(number=n) / n)
+    return out
 
 
 def per_call(fn: Callable[[], Any], budget: float | None = 0.4, clock: Callable[[], float] = WALL) -> float:
@@ -114,28 +114,28 @@ def _fmt(t: float) -> str:
 
 
 def report(cases: list[tuple[str, Callable[[], Any]]], base: str, floor: str, budget: float | None = 0.4,
-           targets: tuple[Target, ...] = (), title: str = "", clock: Callable[[], float] = WALL
-           ) -> dict[str, float]:
+           targets: tuple[Target, ...] = (), title: str = "", clock: Callable[[], float] = WALL,
+           rounds: int = ROUNDS) -> dict[str, float]:
     """Time every case in one run, print median per-call times with the ratios to `base` and
     `floor` (median over the rounds), then each target with its ratio's median and spread.
     Returns the median per-call times."""
-    rounds = measure(cases, budget, clock)
-    times = {name: statistics.median(ts) for name, ts in rounds.items()}
+    times_of = measure(cases, budget, clock, rounds)
+    times = {name: statistics.median(ts) for name, ts in times_of.items()}
     width = max(len(n) for n, _ in cases) + 2
-    print(f"({ROUNDS} interleaved rounds, {'CPU time' if clock is CPU else 'wall clock'}; per call: the median "
+    print(f"({rounds} interleaved rounds, {'CPU time' if clock is CPU else 'wall clock'}; per call: the median "
           f"round; ratios: the median of the per-round ratios)")
     print(f"{'case':{width}s} {'per call':>12s} {'÷ ' + base[:18]:>22s} {'÷ ' + floor[:18]:>22s}")
-    for name, ts in rounds.items():
-        to_base = statistics.median(t / b for t, b in zip(ts, rounds[base]))
-        to_floor = statistics.median(t / f for t, f in zip(ts, rounds[floor]))
+    for name, ts in times_of.items():
+        to_base = statistics.median(t / b for t, b in zip(ts, times_of[base]))
+        to_floor = statistics.median(t / f for t, f in zip(ts, times_of[floor]))
         print(f"{name:{width}s} {_fmt(times[name]):>12s} {to_base:21.2f}x {to_floor:21.2f}x")
     results = []
     for target in targets:
         peers = (target.peer,) if isinstance(target.peer, str) else target.peer
-        if not any(p in rounds for p in peers):
+        if not any(p in times_of for p in peers):
             print(f"  target not checked (peer not installed): {target.describe()}")
             continue
-        s, ok = target.check(rounds)
+        s, ok = target.check(times_of)
         print(f"  target {'met' if ok else 'MISSED'}: {target.describe()}: {s}")
         results.append({"bench": title, "target": target.describe(), "ratio": round(s.median, 2),
                         "low": round(s.low, 2), "high": round(s.high, 2), "ok": ok})
