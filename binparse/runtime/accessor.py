@@ -79,6 +79,19 @@ class Accessor(Getters, Whole):
         are read-only when `buf` is. Raises `FormatError` when the record does not fit.
         """
         mv = buf if type(buf) is memoryview and buf.format == "B" and buf.ndim == 1 else byte_view(buf, file=file)
+        return cls._over(mv, offset, file, params)
+
+    @classmethod
+    def _open(cls: type[A], mv: memoryview, file: str | None, params: dict[str, Any]) -> A:
+        """`cls.from_buffer(mv, file=file, **params)` for `binparse.open_as`: straight to `_over`
+        (no keywords packed and unpacked) unless the class has a `from_buffer` of its own."""
+        if cls.from_buffer.__func__ is not _FROM_BUFFER:  # type: ignore[attr-defined]
+            return cls.from_buffer(mv, file=file, **params)
+        return cls._over(mv, 0, file, params)
+
+    @classmethod
+    def _over(cls: type[A], mv: memoryview, offset: int, file: str | None, params: dict[str, Any]) -> A:
+        """`from_buffer` over a flat byte memoryview, `params` a dict the accessor keeps."""
         end = mv.nbytes
         if offset < 0 or offset > end:
             raise FormatError("offset outside the buffer", file=file, path=cls._TYPE_PATH,
@@ -314,3 +327,4 @@ class Accessor(Getters, Whole):
         return f"<{type(self).__name__} {self._path} at offset {self._off}>"
 
 
+_FROM_BUFFER = Accessor.from_buffer.__func__  # type: ignore[attr-defined]
