@@ -154,13 +154,13 @@ class Tensor:
         return self.scale
 
     def to_json(self) -> dict[str, Any]:
-        """This tensor as `binparse inspect --json` shows it (the same document as `summary()`)."""
+        """This tensor as `binparse inspect --json` shows it (the document `summary()` makes of the
+        entry; `FormatError` for values no entry may hold, as in a tensor made by hand)."""
         p = self.pad
         row = (*self.shape, p.left, p.top, p.right, p.bottom, p.channel, self.channel_pitch, self.element_type,
                self.name, self.scale, self.zero_point, self.layout,
                self.buf_size if self.buf_size_source == "file" else None, self.data_id)
-        return entry_json(self.index, row, self.shape)
-
+        return _docs(self.direction, (row,), self.index, self.path, self.file)[0]
 
 #: The fields of one io entry `make_tensors` takes, in this order (TI's names without in/out and
 #: without the Python prefix: `outNumBatches` is `num_batches`); the first 12 must be >= 0. dim1
@@ -173,7 +173,7 @@ ENTRY_FIELDS = ("num_batches", "dim1", "dim2", "num_channels", "height", "width"
 def entry_shape(row: tuple[Any, ...]) -> tuple[int, ...] | None:
     """The logical shape of an entry (values in `ENTRY_FIELDS` order) when it passes the sanity
     checks every tensor passes (no negative dimension, pad or pitch; a known element type), else
-    None. The one check of `make_tensors` and `entries_json`."""
+    None. The check of `make_tensors`; `entries_json` has it inline (its hot path)."""
     shape = row[:6] if row[1] is not None else (row[0], 1, 1, row[3], row[4], row[5])
     if min(shape) < 0 or min(row[6:12]) < 0 or row[12] not in ELEMENT_DTYPES:
         return None
@@ -218,28 +218,30 @@ def entries_json(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any,
                  file: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """`to_json()` of every tensor `make_tensors` would make of the entries, without making them
     (the body of `summary()`: the same checks, the same documents)."""
-    out: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
-    for direction, rows, docs in (("input", inputs, out[0]), ("output", outputs, out[1])):
-        for k, row in enumerate(rows):
-            shape = entry_shape(row)
-            if shape is None:
-                raise _bad_entry(direction, k, row, root, file)
-            docs.append(entry_json(k, row, shape))
-    return out
+    return _docs("input", inputs, 0, root, file), _docs("output", outputs, 0, root, file)
 
 
-def entry_json(k: int, row: tuple[Any, ...], shape: tuple[int, ...]) -> dict[str, Any]:
-    """The JSON of entry k (values in `ENTRY_FIELDS` order, the layout as its code or its name)."""
-    layout, stored = row[16], row[17]
-    return {
-        "name": row[13], "index": k, "data_id": row[18], "dtype": DTYPE_NAMES[row[12]], "shape": list(shape),
-        "pad": {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]},
-        "channel_pitch": row[11], "line_pitch": row[6] + shape[5] + row[8], "scale": row[14],
-        "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout),
-        "buf_size": stored if stored is not None else  # N * batch_pitch(shape, padCh, channelPitch)
-        shape[0] * row[11] * (shape[3] + row[10]) * shape[2] * shape[1],
-        "buf_size_source": "file" if stored is not None else "computed",
-    }
+def _docs(direction: str, rows: Iterable[tuple[Any, ...]], first: int, root: str, file: str | None
+          ) -> list[dict[str, Any]]:
+    """The JSON of entries first, first + 1, … (values in `ENTRY_FIELDS` order; the layout as its
+    code or its name): the one JSON rule of `summary()` and `Tensor.to_json`."""
+    docs = []
+    k = first
+    for row in rows:
+        shape = row[:6] if row[1] is not None else (row[0], 1, 1, row[3], row[4], row[5])
+        if min(shape) < 0 or min(row[6:12]) < 0 or row[12] not in ELEMENT_DTYPES:  # entry_shape, inline: the
+            raise _bad_entry(direction, k, row, root, file)  # hot path of summary() (tests hold both to it)
+        layout, stored = row[16], row[17]
+        docs.append({
+            "name": row[13], "index": k, "data_id": row[18], "dtype": DTYPE_NAMES[row[12]], "shape": list(shape),
+            "pad": {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]},
+            "channel_pitch": row[11], "line_pitch": row[6] + shape[5] + row[8], "scale": row[14],
+            "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout),
+            "buf_size": stored if stored is not None else  # N * batch_pitch(shape, padCh, channelPitch)
+            shape[0] * row[11] * (shape[3] + row[10]) * shape[2] * shape[1],
+            "buf_size_source": "file" if stored is not None else "computed"})
+        k += 1
+    return docs
 
 
 def batch_pitch(shape: tuple[int, ...], pad_ch: int, channel_pitch: int) -> int:
