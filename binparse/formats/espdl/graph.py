@@ -147,6 +147,7 @@ class Graph:
     outputs: list[ValueInfo]
     test_inputs: list[TensorInfo]
     test_outputs: list[TensorInfo]
+    value_info: list[ValueInfo] = field(default_factory=list)  # the intermediate tensors' dims and exponents
 
     @classmethod
     def read(cls, payload: Any, *, file: str | None = None, base: int = 0, generation: str = "edl2") -> Graph:
@@ -172,7 +173,8 @@ class Graph:
                    [_tensor(t, "initializer") for t in g.get("initializer", [])],
                    [_value_info(v) for v in g.get("input", [])], [_value_info(v) for v in g.get("output", [])],
                    [_tensor(t, "test_input") for t in g.get("test_inputs_value", [])],
-                   [_tensor(t, "test_output") for t in g.get("test_outputs_value", [])])
+                   [_tensor(t, "test_output") for t in g.get("test_outputs_value", [])],
+                   [_value_info(v) for v in g.get("value_info", [])])
 
     @property
     def tensors(self) -> list[TensorInfo]:

@@ -49,6 +49,12 @@ class ModelTensor:
                               found=f"{self.info.data_nbytes} bytes")
         return view(self.payload, dt, self.info.data_offset, self.info.dims, path=self.info.path)
 
+    def vector(self) -> NDArray[Any]:
+        """The whole data vector as the element type, a zero-copy view: `stored()` and what follows it
+        in the vector (EDL2's raw_data is whole 16-byte blocks; esp-ppq's .info prints all of it)."""
+        dt = self.np_dtype
+        return view(self.payload, dt, self.info.data_offset, (self.info.data_nbytes // dt.itemsize,), path=self.info.path)
+
     def logical_view(self) -> NDArray[Any]:
         """The logical array as a view; `LayoutError` for a blocked weight (use `to_logical`)."""
         if not self.layout.is_view:

@@ -10,6 +10,9 @@ from .model_tensor import ModelTensor
 from .weights import WeightLayout
 from .tensor import DlTensor, TensorBase, concat
 from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+from . import info_check as _info_check  # noqa: F401  (the .info printout against its .espdl)
+from .sniff import sniff as _sniff
+from ...registry import register_sniffer
 
 for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byte header"),
                       ("PDL1", "pack of models"), ("PDL2", "pack of models, 16-byte aligned"),
@@ -17,6 +20,7 @@ for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byt
     register(Format(name=f"espdl.{_magic.lower()}", accessor=EspdlFile, family="espdl", kind=".espdl",
                     version=f"ESP-DL v3 {_magic}", magic=_magic.encode(), exact_size=False,
                     describe=_what, identified_by=f"magic {_magic}"))
+register_sniffer(_sniff)
 
 
 __all__ = ["DlTensor", "EspdlFile", "EspdlModel", "Graph", "ModelTensor", "Node", "TensorBase", "TensorInfo",
