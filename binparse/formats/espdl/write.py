@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from ...errors import FormatError
 from .flatbuild import build
-from .graph import MODEL_SCHEMA
+from .graph import SCHEMAS
 from .weights import DTYPES, PREFIX, WeightLayout
 
 _CODES = {v: k for k, v in DTYPES.items()}
@@ -77,8 +77,9 @@ def _tensor(t: dict[str, Any], depthwise: bool, with_layout: bool) -> tuple[dict
     return doc, logical
 
 
-def model_payload(graph: dict[str, Any]) -> tuple[bytes, dict[str, NDArray[Any]]]:
-    """The FlatBuffer of a model and each tensor's logical values (by role/name)."""
+def model_payload(graph: dict[str, Any], generation: str = "edl2") -> tuple[bytes, dict[str, NDArray[Any]]]:
+    """The FlatBuffer of a model and each tensor's logical values (by role/name), with the payload
+    schema of a container generation ("edl1": raw_data a byte vector; "edl2": 16-byte blocks)."""
     nodes = graph.get("nodes", [])
     dw = {n["inputs"][1] for n in nodes if n.get("op_type") == "Conv" and len(n.get("inputs", [])) > 1
           and int(n.get("attributes", {}).get("group", 1)) > 1}
@@ -97,7 +98,7 @@ def model_payload(graph: dict[str, Any]) -> tuple[bytes, dict[str, NDArray[Any]]
          "initializer": tables["initializers"], "input": [_value_info(v) for v in graph.get("inputs", [])],
          "output": [_value_info(v) for v in graph.get("outputs", [])],
          "test_inputs_value": tables["test_inputs"], "test_outputs_value": tables["test_outputs"]}
-    return build(MODEL_SCHEMA, {"ir_version": int(graph.get("ir_version", 7)), "graph": g}), expected
+    return build(SCHEMAS[generation], {"ir_version": int(graph.get("ir_version", 7)), "graph": g}), expected
 
 
 __all__ = ["model_payload", "tensor_values"]
