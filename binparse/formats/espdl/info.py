@@ -13,6 +13,7 @@ kept out of the tensor (None) and listed in `notes`, so a comparison never calls
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,8 @@ class InfoTensor:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "dims": None if self.dims is None else list(self.dims), "dtype": self.dtype,
                 "exponents": None if self.exponents is None else list(self.exponents), "layout": self.layout,
-                "values": None if self.values is None else int(self.values.size)}
+                "values": None if self.values is None else
+                {"count": int(self.values.size), "head": self.values[:8].tolist()}}
 
 
 @dataclass
@@ -92,6 +94,22 @@ class InfoPrintout:
 
     def tensors(self, role: str) -> list[InfoTensor]:
         return self.sections.get(role, [])
+
+    def tensor_array(self, name: str | None, buffer: Any = None, *, stored: bool = False,
+                     dequantize: bool = False) -> tuple[NDArray[Any], str]:
+        """The `TensorSource` protocol: the values printed for `name`, as printed (the whole data
+        vector, stored order), shaped by its dims when they hold exactly that many."""
+        hits = [t for r in ("initializer", "test_input", "test_output") for t in self.tensors(r) if t.name == name]
+        if name is None or buffer is not None or dequantize or not hits or hits[0].values is None:
+            raise FormatError("name a tensor whose values the printout shows (--tensor NAME; no buffer, no "
+                              "--dequantize)", file=self.file, found=name,
+                              expected=[t.name for r in ("initializer", "test_input", "test_output")
+                                        for t in self.tensors(r)][:12])
+        t = hits[0]
+        vals = t.values if t.dtype is None else t.values.astype(t.dtype)
+        if t.dims is not None and int(np.prod(t.dims)) == vals.size:
+            vals = vals.reshape(t.dims)
+        return vals, f"esp-ppq .info {t.role.replace('_', ' ')} {t.name!r}, values as printed (stored order)"
 
     def summary(self) -> dict[str, Any]:
         return {"family": "espdl", "kind": "info_printout", "graph": self.graph,
@@ -262,7 +280,12 @@ class _Reader:
             self.out.notes.append(f"line {self.i + 1}: the values of {name!r} are elided ('...'): not compared")
             return None, dtype
         kind = np.dtype(dtype).kind if dtype and dtype in DTYPES.values() else "f"
-        arr = np.fromstring(body, dtype=np.int64 if kind in "iub" and "." not in body else np.float64, sep=",")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # older numpy warns where newer raises: a bad number either way
+                arr = np.fromstring(body, dtype=np.int64 if kind in "iub" and "." not in body else np.float64, sep=",")
+        except (ValueError, DeprecationWarning):
+            raise self.fail(f"the values of {name!r} are not numbers", "numbers separated by ','") from None
         return arr, dtype
 
 
