@@ -106,7 +106,8 @@ class InfoPrintout:
                               expected=[t.name for r in ("initializer", "test_input", "test_output")
                                         for t in self.tensors(r)][:12])
         t = hits[0]
-        vals = t.values if t.dtype is None else t.values.astype(t.dtype)
+        assert t.values is not None
+        vals: NDArray[Any] = t.values if t.dtype is None else t.values.astype(t.dtype)
         if t.dims is not None and int(np.prod(t.dims)) == vals.size:
             vals = vals.reshape(t.dims)
         return vals, f"esp-ppq .info {t.role.replace('_', ' ')} {t.name!r}, values as printed (stored order)"
