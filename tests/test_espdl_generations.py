@@ -172,3 +172,15 @@ def test_doctor_with_the_key(capsys: pytest.CaptureFixture[str]) -> None:
             "GlobalAveragePool x6, Mul x10, Resize x2, Sigmoid x14), 391,912 parameters") in out
     assert main(["doctor", str(folder), "--key", KEY.hex()]) == 1
     assert "the decrypted payload's FlatBuffer root is not a Model" in capsys.readouterr().out
+
+
+def test_doctor_pdl1_test_outputs_in_hwc_of_the_nchw_graph() -> None:
+    from binparse.doctor import doctor
+    doc = doctor(real("espdl/pdl1-face-detect"))
+    texts = [f["text"] for f in doc["findings"]]
+    assert doc["status"] == "ok"
+    assert ("human_face_detect.espdl/msr01.espdl: test output 'score0' [13, 18, 2] holds the graph's [1, 2, 13, 18] in "
+            "ESP-DL's H, W, C order (the graph keeps ONNX's N, C, H, W dims, N = 1)") in texts
+    assert ("human_face_detect.espdl/mnp01.espdl: 29 of 31 initializers name no layout (doc_string empty or "
+            "'layout ==> '): read in their stored dims") in texts
+    assert "human_face_detect.espdl/mnp01.espdl: test input 'input' [48, 48, 3] matches the graph" in texts

@@ -1,4 +1,5 @@
-"""The graph of one .espdl model: nodes, initializers, inputs/outputs, test tensors, from its FlatBuffer.
+"""The graph of one .espdl model: nodes, initializers, inputs/outputs, test tensors, from its FlatBuffer
+(read with the payload schema of its container generation: `SCHEMAS`, by magic `GENERATION`).
 
 Read with the generic reader (`flatbuf`) and the table description schemas/espdl/espdl_model.yaml;
 tensors keep where their data lies in the payload, so `tensor.py` can give zero-copy views.
