@@ -184,3 +184,37 @@ def test_doctor_pdl1_test_outputs_in_hwc_of_the_nchw_graph() -> None:
     assert ("human_face_detect.espdl/mnp01.espdl: 29 of 31 initializers name no layout (doc_string empty or "
             "'layout ==> '): read in their stored dims") in texts
     assert "human_face_detect.espdl/mnp01.espdl: test input 'input' [48, 48, 3] matches the graph" in texts
+
+
+def test_edl1_views_are_zero_copy_and_write_through() -> None:
+    path = real("espdl/edl1-house-price/house_price.espdl")
+    f = binparse.open(path)
+    v = f.tensor("network.0.bias").stored()
+    assert not v.flags.owndata and not v.flags.writeable
+    assert np.shares_memory(v, np.frombuffer(f._mv, np.uint8))
+    data = bytearray(path.read_bytes())
+    w = binparse.open(data).tensor("network.0.bias").stored()
+    w[0] = 7
+    assert data[14728:14732] == (7).to_bytes(4, "little")
+    vec = binparse.open(data).tensor("network.8.bias").vector()  # the whole vector: one int32, no padding
+    assert vec.tolist() == [1791] and np.shares_memory(vec, np.frombuffer(data, np.uint8))
+
+
+def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
+    """espdl_model.yaml `generations.edl1.evidence`: 312 EDL1 raw_data vectors are byte vectors (47 of them
+    16-byte aligned by chance), 99 EDL2 vectors whole aligned 16-byte blocks."""
+    from binparse.accessors.espdl.espdl_model import SCHEMA
+    assert "312 raw_data vectors" in SCHEMA["generations"]["edl1"]["evidence"]
+    counts = {"edl1": [0, 0], "edl2": [0, 0]}  # vectors, 16-byte aligned
+    for p in sorted(real("espdl").rglob("*.espdl")):
+        f = binparse.open(p).with_key(bytes.fromhex(REAL_KEY))
+        for m in f.models:
+            for t in m.graph.tensors:
+                if t.data_field != "raw_data":
+                    continue
+                nbytes = int(np.prod(t.dims)) * np.dtype(t.dtype).itemsize
+                assert t.data_nbytes == (nbytes if m.generation == "edl1" else -(-nbytes // 16) * 16), (p, t.name)
+                assert t.data_offset % (4 if m.generation == "edl1" else 16) == 0
+                counts[m.generation][0] += 1
+                counts[m.generation][1] += t.data_offset % 16 == 0
+    assert counts == {"edl1": [312, 47], "edl2": [99, 99]}
