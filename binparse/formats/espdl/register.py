@@ -3,14 +3,13 @@ weights in their device blocking, test tensors)."""
 
 from __future__ import annotations
 
+from ...family import register_checks_in
 from ...registry import Format, register
 from .container import EspdlFile, EspdlModel
 from .graph import Graph, Node, TensorInfo, ValueInfo
 from .model_tensor import ModelTensor
 from .weights import WeightLayout
 from .tensor import DlTensor, TensorBase, concat
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
-from . import info_check as _info_check  # noqa: F401  (the .info printout against its .espdl)
 from .sniff import sniff as _sniff
 from ...registry import register_sniffer
 
@@ -22,6 +21,9 @@ for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byt
                     describe=_what, identified_by=f"magic {_magic}"))
 register_sniffer(_sniff)
 
+
+register_checks_in("binparse.formats.espdl.doctor")
+register_checks_in("binparse.formats.espdl.info_check")  # an esp-ppq .info printout against its .espdl
 
 __all__ = ["DlTensor", "EspdlFile", "EspdlModel", "Graph", "ModelTensor", "Node", "TensorBase", "TensorInfo",
            "ValueInfo", "WeightLayout", "concat"]
