@@ -74,8 +74,8 @@ def test_td3_info_prints_the_padding_of_edl2_vectors() -> None:
 
 
 @pytest.mark.parametrize("folder, stem, counts", [
-    ("espdl/edl1-house-price", "house_price", "graph 'main_graph', 4 nodes, 8 initializers"),
-    ("espdl/info-td3", TD3, "graph 'main_graph', 4 nodes, 7 initializers"),
+    ("espdl/edl1-house-price", "house_price", "graph 'main_graph', 4 nodes (ops, tensors, attributes), 8 initializers"),
+    ("espdl/info-td3", TD3, "graph 'main_graph', 4 nodes (ops, tensors, attributes), 7 initializers"),
 ])
 def test_doctor_real_info_agrees(folder: str, stem: str, counts: str) -> None:
     doc = doctor(real(folder))
@@ -130,6 +130,18 @@ def test_values_and_nodes_that_differ_are_problems(tmp_path: Path) -> None:
         "first at element 0: printed 1792, the model 1791 (line 244)"]
 
 
+def test_node_attributes_are_compared(tmp_path: Path) -> None:
+    folder = copy("espdl/edl1-house-price", tmp_path)
+    info = folder / "house_price.info"
+    lines = info.read_text().split("\n")
+    assert lines[12].startswith("  %/network/network.1/Relu_output_0 = Gemm[activation = 'Relu', alpha = 1, beta = 1,")
+    lines[12] = lines[12].replace("activation = 'Relu', alpha = 1,", "activation = 'Relu6', alpha = 1.5, pads = [1, 1],")
+    info.write_text("\n".join(lines))
+    assert findings(doctor(folder), "problem") == [
+        "house_price.info and house_price.espdl differ: node 0 (line 13) /network/network.0/Gemm attributes: activation "
+        "printed 'Relu6', the model 'Relu'; alpha printed 1.5, the model 1.0; pads only printed"]
+
+
 def test_fixture_printouts_round_trip(tmp_path: Path) -> None:
     for stem, gen in (("edl1_gemm", "edl1"), ("conv_s8_blocks", "edl2")):
         p = binparse.open(MODELS / f"{stem}.info")
@@ -146,10 +158,10 @@ def test_fixture_printouts_round_trip(tmp_path: Path) -> None:
     doc = doctor(tmp_path)
     assert doc["status"] == "ok"
     assert [t for t in findings(doc, "ok") if ".info agrees" in t] == [
-        "conv_s8_blocks.info agrees with conv_s8_blocks.espdl: graph 'conv_s8_blocks', 8 nodes, 9 initializers (dtype, "
-        "dims, exponents, layout, values), 2 tensor exponents, 2 test values",
-        "edl1_gemm.info agrees with edl1_gemm.espdl: graph 'edl1_gemm', 2 nodes, 4 initializers (dtype, dims, "
-        "exponents, layout, values), 2 tensor exponents, 2 test values"]
+        "conv_s8_blocks.info agrees with conv_s8_blocks.espdl: graph 'conv_s8_blocks', 8 nodes (ops, tensors, "
+        "attributes), 9 initializers (dtype, dims, exponents, layout, values), 2 tensor exponents, 2 test values",
+        "edl1_gemm.info agrees with edl1_gemm.espdl: graph 'edl1_gemm', 2 nodes (ops, tensors, attributes), "
+        "4 initializers (dtype, dims, exponents, layout, values), 2 tensor exponents, 2 test values"]
 
 
 def test_view_printed_values(tmp_path: Path) -> None:

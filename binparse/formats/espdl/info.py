@@ -12,6 +12,7 @@ kept out of the tensor (None) and listed in `notes`, so a comparison never calls
 
 from __future__ import annotations
 
+import ast
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -70,6 +71,35 @@ class InfoNode:
 
     def to_json(self) -> dict[str, Any]:
         return {"op_type": self.op_type, "inputs": list(self.inputs), "outputs": list(self.outputs)}
+
+    def attribute_values(self) -> dict[str, Any]:
+        """The printed attributes as values (`name = 'text'`, numbers, lists: Python literals, read by
+        `ast.literal_eval`); one that is no literal stays its text, prefixed with `?`."""
+        out: dict[str, Any] = {}
+        depth, quote, start, parts = 0, "", 0, []
+        text = self.attributes
+        for k, c in enumerate(text):
+            if quote:
+                quote = "" if c == quote else quote
+            elif c in "'\"":
+                quote = c
+            elif c in "[(":
+                depth += 1
+            elif c in "])":
+                depth -= 1
+            elif c == "," and depth == 0:
+                parts.append(text[start:k])
+                start = k + 1
+        parts.append(text[start:])
+        for part in (p.strip() for p in parts if p.strip()):
+            name, eq, value = part.partition(" = ")
+            if not eq:
+                continue
+            try:
+                out[name] = ast.literal_eval(value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                out[name] = "?" + value
+        return out
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """`binparse doctor`: an esp-ppq `.info` printout against the `.espdl` of the same name.
 
 Compared: the graph's name, inputs (dims, exponents) and outputs; every node (op type, inputs,
-outputs, in order); every initializer (dtype, dims, exponents, layout, values) and test value
+outputs, attributes, in order); every initializer (dtype, dims, exponents, layout, values) and test value
 (dims, exponents, values); the exponents of the tensor table (`values info`). Values are compared
 with the whole data vector, as esp-ppq prints it (an EDL2 raw_data vector is whole 16-byte blocks,
 so the printout shows the padding too). Each difference is a problem; what the printout shows that
@@ -41,6 +41,29 @@ def _values(t: InfoTensor, m: EspdlModel, info: TensorInfo) -> str | None:
         return (f"{diff.size} of {vec.size} values differ, first at element {k}: printed {t.values[k]}, "
                 f"the model {vec[k]}")
     return None
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return float(a) == float(b)
+    return bool(a == b)
+
+
+def _attributes(printed: dict[str, Any], model: dict[str, Any]) -> str:
+    """What differs between printed attributes and the model's ('' when they agree). Attributes whose
+    model value binparse does not decode (tensors, graphs) and printed text that is no literal are
+    not compared."""
+    known = {k: v for k, v in model.items() if v is not None}
+    out = []
+    for k in sorted(set(printed) | set(known)):
+        a, b = printed.get(k), known.get(k)
+        if k not in printed or (k not in known and k not in model):
+            out.append(f"{k} {'only in the model' if k not in printed else 'only printed'}")
+        elif k in known and not (isinstance(a, str) and a.startswith("?")) and not _same_value(a, b):
+            out.append(f"{k} printed {a!r}, the model {b!r}")
+    return "; ".join(out)
 
 
 def _tensor(t: InfoTensor, info: TensorInfo, m: EspdlModel, what: str) -> list[str]:
@@ -83,6 +106,8 @@ def compare(p: InfoPrintout, m: EspdlModel) -> tuple[list[str], list[str]]:
             diffs.append(f"node {k} (line {a.line}): printed {a.op_type}({', '.join(a.inputs)}) -> "
                          f"{', '.join(a.outputs)}, the model {b.name} {b.op_type}({', '.join(b.inputs)}) -> "
                          f"{', '.join(b.outputs)}")
+        elif _attributes(a.attribute_values(), b.attributes):
+            diffs.append(f"node {k} (line {a.line}) {b.name} attributes: {_attributes(a.attribute_values(), b.attributes)}")
     counts: dict[str, int] = {}
     for role, mine in (("initializer", g.initializers), ("test_input", g.test_inputs), ("test_output", g.test_outputs)):
         printed, have = p.tensors(role), {t.name: t for t in mine}
@@ -103,7 +128,7 @@ def compare(p: InfoPrintout, m: EspdlModel) -> tuple[list[str], list[str]]:
         if t.exponents != exps[t.name]:
             diffs.append(f"tensor {t.name!r} exponents: printed {list(t.exponents)}, the model {list(exps[t.name])} "
                          f"(line {t.line})")
-    agrees = [f"graph {g.name!r}", f"{len(g.nodes)} nodes", f"{counts['initializer']} initializers (dtype, dims, "
+    agrees = [f"graph {g.name!r}", f"{len(g.nodes)} nodes (ops, tensors, attributes)", f"{counts['initializer']} initializers (dtype, dims, "
               "exponents, layout, values)", f"{checked} tensor exponents",
               f"{counts['test_input'] + counts['test_output']} test values"]
     return diffs, agrees
