@@ -5,6 +5,7 @@ generation built and read back."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import struct
 from pathlib import Path
@@ -218,3 +219,15 @@ def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
                 counts[m.generation][0] += 1
                 counts[m.generation][1] += t.data_offset % 16 == 0
     assert counts == {"edl1": [312, 47], "edl2": [99, 99]}
+
+
+def test_doctor_every_real_espdl_folder_with_the_key() -> None:
+    from binparse.doctor import doctor
+    key = argparse.Namespace(key=REAL_KEY)
+    folders = sorted(p for p in real("espdl").iterdir() if p.is_dir())
+    assert [p.name for p in folders] == ["edl1-encrypted", "edl1-house-price", "face-detect-msr", "gemm-16x16-relu",
+                                         "info-td3", "pdl1-face-detect", "tutorial-model"]
+    for folder in folders:
+        doc = doctor(folder, key)
+        assert doc["status"] == "ok" and doc["unknown_files"] == [], folder.name
+        assert not [f for f in doc["findings"] if "cannot" in f["text"] or "not compared" in f["text"]], folder.name

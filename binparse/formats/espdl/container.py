@@ -58,12 +58,13 @@ class EspdlModel:
         try:
             return Graph.read(self.payload, file=self.file, base=self.payload_offset, generation=self.generation)
         except NotAModel as exc:
-            if self.encrypted:
-                exc.message = "the decrypted payload's " + exc.message[4:]
+            what = exc.message.removeprefix("the ")  # "FlatBuffer root is not a Model (...)"
+            if self.encrypted and len(self.payload) >= 8:  # too small is too small, whatever the key
+                exc.message = "the decrypted payload's " + what
                 exc.hint = (f"checked {ROOT_CHECKS}; AES-128-CTR with a wrong key gives random bytes, which fail "
                             "these checks: check the key")
             else:
-                exc.message = "the payload's " + exc.message[4:]
+                exc.message = "the payload's " + what
                 exc.hint = f"checked {ROOT_CHECKS}: the payload is not an espdl.fbs Model"
             exc.args = (str(exc),)
             raise

@@ -156,8 +156,9 @@ class Graph:
         container generation ("edl1": EDL1/PDL1, "edl2": EDL2/PDL2/PDL3). `NotAModel` when the root
         checks fail, `FormatError` for a field deeper in that points outside the payload."""
         if len(payload) < 8:
-            raise NotAModel("FlatBuffer payload too small", file=file, path="Model", offset=base,
-                            expected="at least 8 bytes", found=f"{len(payload)} bytes")
+            raise NotAModel("the FlatBuffer root is not a Model (the payload is too small)", file=file, path="Model",
+                            offset=base, expected="at least 8 bytes", found=f"{len(payload)} bytes",
+                            hint=f"checked {ROOT_CHECKS}")
         try:
             model = FlatBuffer(payload, SCHEMAS[generation], file=file, base=base).root()
             g = model.get("graph")
