@@ -112,6 +112,7 @@ def test_an_espdl_name_with_another_magic_is_refused(tmp_path: Path, capsys: pyt
 @pytest.mark.parametrize("name, fmt, models", [
     ("edl1_gemm", "EDL1", [("", "edl1", False)]),
     ("edl1_secret", "EDL1", [("", "edl1", True)]),
+    ("edl1_unnamed", "EDL1", [("", "edl1", False)]),
     ("edl2_secret", "EDL2", [("", "edl2", True)]),
     ("pack_pdl1", "PDL1", [("det.espdl", "edl1", False), ("secret.espdl", "edl1", True)]),
     ("pack_pdl2", "PDL2", [("first", "edl2", False), ("second", "edl2", True)]),
@@ -183,7 +184,8 @@ def test_doctor_pdl1_test_outputs_in_hwc_of_the_nchw_graph() -> None:
     assert ("human_face_detect.espdl/msr01.espdl: test output 'score0' [13, 18, 2] holds the graph's [1, 2, 13, 18] in "
             "ESP-DL's H, W, C order (the graph keeps ONNX's N, C, H, W dims, N = 1)") in texts
     assert ("human_face_detect.espdl/mnp01.espdl: 29 of 31 initializers name no layout (doc_string empty or "
-            "'layout ==> '): read in their stored dims") in texts
+            "'layout ==> '); 14 Conv/Gemm weights among them read as (N/16)HWC16, (N/16)HWC16_UNALIGNED, the rule of "
+            "the block width the model's named weights use (esp-ppq's blocking); 15 in their stored dims") in texts
     assert "human_face_detect.espdl/mnp01.espdl: test input 'input' [48, 48, 3] matches the graph" in texts
 
 
@@ -231,3 +233,27 @@ def test_doctor_every_real_espdl_folder_with_the_key() -> None:
         doc = doctor(folder, key)
         assert doc["status"] == "ok" and doc["unknown_files"] == [], folder.name
         assert not [f for f in doc["findings"] if "cannot" in f["text"] or "not compared" in f["text"]], folder.name
+
+
+def test_unnamed_pdl1_weights_read_as_the_edl2_build_of_the_same_model_names_them() -> None:
+    """msr01 of the PDL1 pack names 2 of 62 layouts; face-detect-msr (EDL2) is the same model with every
+    layout named and byte-identical weights: the inferred names and logical arrays equal its."""
+    from binparse.formats.espdl.weights import ALIASES
+    old = binparse.open(real("espdl/pdl1-face-detect/human_face_detect.espdl")).model_named("msr01.espdl")
+    new = binparse.open(real("espdl/face-detect-msr/esp32s3.espdl")).models[0]
+    named = {t.name: ALIASES.get(t.layout or "", t.layout) for t in new.graph.initializers}
+    inferred = old.inferred_layouts
+    assert len(inferred) == 38 and all(named[k] == v for k, v in inferred.items())
+    assert sorted(set(inferred.values())) == ["(N/16)HWC16", "(N/16)HWC16_UNALIGNED"]
+    for k in inferred:
+        a, b = old.tensor(k), new.tensor(k)
+        assert a.inferred and not b.inferred
+        assert np.array_equal(a.stored(), b.stored()) and np.array_equal(a.to_logical(), b.to_logical()), k
+    w = old.tensor("b_2_depth.weight")  # depthwise, 16 channels
+    assert (w.layout.canonical, w.layout.depthwise, w.to_logical().shape) == ("(N/16)HWC16", True, (1, 3, 3, 16))
+    assert w.describe() == ("ESP-DL initializer 'b_2_depth.weight', logical (N, H, W, C), layout (N/16)HWC16 inferred "
+                            "from the model's named weights")
+    bias = old.tensor("b_0.bias")
+    assert not bias.inferred and bias.layout.rank == 0  # not a Conv/Gemm weight: stored dims
+    enc = binparse.open(real("espdl/edl1-encrypted/quantized_320_encry.espdl")).with_key(bytes.fromhex(REAL_KEY))
+    assert enc.models[0].inferred_layouts == {}  # no weight names a layout: nothing to infer from

@@ -76,14 +76,22 @@ class EspdlModel:
             exc.args = (str(exc),)
             raise
 
+    @cached_property
+    def inferred_layouts(self) -> dict[str, str]:
+        """Layouts of unnamed Conv/Gemm weights that the model's named weights imply (`infer.py`)."""
+        from .infer import inferred_layouts
+        return inferred_layouts(self.graph)
+
     def tensor(self, name: str) -> ModelTensor:
-        """The initializer or test tensor `name`."""
+        """The initializer or test tensor `name` (an unnamed weight's layout inferred where the model
+        implies it: `ModelTensor.inferred`)."""
         g = self.graph
         for t in g.tensors:
             if t.name == name:
-                lay = WeightLayout.of(t.layout, t.dims, g.depthwise(t.name)) if t.role == "initializer" \
-                    else WeightLayout.of(None, t.dims)
-                return ModelTensor(t, lay, self.payload, self.file, self.payload_offset)
+                inferred = self.inferred_layouts.get(t.name, "") if t.role == "initializer" and not t.layout else ""
+                lay = WeightLayout.of(t.layout or inferred or None, t.dims, g.depthwise(t.name)) \
+                    if t.role == "initializer" else WeightLayout.of(None, t.dims)
+                return ModelTensor(t, lay, self.payload, self.file, self.payload_offset, bool(inferred))
         raise FormatError(f"no tensor named {name!r} in model {self.name or '(model)'}", file=self.file,
                           expected=f"one of {len(g.tensors)}: " + ", ".join(t.name for t in g.tensors[:12])
                           + (" ..." if len(g.tensors) > 12 else ""))

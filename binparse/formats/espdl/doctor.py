@@ -44,8 +44,14 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
                        + ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())) + f"), {params:,} parameters", [name]))
     unnamed = [t.name for t in g.initializers if not t.layout]
     if unnamed:
+        inferred = m.inferred_layouts
+        kinds = sorted(set(inferred.values()))
         out.append(Finding("note", f"{label}: {len(unnamed)} of {len(g.initializers)} initializers name no layout "
-                                   "(doc_string empty or 'layout ==> '): read in their stored dims", [name]))
+                                   "(doc_string empty or 'layout ==> ')"
+                           + (f"; {len(inferred)} Conv/Gemm weights among them read as {', '.join(kinds)}, the "
+                              "rule of the block width the model's named weights use (esp-ppq's blocking)"
+                              if inferred else "") + f"; {len(unnamed) - len(inferred)} in their stored dims",
+                           [name]))
     for t in g.initializers:
         lay = m.tensor(t.name).layout
         if t.layout and not lay.known:

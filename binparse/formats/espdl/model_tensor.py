@@ -29,6 +29,7 @@ class ModelTensor:
     payload: Any  # memoryview of the FlatBuffer
     file: str | None = None
     base: int = 0  # payload offset in the file, for errors
+    inferred: bool = False  # the layout is not named by the file but implied by the model (infer.py)
 
     @property
     def np_dtype(self) -> np.dtype[Any]:
@@ -125,7 +126,8 @@ class ModelTensor:
     def describe(self, *, stored: bool = False, dequantize: bool = False) -> str:
         order = f"stored ({self.layout.name or 'as stored'})" if stored else \
             ("logical (N, H, W, C)" if self.layout.rank == 4 else "logical (N, W, C)" if self.layout.rank == 3 else "dims as stored")
-        return f"ESP-DL {self.info.role} {self.info.name!r}, {order}" + (", dequantized" if dequantize else "")
+        how = f", layout {self.layout.name} inferred from the model's named weights" if self.inferred else ""
+        return f"ESP-DL {self.info.role} {self.info.name!r}, {order}{how}" + (", dequantized" if dequantize else "")
 
 
 __all__ = ["ModelTensor"]

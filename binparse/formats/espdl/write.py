@@ -7,6 +7,7 @@
       nodes: [{name: conv0, op_type: Conv, inputs: [x, w, b], outputs: [y], attributes: {group: 1, quant_type: S8}}]
       initializers:
         - {name: w, dims: [3, 3, 3, 20], dtype: int8, layout: "(N/16)HWC16_UNALIGNED", exponents: [-5]}
+        - {name: v, dims: [1, 1, 20, 16], dtype: int8, layout: "(N/16)HWC16", layout_doc: "", exponents: [-5]}
         - {name: b, dims: [20], dtype: int32, layout: UNK, exponents: [-12]}
       test_inputs: [{name: x, dims: [1, 4, 4, 3], dtype: int8, exponents: [-7]}]
 
@@ -72,8 +73,8 @@ def _tensor(t: dict[str, Any], depthwise: bool, with_layout: bool) -> tuple[dict
     logical, data = tensor_values(t, depthwise)
     doc: dict[str, Any] = {"name": t["name"], "dims": [int(d) for d in t["dims"]], "data_type": _code(t.get("dtype", "int8")),
                            "raw_data": data, "exponents": [int(e) for e in t.get("exponents", [0])]}
-    if with_layout and t.get("layout"):
-        doc["doc_string"] = PREFIX + str(t["layout"])
+    if with_layout and t.get("layout"):  # `layout_doc`: what the doc_string names, if not the layout (older esp-ppq: "")
+        doc["doc_string"] = PREFIX + str(t.get("layout_doc", t["layout"]))
     return doc, logical
 
 
