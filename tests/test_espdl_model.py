@@ -203,8 +203,7 @@ def test_fixture_models_round_trip_every_layout() -> None:
         t = f.tensor(name)
         expected = np.load(MODELS / entry["path"])
         assert np.array_equal(t.to_logical(), expected), name
-        layout = t.layout.name  # as the file names it, or inferred (edl1_unnamed)
-        assert layout
+        layout = t.layout.name or "UNK"  # as the file names it, or inferred (edl1_unnamed); none: as stored
         seen.add(layout)
         if layout == "UNK":
             assert t.logical_view().shape == t.info.dims
