@@ -60,6 +60,7 @@ class ArchFile:
     def __init__(self, source: str | os.PathLike[str] | bytes, *, file: str | None = None) -> None:
         self.file = file if file is not None else (None if isinstance(source, bytes) else os.fspath(source))
         self.text = _read_text(source, self.file)
+        self.message: Any  # binparse.intel_dla.Arch, a class built at run time (no generated stub)
         self.message, self.unknown = parse_arch_text(self.text, file=self.file)
 
     # -- values ------------------------------------------------------------------------------
@@ -161,7 +162,7 @@ class ArchFile:
         return out
 
     def _depthwise_problems(self) -> list[str]:
-        m, out = self.message, []
+        m, out = self.message, list[str]()
         if not m.HasField("depthwise"):
             return out
         d, k, c = m.depthwise, self.k_vector, self.c_vector

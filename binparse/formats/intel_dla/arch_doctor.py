@@ -71,7 +71,7 @@ def _exceeding(placement: LayerDevice, arch: ArchFile) -> list[str]:
             _, found["output_channels_max"], found["output_image_height_max"], found["output_image_width_max"] = \
                 la.output_shapes[0]
         over = [f"{k.removesuffix('_max')} {v} > {limits[k]}" for k, v in found.items()
-                if limits[k] is not None and v > limits[k]]  # type: ignore[operator]
+                if limits[k] is not None and v > limits[k]]
         if over:
             out.append(f"{la.node} ({', '.join(over)})")
     return out

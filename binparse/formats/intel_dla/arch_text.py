@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from google.protobuf import descriptor, descriptor_pb2, descriptor_pool, message, message_factory, text_format
+from google.protobuf import descriptor_pb2, descriptor_pool, message, message_factory, text_format
 
 from ...errors import FormatError
 from .arch_descriptor import DESCRIPTOR
@@ -67,7 +67,7 @@ class _Walker:
     """Walks protobuf's tokens beside the descriptor; records what the descriptor lacks."""
 
     def __init__(self, lines: list[str]) -> None:
-        self.tok = text_format.Tokenizer(lines)
+        self.tok: Any = text_format.Tokenizer(lines)  # Any: the stubs type its ParseError() wrongly
         self.unknown: list[Unknown] = []
         self.blank: list[tuple[int, int, int]] = []  # (line, first column, end column), 1-based line
 
@@ -83,8 +83,9 @@ class _Walker:
         tok.NextToken()
         return _scalar(raw)
 
-    def block(self, desc: descriptor.Descriptor | None, path: str) -> dict[str, Any]:
-        """Fields up to the closing brace (or the end); returns them as a dict when `desc` is None."""
+    def block(self, desc: Any, path: str) -> dict[str, Any]:
+        """Fields up to the closing brace (or the end) beside `desc` (a message Descriptor; None inside
+        an unknown block, whose fields are returned as a dict)."""
         tok, seen = self.tok, {}  # type: ignore[var-annotated]
         while not tok.AtEnd() and not tok.LookingAt("}") and not tok.LookingAt(">"):
             line, col = self.where()
@@ -144,7 +145,7 @@ def parse_arch_text(text: str, *, file: str | None = None) -> tuple[message.Mess
         lines[line - 1] = s[:first - 1] + " " * (end - first) + s[end - 1:]
     msg = cls()
     try:
-        text_format.ParseLines(lines, msg, allow_unknown_field=True)
+        text_format.Parse("\n".join(lines), msg, allow_unknown_field=True)
     except text_format.ParseError as exc:
         raise _error(exc, file) from None
     return msg, walker.unknown
@@ -152,7 +153,7 @@ def parse_arch_text(text: str, *, file: str | None = None) -> tuple[message.Mess
 
 def _error(exc: text_format.ParseError, file: str | None) -> FormatError:
     detail = str(exc).split(" : ", 1)[-1]
-    detail = re.sub(r"^'.*?': ", "", detail)
+    detail = re.sub(r"^'.*?': ", "", detail).rstrip(".")
     return FormatError("not an FPGA AI Suite architecture description (protobuf text format)", file=file,
                        path=f"line {exc.GetLine()}, column {exc.GetColumn()}", found=detail,
                        hint="an .arch file is `name: value` lines and `group { ... }` blocks "

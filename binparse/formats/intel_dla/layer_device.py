@@ -52,12 +52,20 @@ def _shapes(cell: str, *, file: str, row: int, column: str) -> list[list[int]]:
     return out
 
 
+def _text(shapes: list[list[int]]) -> str:
+    """Shapes as the table writes them: [1 64 56 56];[64 64 3 3]."""
+    return ";".join("[" + " ".join(map(str, s)) + "]" for s in shapes)
+
+
 class LayerDevice:
     """The rows of one `*_dla_layer_device.csv`, in file order."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.file = os.fspath(path)
-        text = Path(path).read_bytes().decode("utf-8-sig", errors="strict")
+        try:
+            text = Path(path).read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise FormatError("a layer placement table is UTF-8 text", file=self.file, offset=exc.start) from None
         rows = list(csv.reader(io.StringIO(text)))
         if not rows or tuple(c.strip() for c in rows[0]) != HEADER:
             raise FormatError("not an FPGA AI Suite layer placement table", file=self.file, path="row 1",
@@ -100,9 +108,8 @@ class LayerDevice:
 
     def report(self) -> str:
         lines = [f"FPGA AI Suite layer placement {self.name}: {self.placement_line()}"]
-        shape = lambda ss: ";".join("[" + " ".join(map(str, s)) + "]" for s in ss)  # noqa: E731
         for la in self.layers:
-            lines.append(f"  {la.node}  {la.device}  {la.type}  {shape(la.input_shapes)} -> {shape(la.output_shapes)}")
+            lines.append(f"  {la.node}  {la.device}  {la.type}  {_text(la.input_shapes)} -> {_text(la.output_shapes)}")
         return "\n".join(lines)
 
 
