@@ -221,6 +221,11 @@ def test_bad_arch_text(text: bytes, where: str, found: str) -> None:
     assert e.value.file == "bad.arch" and e.value.path == where and found in str(e.value.found)
 
 
+def test_deep_nesting_is_refused() -> None:
+    with pytest.raises(FormatError, match="nested too deeply"):
+        ArchFile(b"future {" * 5000 + b"}" * 5000)
+
+
 def test_binary_arch_is_refused() -> None:
     with pytest.raises(FormatError, match="an .arch file is text"):
         ArchFile(b"k_vector: 16\n\xff\xfe")

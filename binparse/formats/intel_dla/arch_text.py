@@ -140,6 +140,8 @@ def parse_arch_text(text: str, *, file: str | None = None) -> tuple[message.Mess
             raise walker.tok.ParseError(f"unexpected '{walker.tok.token}'")
     except text_format.ParseError as exc:
         raise _error(exc, file) from None
+    except RecursionError:
+        raise FormatError("blocks nested too deeply to be an architecture description", file=file) from None
     for line, first, end in walker.blank:  # enum values protobuf would refuse: listed above, left out here
         s = lines[line - 1]
         lines[line - 1] = s[:first - 1] + " " * (end - first) + s[end - 1:]
@@ -148,6 +150,8 @@ def parse_arch_text(text: str, *, file: str | None = None) -> tuple[message.Mess
         text_format.Parse("\n".join(lines), msg, allow_unknown_field=True)
     except text_format.ParseError as exc:
         raise _error(exc, file) from None
+    except RecursionError:
+        raise FormatError("blocks nested too deeply to be an architecture description", file=file) from None
     return msg, walker.unknown
 
 
