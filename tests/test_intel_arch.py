@@ -222,8 +222,10 @@ def test_bad_arch_text(text: bytes, where: str, found: str) -> None:
 
 
 def test_deep_nesting_is_refused() -> None:
-    with pytest.raises(FormatError, match="nested too deeply"):
-        ArchFile(b"future {" * 5000 + b"}" * 5000)
+    with pytest.raises(FormatError, match="blocks nested more than 64 deep") as e:
+        ArchFile(b"future {\n" * 65 + b"}" * 65, file="deep.arch")
+    assert e.value.file == "deep.arch" and e.value.path.startswith("line 65, future.future.")
+    assert ArchFile(b"future {\n" * 64 + b"}" * 64).unknown[0].line == 1
 
 
 def test_binary_arch_is_refused() -> None:

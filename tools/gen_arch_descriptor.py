@@ -46,13 +46,32 @@ def render(blob: bytes) -> str:
     )
 
 
+def _same_declaration(committed: bytes, fresh: bytes) -> bool:
+    """Whether two serialized descriptors declare the same messages, fields and enums (json_name,
+    which protoc versions may fill differently, aside)."""
+    from google.protobuf import descriptor_pb2
+    a, b = (descriptor_pb2.FileDescriptorProto.FromString(x) for x in (committed, fresh))
+    for fdp in (a, b):
+        stack = list(fdp.message_type)
+        while stack:
+            m = stack.pop()
+            for f in m.field:
+                f.ClearField("json_name")
+            stack.extend(m.nested_type)
+    return bool(a == b)
+
+
 def main(argv: list[str]) -> int:
-    text = render(compile_descriptor())
+    fresh = compile_descriptor()
     if "--check" in argv:
-        if not OUT.exists() or OUT.read_text() != text:
+        sys.path.insert(0, str(REPO))
+        from binparse.formats.intel_dla import arch_descriptor as committed
+        digest = hashlib.sha256(PROTO.read_bytes()).hexdigest()
+        if committed.SOURCE_SHA256 != digest or not _same_declaration(committed.DESCRIPTOR, fresh):
             print(f"{OUT} is stale: run python tools/gen_arch_descriptor.py", file=sys.stderr)
             return 1
         return 0
+    text = render(fresh)
     OUT.write_text(text)
     print(f"wrote {OUT}")
     return 0

@@ -22,6 +22,7 @@ from ...errors import FormatError
 from .arch_descriptor import DESCRIPTOR
 
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9]+)$")
+MAX_DEPTH = 64  # blocks within blocks: Intel's files nest 4 deep; deeper is not an architecture
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class _Walker:
         tok.NextToken()
         return _scalar(raw)
 
-    def block(self, desc: Any, path: str) -> dict[str, Any]:
+    def block(self, desc: Any, path: str, depth: int = 0) -> dict[str, Any]:
         """Fields up to the closing brace (or the end) beside `desc` (a message Descriptor; None inside
         an unknown block, whose fields are returned as a dict)."""
         tok, seen = self.tok, {}  # type: ignore[var-annotated]
@@ -97,8 +98,11 @@ class _Walker:
                 close = ">" if tok.TryConsume("<") else "}"
                 if close == "}":
                     tok.Consume("{")
+                if depth >= MAX_DEPTH:
+                    raise FormatError(f"blocks nested more than {MAX_DEPTH} deep: not an architecture description",
+                                      path=f"line {line}, {here}")
                 sub = field.message_type if field is not None else None
-                got: Any = self.block(sub, here)
+                got: Any = self.block(sub, here, depth + 1)
                 tok.Consume(close)
             elif tok.TryConsume("["):
                 got = []
@@ -140,8 +144,8 @@ def parse_arch_text(text: str, *, file: str | None = None) -> tuple[message.Mess
             raise walker.tok.ParseError(f"unexpected '{walker.tok.token}'")
     except text_format.ParseError as exc:
         raise _error(exc, file) from None
-    except RecursionError:
-        raise FormatError("blocks nested too deeply to be an architecture description", file=file) from None
+    except FormatError as exc:
+        raise exc.with_file(file) if file else exc
     for line, first, end in walker.blank:  # enum values protobuf would refuse: listed above, left out here
         s = lines[line - 1]
         lines[line - 1] = s[:first - 1] + " " * (end - first) + s[end - 1:]
@@ -150,8 +154,7 @@ def parse_arch_text(text: str, *, file: str | None = None) -> tuple[message.Mess
         text_format.Parse("\n".join(lines), msg, allow_unknown_field=True)
     except text_format.ParseError as exc:
         raise _error(exc, file) from None
-    except RecursionError:
-        raise FormatError("blocks nested too deeply to be an architecture description", file=file) from None
+
     return msg, walker.unknown
 
 
