@@ -31,10 +31,6 @@ def _value(raw: str | None) -> int | str | None:
         return raw
 
 
-def looks_like_ip_header(head: bytes) -> bool:
-    return GUARD.encode() in head
-
-
 class IpHeader:
     """The defines and constants of one fpga_arch_instantiator.h, with their section comments."""
 
@@ -96,4 +92,4 @@ class IpHeader:
         return "\n".join(lines)
 
 
-__all__ = ["GUARD", "IpHeader", "looks_like_ip_header"]
+__all__ = ["GUARD", "IpHeader"]

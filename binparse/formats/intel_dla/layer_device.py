@@ -24,10 +24,6 @@ ON_IP = "FPGA"
 _SHAPE = re.compile(r"\[\s*([0-9 ]*?)\s*\]$")
 
 
-def looks_like_layer_device(head: bytes) -> bool:
-    return head.lstrip(b"\xef\xbb\xbf").startswith(",".join(HEADER[:2]).encode())
-
-
 @dataclass(frozen=True)
 class Layer:
     node: str
@@ -113,4 +109,4 @@ class LayerDevice:
         return "\n".join(lines)
 
 
-__all__ = ["HEADER", "Layer", "LayerDevice", "looks_like_layer_device"]
+__all__ = ["HEADER", "Layer", "LayerDevice"]

@@ -3,9 +3,8 @@
 `read_table` reads any of the four reports (dialect from the header); `OutputConfiguration` is
 binparse's model of the compiler's DlaRuntimeOutputConfiguration (not Intel's binary);
 `InputConfiguration` packs logical inputs into IP input buffers; `CompileFolder` reads a compile's
-reports together. `ArchFile` reads an architecture description (.arch, protobuf text format),
-`IpHeader` the IP's fpga_arch_instantiator.h, `LayerDevice` a `*_dla_layer_device.csv`,
-`BuildRecord` the tools' JSON records; `ArchLayout` lays a tensor out from an .arch alone.
+reports together. The .arch files, the IP header, the layer placement table and the JSON
+records are opened by the sniffers of `sniff_text.py`, asked only about their names (or headers).
 """
 
 from __future__ import annotations
@@ -13,36 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ...family import register_checks_in
 from ...registry import register_sniffer
-from .arch import ArchFile
-from .arch_layout import ArchLayout
+from .plugin import ip_header_head, layer_device_head
 from .config import OutputConfiguration, OutputSlice
 from .dialects import Dialect, detect, dialects
 from .folder import KINDS, CompileFolder, table_report, table_summary
 from .inputs import InputConfiguration, offsets_of, pack_inputs
 from .layout import Folding, find_roles, input_mapping, output_mapping
 from .tables import DumpTable, MappingTable, read_table, write_dump, write_mapping
-from .ip_header import IpHeader, looks_like_ip_header
-from .layer_device import LayerDevice, looks_like_layer_device
-from .records import BuildRecord, is_record_name
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
-from . import arch_doctor as _arch_doctor  # noqa: F401  (the .arch / IP header / placement checks)
-
-
-def _sniff_text(path: Path | None, head: bytes) -> Any:
-    """binparse.open() of an .arch file, an IP header, a layer placement table or a JSON record."""
-    if path is None or Path(path).is_dir():
-        return None
-    name = Path(path).name
-    if name.endswith(".arch"):
-        return lambda source: ArchFile(source)
-    if looks_like_ip_header(head) or (name.endswith(".h") and "fpga_arch_instantiator" in name):
-        return lambda source: IpHeader(source)
-    if looks_like_layer_device(head):
-        return lambda source: LayerDevice(source)
-    if is_record_name(name):
-        return lambda source: BuildRecord(source)
-    return None
 
 
 def _sniff(path: Path | None, head: bytes) -> Any:
@@ -68,10 +46,19 @@ def _sniff(path: Path | None, head: bytes) -> Any:
     return lambda source: read_table(source)
 
 
-register_sniffer(_sniff_text)
+register_sniffer("binparse.formats.intel_dla.sniff_text:arch", names=("*.arch",))
+register_sniffer("binparse.formats.intel_dla.sniff_text:ip_header", names=("*fpga_arch_instantiator*.h",),
+                 head=ip_header_head)
+register_sniffer("binparse.formats.intel_dla.sniff_text:layer_device", names=("*_dla_layer_device.csv",),
+                 head=layer_device_head)
+register_sniffer("binparse.formats.intel_dla.sniff_text:record", names=("*.build.json", "dla_compile_report.json",
+                                                                       "*_dla_compile_report.json"))
 register_sniffer(_sniff)
 
-__all__ = ["ArchFile", "ArchLayout", "BuildRecord", "IpHeader", "LayerDevice", "CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
+register_checks_in("binparse.formats.intel_dla.doctor")
+register_checks_in("binparse.formats.intel_dla.arch_doctor")
+
+__all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
            "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",
            "pack_inputs",
            "output_mapping", "read_table", "table_report", "table_summary", "write_dump", "write_mapping"]
