@@ -151,7 +151,8 @@ def test_variant_reads_and_round_trips(name: str) -> None:
             s["aux_k_vectors"]) == EXPECTED[name]
     again = ArchFile(a.to_text().encode())
     assert again.message == a.message and again.unknown == []
-    assert again.to_text() == a.to_text()
+    assert ArchFile(again.to_text().encode()).message == a.message
+    assert again.to_text().count("\n# not declared by binparse") == 0
 
 
 def test_variant_details() -> None:
@@ -182,6 +183,11 @@ def test_newer_release_fields_are_kept_and_reported() -> None:
          "what": "field"},
     ]
     assert a.get("sb_precision") is None and a.get("pe_array.num_interleaved_features") == 12
+    assert a.to_text().splitlines()[-4:] == [
+        "# not declared by binparse (line 6): sb_precision = 'F16'",
+        "# not declared by binparse (line 8): enable_future_thing = True",
+        "# not declared by binparse (line 13): pe_array.accumulator_mode = 'wide'",
+        "# not declared by binparse (line 15): future_group = {'width': 8, 'ports': [{'name': 'a'}, {'name': 'b'}]}"]
     doc = doctor(VARIANTS)
     notes = [f["text"] for f in doc["findings"] if f["level"] == "note" and "newer_release.arch" in f["files"]]
     assert len(notes) == 4 and notes[0].startswith("newer_release.arch: line 6: enum value sb_precision = 'F16' ")

@@ -80,8 +80,22 @@ def test_real_placement_within_the_agx3_maxima(tmp_path: Path) -> None:
     shutil.copy(real(f"{RESNET}/{TABLE}"), tmp_path / TABLE)
     shutil.copy(real("intel_dla/arch/agx3-examples/AGX3_Small_NoSoftmax.arch"), tmp_path / "AGX3_Small_NoSoftmax.arch")
     texts = [(f["level"], f["text"]) for f in doctor(tmp_path)["findings"]]
-    assert ("ok", f"{TABLE}: no convolution exceeds the maxima AGX3_Small_NoSoftmax.arch sets (filter size, output "
-                  "channels, output image)") in texts
+    assert ("ok", f"{TABLE}: no convolution exceeds the maxima AGX3_Small_NoSoftmax.arch sets: filter_size_height_max "
+                  "28, filter_size_width_max 28, output_channels_max 14320") in texts
+
+
+def test_image_maxima_come_from_the_ip_header_paired_with_the_arch(tmp_path: Path) -> None:
+    agx3 = real("intel_dla/arch/agx3-examples")
+    for p in agx3.iterdir():
+        shutil.copy(p, tmp_path / p.name)
+    (tmp_path / "Wide_dla_layer_device.csv").write_text(
+        "Node name,Device,Node Type (extra info),Input Shape (extra info),Output Shape (extra info)\n"
+        "conv_a,FPGA,Convolution,[1 3 112 300];[64 3 3 3],[1 64 112 300]\n"
+        "conv_b,FPGA,Convolution,[1 3 112 112];[64 3 3 3],[1 64 112 112]\n")
+    texts = [(f["level"], f["text"]) for f in doctor(tmp_path)["findings"]]
+    assert ("note", "Wide_dla_layer_device.csv: with AGX3_Small_NoSoftmax.arch and AGX3_Small_NoSoftmax_fpga_arch_"
+                    "instantiator.h (output_image_width_max, output_image_height_max), 1 convolution(s) exceed the "
+                    "architecture's maxima: conv_a (output_image_width 300 > 128)") in texts
 
 
 @pytest.mark.parametrize("text, path", [

@@ -198,8 +198,10 @@ class ArchFile:
         return doc
 
     def to_text(self) -> str:
-        """The declared fields as protobuf text format (unknown fields are not written)."""
-        return to_text(self.message)
+        """The declared fields as protobuf text format; fields binparse does not declare follow as
+        `#` comments (so written text never drops them unsaid, and reads back as the same message)."""
+        tail = "".join(f"# not declared by binparse (line {u.line}): {u.path} = {u.value!r}\n" for u in self.unknown)
+        return to_text(self.message) + tail
 
     def summary(self) -> dict[str, Any]:
         return {"family": "intel_dla", "kind": "arch", "arch_family": self.get("family"),

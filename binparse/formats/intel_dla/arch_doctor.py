@@ -56,10 +56,12 @@ def _pair(h: IpHeader, archs: list[ArchFile]) -> tuple[list[Finding], ArchFile |
                     [h.name, *(a.name for a in archs)])], None
 
 
-def _exceeding(placement: LayerDevice, arch: ArchFile) -> list[str]:
+MAXIMA = ("filter_size_height_max", "filter_size_width_max", "output_channels_max", "output_image_height_max",
+          "output_image_width_max")
+
+
+def _exceeding(placement: LayerDevice, limits: dict[str, int]) -> list[str]:
     """Convolutions on the FPGA whose filter, output channels or output image exceed the maxima."""
-    limits = {k: arch.get(k) for k in ("filter_size_height_max", "filter_size_width_max", "output_channels_max",
-                                       "output_image_height_max", "output_image_width_max")}
     out = []
     for la in placement.layers:
         if la.device != ON_IP or la.type != "Convolution":
@@ -70,23 +72,33 @@ def _exceeding(placement: LayerDevice, arch: ArchFile) -> list[str]:
         if la.output_shapes and len(la.output_shapes[0]) == 4:
             _, found["output_channels_max"], found["output_image_height_max"], found["output_image_width_max"] = \
                 la.output_shapes[0]
-        over = [f"{k.removesuffix('_max')} {v} > {limits[k]}" for k, v in found.items()
-                if limits[k] is not None and v > limits[k]]
+        over = [f"{k.removesuffix('_max')} {v} > {limits[k]}" for k, v in found.items() if k in limits and v > limits[k]]
         if over:
             out.append(f"{la.node} ({', '.join(over)})")
     return out
 
 
-def _placement_findings(placements: list[LayerDevice], arch: ArchFile | None, archs: list[ArchFile]) -> list[Finding]:
+def _limits(arch: ArchFile, header: IpHeader | None) -> tuple[dict[str, int], str]:
+    """The maxima the .arch sets, and those only the IP header built from it gives (image size)."""
+    limits = {k: v for k in MAXIMA if (v := arch.get(k)) is not None}
+    from_header = {k: v for k, v in (header.constants.items() if header else ())
+                   if k in MAXIMA and k not in limits and isinstance(v, int)}
+    source = arch.name + (f" and {header.name} ({', '.join(from_header)})" if from_header and header else "")
+    return {**limits, **from_header}, source
+
+
+def _placement_findings(placements: list[LayerDevice], arch: ArchFile | None, archs: list[ArchFile],
+                        header: IpHeader | None) -> list[Finding]:
     out = []
     for p in placements:
         out.append(Finding("ok", f"{p.name}: {p.placement_line()}", [p.name]))
         for a in ([arch] if arch is not None else archs):
-            over = _exceeding(p, a)
-            text = (f"{p.name}: with {a.name}, {len(over)} convolution(s) exceed the architecture's maxima: "
+            limits, source = _limits(a, header if arch is not None else None)
+            over = _exceeding(p, limits)
+            text = (f"{p.name}: with {source}, {len(over)} convolution(s) exceed the architecture's maxima: "
                     + "; ".join(over) if over else
-                    f"{p.name}: no convolution exceeds the maxima {a.name} sets (filter size, output channels, "
-                    "output image)")
+                    f"{p.name}: no convolution exceeds the maxima {source} sets: "
+                    + ", ".join(f"{k} {v}" for k, v in limits.items()))
             out.append(Finding("note" if over else "ok", text, [p.name, a.name]))
     return out
 
@@ -133,11 +145,13 @@ def check_intel_arch(reports: list[FileReport], folder: Path) -> list[Finding]:
         return []
     out = _arch_findings(archs)
     paired: ArchFile | None = None
+    paired_header: IpHeader | None = None
     for h in headers:
         found, a = _pair(h, archs)
         out += found
-        paired = paired or a
-    out += _placement_findings(placements, paired, archs)
+        if a is not None and paired is None:
+            paired, paired_header = a, h
+    out += _placement_findings(placements, paired, archs, paired_header)
     out += _reports_vs_arch(folder, [paired] if paired else archs)
     names = {a.name for a in archs}
     for r in records:
