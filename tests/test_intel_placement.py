@@ -201,7 +201,9 @@ def test_cli_view_pack_draw_with_arch(tmp_path: Path) -> None:
 def test_compile_folder_reports_win_over_the_arch(tmp_path: Path) -> None:
     opts = argparse.Namespace(arch=str(ARCH), shape="1,40,2,3", side=None, cvec=None)
     src = FIXTURES / "intel_dla" / "testnet_2025"
-    layout = make(opts, [str(src)])
+    with pytest.warns(binparse.BinparseWarning, match="pad outputs to 16, hand_comments.arch has k_vector 32: the "
+                                                       "reports are used"):
+        layout = make(opts, [str(src)])
     assert not isinstance(layout, ArchLayout)
     assert layout.output().vector_width == 16  # the reports' KVEC, not the .arch's 32
     for p in src.glob("*.csv"):
