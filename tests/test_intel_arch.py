@@ -135,6 +135,7 @@ EXPECTED = {
                              {"depthwise": 32, "custom_aux_primitive 'softmax'": 1,
                               "custom_aux_primitive 'softmax_2'": 2}),
     "newer_release.arch": ("AGX5", 16, 16, "FP12AGX", 8192, {}),
+    "layout_transform.arch": ("AGX5", 32, 16, "FP12AGX", 32768, {}),
     "out_of_range.arch": ("AGX7", 24, 16, "FP13AGX", None, {"activation": 16, "pool": 5, "depthwise": 16}),
 }
 
@@ -171,6 +172,19 @@ def test_variant_details() -> None:
     assert [p["name"] for p in r["custom_aux_primitive"]] == ["softmax", "softmax_2"]
     assert [p["name"] for p in r["xbar"]["xbar_ports"]["xbar_aux_port"]] == ["softmax", "softmax_2"]
     assert r["output_stream_interface"] == {"enable": True, "data_width": 128, "fifo_depth": 1024}
+
+
+def test_layout_transform_params() -> None:
+    a = ArchFile(VARIANTS / "layout_transform.arch")
+    lt = a.to_dict()["layout_transform_params"]
+    assert (lt["channels"], lt["feature_height"], lt["stride_width"], lt["pad_top"], lt["output_channels"],
+            lt["output_width"], lt["do_u8_fp16_conversion"]) == (3, 224, 2, 3, 16, 115, True)
+    assert a.to_dict()["input_stream_interface"] == {"enable": True, "data_width": 128}
+    assert [u.to_json() for u in a.unknown] == [
+        {"path": "lightweight_layout_transform", "line": 30, "what": "field",
+         "value": {"channels": 3, "input_bus_width": 48, "pixel_fifo_depth": 16, "enable_bias_scale": True,
+                   "input_type": "F16"}}]
+    assert a.problems() == []
 
 
 def test_newer_release_fields_are_kept_and_reported() -> None:

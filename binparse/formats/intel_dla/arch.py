@@ -152,6 +152,11 @@ class ArchFile:
             if p.HasField("max_num_channels") and not 1 <= p.max_num_channels <= 4096:
                 out.append(f"custom_aux_primitive '{p.name}' max_num_channels {p.max_num_channels} is outside "
                            f"[1, 4096] ({MANUAL}, softmax)")
+        lt = m.layout_transform_params
+        if m.HasField("layout_transform_params") and lt.HasField("data_element_width") \
+                and lt.data_element_width not in (8, 16):
+            out.append(f"layout_transform_params data_element_width {lt.data_element_width} is not 8 or 16 "
+                       f"({MANUAL}, layout_transform_params)")
         for g in ("input_stream_interface", "output_stream_interface"):
             s = getattr(m, g)
             for f in ("data_width", "fifo_depth"):
