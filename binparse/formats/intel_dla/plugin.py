@@ -19,6 +19,7 @@ def layer_device_head(head: bytes) -> str | None:
 
 FAMILY = Family(
     name="intel_dla",
+    fixtures="binparse.formats.intel_dla.fixtures:write",
     load="binparse.formats.intel_dla.register",
     signs=(Signs("intel_dla", "transform report", names=("*transform*.csv",), binary=False),
            Signs("intel_dla", "arch", names=("*.arch",), binary=False),
