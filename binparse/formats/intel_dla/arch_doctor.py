@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
-from .arch import ArchFile
+from .arch import IP_HEADER_FIELDS, ArchFile
 from .ip_header import IpHeader
 from .layer_device import ON_IP, LayerDevice
 from .records import BuildRecord
@@ -37,9 +37,11 @@ def _pair(h: IpHeader, archs: list[ArchFile]) -> tuple[list[Finding], ArchFile |
     results = [(a, *h.compare(a.ip_values())) for a in archs]
     matches = [(a, names) for a, names, diffs in results if not diffs and {"K_VECTOR", "C_VECTOR"} <= set(names)]
     used = {n for _, names, _ in results for n in names}
-    unused = [n for n in h.values() if n not in used]
-    tail = (f"; not compared, as binparse does not know how dla_create_ip derives them: {', '.join(unused)}"
-            if unused else "")
+    unset = [n for n in h.values() if n not in used and n in IP_HEADER_FIELDS]
+    unknown = [n for n in h.values() if n not in used and n not in IP_HEADER_FIELDS]
+    tail = (f"; not compared, as no .arch here sets them: {', '.join(unset)}" if unset else "") + \
+        (f"; not compared, as binparse does not know how dla_create_ip derives them: {', '.join(unknown)}"
+         if unknown else "")
     if matches:
         a, names = matches[0]
         values = ", ".join(f"{n} {h.values()[n]}" for n in names)
