@@ -236,6 +236,11 @@ def test_out_of_range_values_are_problems_doctor_names() -> None:
     (b"k_vector: 16\npe_array {\n  exit_fifo_depth: 1024\n", "line 3, column 24", "Expected \"}\""),
     (b"k_vector: sixteen\n", "line 1, column 11", "Couldn't parse integer: sixteen"),
     (b"family 'AGX7'\n", "line 1, column 8", "Expected \"{\""),
+    (b"k_vector: 99999999999\n", "line 1, column 11", "Value out of range: 99999999999"),
+    (b"family: 16\n", "line 1, column 9", "Expected string but found: '16'"),
+    (b"arch_precision: 99\n", "line 1, column 17", "has no value with number 99"),
+    (b"k_vector: 16 k_vector: 32\n", "line 1, column 24", "should not have multiple \"k_vector\" fields"),
+    (b"\x00\x01\x02", "line 1, column 1", "Expected identifier or number"),
 ])
 def test_bad_arch_text(text: bytes, where: str, found: str) -> None:
     with pytest.raises(FormatError) as e:
