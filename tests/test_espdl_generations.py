@@ -16,7 +16,7 @@ import pytest
 import binparse
 from binparse.cli import main
 from binparse.errors import FormatError
-from binparse.fixtures.devices import espdl_file
+from binparse.formats.espdl.fixtures import espdl_file
 
 from .conftest import FIXTURES, real
 

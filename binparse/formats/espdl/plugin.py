@@ -20,6 +20,7 @@ def info_head(head: bytes) -> str | None:
 
 FAMILY = Family(
     name="espdl",
+    fixtures="binparse.formats.espdl.fixtures:write",
     load="binparse.formats.espdl.register",
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
            Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head)),
