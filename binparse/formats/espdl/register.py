@@ -10,7 +10,6 @@ from .graph import Graph, Node, TensorInfo, ValueInfo
 from .model_tensor import ModelTensor
 from .weights import WeightLayout
 from .tensor import DlTensor, TensorBase, concat
-from .sniff import sniff as _sniff
 from ...registry import register_sniffer
 
 for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byte header"),
@@ -19,7 +18,8 @@ for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byt
     register(Format(name=f"espdl.{_magic.lower()}", accessor=EspdlFile, family="espdl", kind=".espdl",
                     version=f"ESP-DL v3 {_magic}", magic=_magic.encode(), exact_size=False,
                     describe=_what, identified_by=f"magic {_magic}"))
-register_sniffer(_sniff)
+# .info printouts, and .espdl names whose magic ESP-DL does not write (refused, never another family's)
+register_sniffer("binparse.formats.espdl.sniff:sniff", names=("*.espdl", "*.info"))
 
 
 register_checks_in("binparse.formats.espdl.doctor")
