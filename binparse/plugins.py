@@ -168,12 +168,14 @@ def matching(path: Path | None, head: bytes, among: list[Family] | None = None) 
     for fam in fams:
         for s in fam.signs:
             by_name = path is not None and any(fnmatch.fnmatch(path.name, pat) for pat in s.names)
-            if not (by_name or (s.head is not None and head and s.head(head))):
+            # a head test counts for a binary file only (`lookalike`'s rule), so a text format's sign
+            # is matched by its names: its head test is not run (every open of a binary file asks)
+            by_head = s.binary and s.head is not None and bool(head) and bool(s.head(head))
+            if not (by_name or by_head):
                 continue
             if text is None:
                 text = is_text(head) if head else False
-            if (by_name and (s.binary != text or not head)) or (
-                    s.head is not None and not text and head and s.head(head)):
+            if (by_name and (s.binary != text or not head)) or (by_head and not text):
                 out.append(fam)
                 break
     return out
