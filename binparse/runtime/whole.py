@@ -137,8 +137,9 @@ class Whole:
         values: list[Any] = [*unpack(self._mv, self._off + plan.base), None] if unpack is not None else [None]
         for j, b, k, pos, enc, zterm in plan.strings:
             raw = values[j]
+            end = raw.find(0) if zterm else -1  # zero-terminated: up to the first NUL
             try:
-                values[j] = (raw.partition(b"\0")[0] if zterm else raw).decode(enc)
+                values[j] = (raw if end < 0 else raw[:end]).decode(enc)
             except UnicodeDecodeError:  # the error names the entry
                 _decode(raw, enc, zterm, self, f"{self._path}.{blocks[b][0][pos]}[{k}]")
         out = []
