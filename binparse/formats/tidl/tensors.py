@@ -229,11 +229,12 @@ def _docs(direction: str, rows: Iterable[tuple[Any, ...]], first: int, root: str
     k = first
     for row in rows:
         shape = row[:6] if row[1] is not None else (row[0], 1, 1, row[3], row[4], row[5])
-        if min(shape) < 0 or min(row[6:12]) < 0 or row[12] not in ELEMENT_DTYPES:  # entry_shape, inline: the
-            raise _bad_entry(direction, k, row, root, file)  # hot path of summary() (tests hold both to it)
+        dtype = DTYPE_NAMES.get(row[12])  # entry_shape's check, inline: the hot path of summary() (tests
+        if dtype is None or min(shape) < 0 or min(row[6:12]) < 0:  # hold both to the same errors)
+            raise _bad_entry(direction, k, row, root, file)
         layout, stored = row[16], row[17]
         docs.append({
-            "name": row[13], "index": k, "data_id": row[18], "dtype": DTYPE_NAMES[row[12]], "shape": list(shape),
+            "name": row[13], "index": k, "data_id": row[18], "dtype": dtype, "shape": list(shape),
             "pad": {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]},
             "channel_pitch": row[11], "line_pitch": row[6] + shape[5] + row[8], "scale": row[14],
             "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout),
