@@ -11,7 +11,6 @@ from .api import open, open_as
 from .buffers import byte_view, view
 from .errors import BinparseError, BinparseWarning, FormatError, LayoutError, SchemaError, ValidationError
 from .registry import Format, detect, registered
-from . import formats  # noqa: E402,F401  (importing the families fills the registry)
 
 if TYPE_CHECKING:
     from .schema import load_schema

@@ -10,7 +10,8 @@ from typing import Any
 
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
-from .registry import Format, detect, get, sniff
+from . import plugins
+from .registry import Format, detect, get, has_candidate, sniff
 from .runtime import Accessor
 
 
@@ -44,10 +45,12 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     unknown file).
     """
     file: str | None = None
+    if format:
+        plugins.load_family_of_format(format)
     if not isinstance(source, (bytes, bytearray, memoryview)) and isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
         if not format and Path(file).is_dir():
-            opener = sniff(Path(file), b"")
+            opener = _sniff_loading(Path(file), b"", None)
             if opener is not None:
                 return opener(file)
         buf: Any = map_file(file)
@@ -55,11 +58,26 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         buf = source
     mv = byte_view(buf, file=file)
     if not format:
-        opener = sniff(Path(file) if file else None, bytes(mv[:4096]))
-        if opener is not None:  # a text format (CSV reports)
+        head = bytes(mv[:4096])
+        opener = _sniff_loading(Path(file) if file else None, head, mv.nbytes)
+        if opener is not None:  # a text format, a folder, a file of a size or version the family works out
             return opener(file if file is not None else bytes(mv))
     fmt = get(format) if format else detect(mv.nbytes, bytes(mv[:16]), file=file, version=version)
     return open_as(fmt, mv, file=file, **params)
+
+
+def _sniff_loading(path: Path | None, head: bytes, size: int | None) -> Any:
+    """The opener a sniffer gives, after importing the families whose signs the file shows.
+
+    When none of them claims it (no sniffer, no format of its size or magic), every family is
+    imported and asked: signs make opening fast, they never make a file unreadable.
+    """
+    plugins.load_for(path, head)
+    opener = sniff(path, head)
+    if opener is None and not plugins.all_loaded() and (size is None or not has_candidate(size, head[:16])):
+        plugins.load_all()
+        opener = sniff(path, head)
+    return opener
 
 
 def open_as(fmt: Format, buf: BufferLike, *, file: str | None = None, **params: int) -> Accessor:

@@ -10,7 +10,9 @@ where no file could be identified is "nothing checked" (exit code 1 too), never 
 subfolders are named, and checked one by one with `-r`.
 
 This module identifies the files and runs the checks each family registered
-(`binparse.family.register_check`); what to check lives with the family.
+(`binparse.family.register_check`); what to check lives with the family. A sub-folder a family
+declares a companion (`Family.companions`: TI's tools write their printouts to `tempDir/`) is
+read with its folder, its files named `tempDir/<file>`.
 """
 
 from __future__ import annotations
@@ -38,8 +40,15 @@ def _unreadable(rep: FileReport, path: Path, error: str) -> FileReport:
     return rep
 
 
-def _identify(path: Path) -> FileReport:
-    rep = FileReport(path.name)
+def _companions(folder: Path) -> list[Path]:
+    """The sub-folders of `folder` whose files belong with its own (`Family.companions`, e.g. TI's tempDir/)."""
+    from .plugins import families
+    names = dict.fromkeys(c for fam in families() for c in fam.companions)
+    return [folder / n for n in names if (folder / n).is_dir()]
+
+
+def _identify(path: Path, name: str | None = None) -> FileReport:
+    rep = FileReport(name or path.name)
     try:
         obj = api.open(path)
         if isinstance(obj, Accessor) and isinstance(obj, Artifact):
@@ -69,9 +78,15 @@ def doctor(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise FormatError("no such file or folder", file=str(p))
     folder = p if p.is_dir() else p.parent
     paths = sorted(x for x in (p.iterdir() if p.is_dir() else [p]) if x.is_file())
-    subfolders = sorted(x.name for x in p.iterdir() if x.is_dir()) if p.is_dir() else []
+    companions = _companions(p) if p.is_dir() else []
+    subfolders = sorted(x.name for x in p.iterdir() if x.is_dir() and x not in companions) if p.is_dir() else []
     reports = [_identify(x) for x in paths]
     findings: list[Finding] = []
+    for sub in companions:  # read with the folder's files, as the vendor's tools meant them
+        inside = sorted(x for x in sub.iterdir() if x.is_file())
+        reports += [_identify(x, f"{sub.name}/{x.name}") for x in inside]
+        findings.append(Finding("note", f"{sub.name}/ holds files that belong with this folder's ({len(inside)} "
+                                        f"file(s)): checked together with them", [f"{sub.name}/"]))
     for r in reports:
         if r.error:
             findings.append(Finding("problem", f"{r.name} looks like a {r.family} {r.kind} ({r.evidence}) but could "
@@ -99,13 +114,14 @@ def doctor_tree(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The doctor's reports of a folder and of every folder below it that holds files (`-r`).
 
     Each folder is checked on its own (files agree with the files beside them, as the tools
-    write a compile's artifacts into one folder); status is the worst of them.
+    write a compile's artifacts into one folder), with its companion sub-folders (not checked
+    again on their own); status is the worst of them.
     """
     root = Path(path)
     if not root.is_dir():
         doc = doctor(root)
         return {"path": str(root), "status": doc["status"], "folders": [doc]}
-    folders = [root, *sorted(x for x in root.rglob("*") if x.is_dir())]
+    folders = [root, *sorted(x for x in root.rglob("*") if x.is_dir() and x not in _companions(x.parent))]
     docs = [doctor(f) for f in folders if f == root or any(x.is_file() for x in f.iterdir())]
     checked = [d for d in docs if d["status"] != "nothing checked"]
     status = ("problem" if any(d["status"] == "problem" for d in docs) else "ok" if checked else "nothing checked")

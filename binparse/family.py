@@ -1,15 +1,19 @@
-"""What a format family gives the CLI and `binparse doctor`: a small typed protocol, no branching.
+"""What a format family gives the commands: a small typed protocol, no branching on family names.
 
-Each family module (`binparse.formats.<family>`) registers its formats with `binparse.registry`
-and its doctor checks here. The CLI and the doctor only ask an opened artifact for the protocol
-below, so a new family touches its own module, not a chain of `hasattr` branches.
+A family is a plug-in around the core. Its light declaration (`Family`, found through the
+`binparse.families` entry point group, see `binparse.plugins`) says how its files look (`Signs`),
+which command-line options and buffer layouts it adds (`Option`, `LayoutKind`), which sub-folders
+hold files that belong with a folder (`companions`), and which module to import when one of its
+files is met (`load`): that module registers the family's formats, sniffers and doctor checks.
 
-- `Artifact`: anything `binparse.open` returns that `inspect` can show: `summary()` is the
-  `inspect --json` body (plain JSON types), `report()` the readable text.
-- `TensorSource`: an artifact that names tensors `view --tensor NAME` can write.
-- `Check`: a doctor check; it reads the identified files of one folder and returns findings.
-- `Signs`: the names and first bytes by which a family's file is recognised even when it cannot
-  be read, so the doctor names it instead of passing over it.
+The commands only ask an opened object for the protocols below:
+- `Artifact`: `summary()` is the `inspect --json` body, `report()` the readable text.
+- `TensorSource`: tensors `view SOURCE [BUFFER] [--tensor NAME]` can write as .npy.
+- `LayoutSource`: an artifact that describes a device buffer (`view/pack/draw SOURCE ...`).
+- `BufferLayout`: a device buffer's layout: the logical view, packing, and a memory map to draw.
+- `Described`: an artifact read fully only with another beside it (`--net NET`).
+- `Comparable`: two artifacts of a kind compared (`compare A B`).
+- `Check`: a doctor check over the identified files of one folder.
 """
 
 from __future__ import annotations
@@ -33,16 +37,55 @@ class Artifact(Protocol):
 
 @runtime_checkable
 class TensorSource(Protocol):
-    """An artifact whose tensors `view SOURCE [BUFFER] --tensor NAME` can write as .npy."""
+    """An artifact whose tensors `view SOURCE [BUFFER] [--tensor NAME]` can write as .npy."""
 
-    def tensor_array(self, name: str, buffer: Any = None, *, stored: bool = False,
+    def tensor_array(self, name: str | None, buffer: Any = None, *, stored: bool = False,
                      dequantize: bool = False) -> tuple[Any, str]:
         """The named tensor as a numpy array, and a few words saying what it is.
 
         Descriptors (a TIDL io file) find the tensor in `buffer`; models that carry their tensors
-        (an .espdl file) read it from the file and take no buffer. Logical order by default;
-        `stored`: the elements as the device reads them; `dequantize`: float32 real values.
+        (an .espdl file) read it from the file and take no buffer; `name` is None when the command
+        names none (a source of one tensor returns it, others ask for a name). Logical order by
+        default; `stored`: the elements as the device reads them; `dequantize`: float32 values.
         """
+
+
+@runtime_checkable
+class BufferLayout(Protocol):
+    """How a device buffer holds one logical tensor (`view`, `pack` and `draw` speak only this)."""
+
+    def view_array(self, buffer: Any, *, dequantize: bool = False) -> tuple[Any, str]:
+        """The logical tensor of `buffer` (a view where the layout has strides), and what it is."""
+
+    def pack_bytes(self, logical: Any, *, quantize: bool = False) -> tuple[bytes, str]:
+        """A device buffer holding `logical` (padding zero), and what it is."""
+
+    def memory_map(self) -> Any:
+        """The buffer as a `binparse.draw.MemoryMap` (roles of every element) for `draw`."""
+
+
+@runtime_checkable
+class LayoutSource(Protocol):
+    """An opened artifact that describes device buffers (a TIDL io descriptor, a compile folder)."""
+
+    def buffer_layout(self, options: Any) -> BufferLayout:
+        """The layout the command-line `options` (an argparse Namespace) pick, e.g. `--output NAME`."""
+
+
+@runtime_checkable
+class Described(Protocol):
+    """An artifact read fully only with another that describes it (`--net NET`: element types, scales)."""
+
+    def described_by(self, other: Any) -> Any:
+        """This artifact read with `other` (a new object; self is unchanged)."""
+
+
+@runtime_checkable
+class Comparable(Protocol):
+    """Two artifacts of one kind compared (`compare A B`): a result that is itself an `Artifact`."""
+
+    def compare(self, other: Any, *, min_snr_db: float) -> Artifact:
+        """The comparison; it may also have `svg() -> str` (`compare --svg`)."""
 
 
 @dataclass
@@ -59,7 +102,10 @@ class Finding:
 
 @dataclass
 class FileReport:
-    """What the doctor knows of one file: what made it, with the evidence, and the opened object."""
+    """What the doctor knows of one file: what made it, with the evidence, and the opened object.
+
+    `name` is the file name, or `SUBFOLDER/name` for a file of a companion folder (`Family.companions`).
+    """
 
     name: str
     family: str = "unknown"
@@ -81,11 +127,12 @@ class FileReport:
 
 @dataclass(frozen=True)
 class Signs:
-    """How a file of a family looks when binparse cannot read it, so `doctor` names it.
+    """How a file of a family looks, before and without reading it.
 
     `names`: the name patterns the vendor tools write (fnmatch); `binary`: whether such a file is
-    binary (a text file is then never taken for it, whatever its name); `head`: a test on the
-    first bytes that returns why they look like this kind of file, or None.
+    binary (a text file is then never taken for it, whatever its name); `head`: a cheap test on
+    the first bytes that returns why they look like this kind of file, or None. Signs choose which
+    family to import for a file, and let `doctor` name a file it could not read.
     """
 
     family: str
@@ -95,19 +142,76 @@ class Signs:
     head: Callable[[bytes], str | None] | None = None
 
 
+@dataclass(frozen=True)
+class Option:
+    """A command-line option a family adds to some commands (argparse's `add_argument` arguments).
+
+    Two families may declare the same flag (`--shape`): it is added once, with both helps.
+    """
+
+    flags: tuple[str, ...]
+    commands: tuple[str, ...]
+    help: str = ""
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    group: str = ""  # options of one non-empty group are mutually exclusive (`--input` / `--output`)
+
+    @property
+    def dest(self) -> str:
+        return str(self.kwargs.get("dest") or self.flags[0].lstrip("-").replace("-", "_"))
+
+
+@dataclass(frozen=True)
+class LayoutKind:
+    """A device-buffer layout chosen by a flag (`view/pack/draw --espdl ...`).
+
+    `make` ("module:function") is called as `make(options, sources)` and returns a `BufferLayout`;
+    `sources` are the file arguments before the buffer or array (`sources` of them: 0 or 1).
+    `choices`: the flag takes one of these values (`--dlhdl conv`), else it is a switch.
+    """
+
+    flag: str
+    help: str
+    make: str
+    sources: int = 0
+    choices: tuple[str, ...] = ()
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+@dataclass(frozen=True)
+class Family:
+    """A format family's declaration: light (no imports of its own), read at start-up.
+
+    `load`: the module that registers the family's formats, sniffers and doctor checks, imported
+    when a file shows one of the `signs` (or when every family is needed). `companions`: names of
+    sub-folders whose files belong with their folder's (TI's tools write printouts to `tempDir/`).
+    """
+
+    name: str
+    load: str
+    signs: tuple[Signs, ...] = ()
+    options: tuple[Option, ...] = ()
+    layouts: tuple[LayoutKind, ...] = ()
+    companions: tuple[str, ...] = ()
+
+
 _SIGNS: list[Signs] = []
 
 
 def register_signs(signs: Signs) -> Signs:
-    """Add what a family's artifacts look like (a family module calls this at import)."""
+    """Add signs at run time (a family's `load` module may; declarations belong in `Family.signs`)."""
     if signs not in _SIGNS:
         _SIGNS.append(signs)
     return signs
 
 
 def signs() -> list[Signs]:
-    """Every registered `Signs`, in registration order."""
-    return list(_SIGNS)
+    """Every family's `Signs` (declared and registered), in family order."""
+    from .plugins import families
+    declared = [s for fam in families() for s in fam.signs]
+    return declared + [s for s in _SIGNS if s not in declared]
 
 
 Check = Callable[[list[FileReport], Path], list[Finding]]
@@ -115,7 +219,7 @@ _CHECKS: list[Check] = []
 
 
 def register_check(fn: Check) -> Check:
-    """Add a doctor check (a family module calls this at import, as it registers its formats)."""
+    """Add a doctor check (a family's `load` module calls this, as it registers its formats)."""
     if fn not in _CHECKS:
         _CHECKS.append(fn)
     return fn
@@ -126,4 +230,6 @@ def checks() -> list[Check]:
     return list(_CHECKS)
 
 
-__all__ = ["Artifact", "Check", "Signs", "TensorSource", "register_signs", "signs", "FileReport", "Finding", "checks", "register_check"]
+__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Family", "FileReport", "Finding",
+           "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check",
+           "register_signs", "signs"]

@@ -35,6 +35,25 @@ def is_text(head: bytes) -> bool:
     return True
 
 
+def describe_text(head: bytes) -> str:
+    """What a text file looks like, in a few words: JSON, CSV with its header, or its first line."""
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if first[:1] in ("{", "["):
+        return "a JSON text file"
+    if first and (first.count(",") >= 2 or first.count(";") >= 2):
+        cells = first.replace(";", ",").split(",")
+        shown = ",".join(cells[:6]) + (",…" if len(cells) > 6 else "")
+        return f"a CSV text file with the header {shown[:100]!r}"
+    return f"a text file starting {first[:60]!r}" if first else "an empty text file"
+
+
+def text_kinds() -> str:
+    """The text files binparse reads, with their names (from every family's signs)."""
+    kinds = [f"{s.family} {s.kind} ({', '.join(s.names)})" for s in signs() if not s.binary and s.names]
+    return "; ".join(dict.fromkeys(kinds)) or "none"
+
+
 def looks_like_artifact(path: Path, head: bytes | None = None) -> Lookalike | None:
     """Why `path` looks like an artifact binparse should read, or None."""
     if head is None:
@@ -54,4 +73,4 @@ def looks_like_artifact(path: Path, head: bytes | None = None) -> Lookalike | No
     return None
 
 
-__all__ = ["Lookalike", "is_text", "looks_like_artifact"]
+__all__ = ["Lookalike", "describe_text", "is_text", "looks_like_artifact", "text_kinds"]

@@ -1,8 +1,9 @@
 """Which formats binparse knows and how a file is recognised (size, magic), filled by each family.
 
-A family module calls `register(Format(...))` at import; `detect` and `binparse.open` read the
-registry. Detection never guesses between two matches: it reports them. The registry imports no
-family: `binparse/__init__` imports `binparse.formats` once, which fills it (one direction only).
+A family's `load` module calls `register(Format(...))` at import; `detect` and `binparse.open` read
+the registry. Detection never guesses between two matches: it reports them. The registry imports
+no family: `binparse.plugins` imports a family when a file shows its signs, or every family when
+the whole list is asked for (`registered()`), so the registry is filled one direction only.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from . import plugins
 from .errors import FormatError
 from .runtime import Accessor
 
@@ -79,8 +81,9 @@ _SORTED: list[Format] | None = None  # registered(), kept until the next registe
 
 
 def registered() -> list[Format]:
-    """Every registered format, sorted by name (a fresh list; sorted once per registration)."""
+    """Every format of every installed family, sorted by name (a fresh list; sorted once per registration)."""
     global _SORTED
+    plugins.load_all()
     if _SORTED is None:
         _SORTED = [f for _, f in sorted(_FORMATS.items())]
     return list(_SORTED)
@@ -93,9 +96,10 @@ _INDEX: tuple[list[Format] | None, _Index] = (None, ({}, {}, ()))
 def _index() -> _Index:
     """(formats by size, formats by magic, the magics' lengths), in name order; rebuilt when
     `register()` has changed the sorted list since."""
-    global _INDEX
+    global _INDEX, _SORTED
     if _SORTED is None or _INDEX[0] is not _SORTED:
-        registered()
+        if _SORTED is None:  # the formats of the families loaded so far
+            _SORTED = [f for _, f in sorted(_FORMATS.items())]
         by_size: dict[int, list[Format]] = {}
         by_magic: dict[bytes, list[Format]] = {}
         for f in _SORTED or ():
@@ -108,6 +112,8 @@ def _index() -> _Index:
 
 
 def get(name: str) -> Format:
+    if name not in _FORMATS:
+        plugins.load_family_of_format(name)
     if name not in _FORMATS:
         raise FormatError(f"unknown format '{name}'", expected=f"one of {sorted(_FORMATS)}", found=name,
                           hint="`binparse schemas` lists the formats")
@@ -128,6 +134,12 @@ def of_version(version: str) -> list[Format]:
     """Formats whose name carries `version` ("09.02" → *_09_02*, "08.x" → *_08*, "tda2")."""
     token = version.lower().replace(".x", "").replace(".", "_").replace("-", "_")
     return [f for f in registered() if token in f.name]
+
+
+def has_candidate(size: int, head: bytes) -> bool:
+    """Whether a format loaded so far is of this size or magic (else `binparse.open` loads every family)."""
+    by_size, by_magic, lengths = _index()
+    return size in by_size or any(head[:n] in by_magic for n in lengths)
 
 
 def detect(size: int, head: bytes, *, file: str | None = None, version: str | None = None) -> Format:
@@ -159,7 +171,16 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
 
 
 def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> FormatError:
-    """The error for an unrecognised file, narrowed to the family it resembles."""
+    """The error for an unrecognised file, narrowed to the family it resembles.
+
+    A text file is answered in its own terms (what it looks like, the text formats binparse reads),
+    never with binary layouts whose first bytes it happens to spell.
+    """
+    from .lookalike import describe_text, is_text, text_kinds
+    if head and is_text(head):
+        return FormatError("no known format matches this file", file=file, found=f"{describe_text(head)}, "
+                           f"{size:,} bytes", expected=f"a text format binparse reads: {text_kinds()}",
+                           hint="binary artifacts are never read from text; `binparse schemas` lists every format")
     seen = f"{size:,} bytes starting {head[:8].hex(' ') or '(empty)'}"
     hint = "pass --format NAME if you know what it is (`binparse schemas` lists them)"
     similar = []

@@ -91,8 +91,9 @@ def test_espdl_padding_box_and_concat_member(tmp_path: Path) -> None:
 def test_espdl_concat_member_shows_other_channels() -> None:
     from binparse import draw as d
     from binparse.formats import espdl
+    from binparse.formats.espdl.drawing import espdl_map
     members = espdl.concat((2, 2), [3, 5])
-    svg = d.render(d.espdl_map(members[1]))
+    svg = d.render(espdl_map(members[1]))
     root = ElementTree.fromstring(svg)
     cells = memory_cells(root)
     # 2 × 2 pixels × 8 channels: member 1 holds channels 3..7, channels 0..2 belong to member 0

@@ -134,6 +134,7 @@ def test_face_detect_blocked_and_depthwise_weights() -> None:
         conv.logical_view()
 
 
+@pytest.mark.xfail(strict=True, reason="issue 21: new real EDL1/PDL1 models")
 def test_every_real_model_inspects_with_a_graph(capsys: pytest.CaptureFixture[str]) -> None:
     for p in sorted(real("espdl").rglob("*.espdl")):
         assert main(["inspect", str(p), "--json"]) == 0
@@ -294,7 +295,8 @@ def test_cli_view_tensor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_draw_a_blocked_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from binparse.draw import espdl_weight_map, model
+    from binparse.draw import model
+    from binparse.formats.espdl.drawing import espdl_weight_map
     f = binparse.open(MODELS / "conv_s8_blocks.espdl")
     t = f.tensor("w_conv")  # dims [3, 3, 3, 20], (N/16)HWC16_UNALIGNED: 27 rows of 16 lanes, then 4 x 27 in NHWC
     m = espdl_weight_map(t)

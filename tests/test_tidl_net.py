@@ -212,6 +212,7 @@ def test_hostile_net_files(tmp_path: Path) -> None:
     assert main(["inspect", str(p)]) == 3
 
 
+@pytest.mark.xfail(strict=True, reason="issue 20: the new real AM57x net dense_1x1")
 def test_every_real_tidl_net_opens_as_its_version() -> None:
     expected = {"j7-08.2": "tidl.net.j7_08_2", "j7-09.x": "tidl.net.j7_09_01", "j7-10.01": "tidl.net.j7_10_01",
                 "tidl": "tidl.net.am57x"}  # by the folder above the file's own (am57x lies directly in tidl/)

@@ -1,5 +1,2 @@
-"""Format families: each module registers its formats with `binparse.registry` on import."""
-
-from . import dlhdl, espdl, intel_dla, tidl
-
-__all__ = ["dlhdl", "espdl", "intel_dla", "tidl"]
+"""The built-in format families, one package each: `plugin.py` declares it (signs, options,
+layouts), the rest is imported when a file needs it (`binparse.plugins`)."""

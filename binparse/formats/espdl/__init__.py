@@ -1,26 +1,29 @@
-"""Espressif ESP-DL: tensors in padded HWC buffers (old dl::Tensor), TensorBase, .espdl models (graph,
-weights in their device blocking, test tensors)."""
+"""Espressif ESP-DL: tensors in padded HWC buffers (old dl::Tensor), TensorBase, .espdl models.
+
+The package is light: `plugin.py` declares the family, and its API (the names below) is imported
+from `register` on first use, which registers the family's formats, sniffers and doctor checks.
+"""
 
 from __future__ import annotations
 
-from ...family import Signs, register_signs
-from ...registry import Format, register
-from .container import EspdlFile, EspdlModel
-from .graph import Graph, Node, TensorInfo, ValueInfo
-from .model_tensor import ModelTensor
-from .weights import WeightLayout
-from .tensor import DlTensor, TensorBase, concat
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+from typing import TYPE_CHECKING
 
-for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byte header"),
-                      ("PDL1", "pack of models"), ("PDL2", "pack of models, 16-byte aligned"),
-                      ("PDL3", "pack of models with version and SHA-256")):
-    register(Format(name=f"espdl.{_magic.lower()}", accessor=EspdlFile, family="espdl", kind=".espdl",
-                    version=f"ESP-DL v3 {_magic}", magic=_magic.encode(), exact_size=False,
-                    describe=_what, identified_by=f"magic {_magic}"))
+from ...lazy import api_of
 
-register_signs(Signs("espdl", ".espdl", names=("*.espdl",)))
-register_signs(Signs("espdl", ".espdl", head=lambda head: f"magic {head[:4]!r}" if head[:3] in (b"EDL", b"PDL") else None))
+if TYPE_CHECKING:
+    from .register import DlTensor as DlTensor
+    from .register import EspdlFile as EspdlFile
+    from .register import EspdlModel as EspdlModel
+    from .register import Graph as Graph
+    from .register import ModelTensor as ModelTensor
+    from .register import Node as Node
+    from .register import TensorBase as TensorBase
+    from .register import TensorInfo as TensorInfo
+    from .register import ValueInfo as ValueInfo
+    from .register import WeightLayout as WeightLayout
+    from .register import concat as concat
 
-__all__ = ["DlTensor", "EspdlFile", "EspdlModel", "Graph", "ModelTensor", "Node", "TensorBase", "TensorInfo",
-           "ValueInfo", "WeightLayout", "concat"]
+
+__getattr__ = api_of(__name__)
+
+__all__ = ['DlTensor', 'EspdlFile', 'EspdlModel', 'Graph', 'ModelTensor', 'Node', 'TensorBase', 'TensorInfo', 'ValueInfo', 'WeightLayout', 'concat']

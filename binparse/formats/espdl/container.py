@@ -125,9 +125,26 @@ class EspdlFile(EspdlContainer):
         raise FormatError(f"name a tensor of this pack as MODEL/TENSOR", file=self._file, found=name,
                           expected=[m.name for m in models])
 
-    def tensor_array(self, name: str, buffer: Any = None, *, stored: bool = False,
+    def with_options(self, options: Any) -> EspdlFile:
+        """The command line's `--key HEX` applied (the key of encrypted models)."""
+        if getattr(options, "key", None):
+            from .crypto import parse_key
+            return self.with_key(parse_key(options.key))
+        return self
+
+    def buffer_layout(self, options: Any) -> Any:
+        """The `LayoutSource` protocol: `draw MODEL.espdl --tensor NAME` draws a weight in its stored blocking."""
+        from .buffer_layout import WeightLayout
+        if not getattr(options, "tensor", None):
+            raise FormatError("name the tensor of this model to draw with --tensor NAME", file=self._file)
+        return WeightLayout(self.tensor(options.tensor))
+
+    def tensor_array(self, name: str | None, buffer: Any = None, *, stored: bool = False,
                      dequantize: bool = False) -> tuple[Any, str]:
         """The `TensorSource` protocol: logical order by default (a view where no blocking is undone)."""
+        if name is None:
+            raise FormatError("name the tensor of this model with --tensor NAME (MODEL/NAME in a pack)",
+                              file=self._file, hint="`binparse inspect` lists the tensors")
         if buffer is not None:
             raise FormatError("an .espdl file carries its tensors: give no buffer", file=self._file)
         t = self.tensor(name)

@@ -1,54 +1,38 @@
 """Intel/Altera FPGA AI Suite: transform-report CSVs, the output configuration, IP layouts.
 
-`read_table` reads any of the four reports (dialect from the header); `OutputConfiguration` is
-binparse's model of the compiler's DlaRuntimeOutputConfiguration (not Intel's binary);
-`InputConfiguration` packs logical inputs into IP input buffers; `CompileFolder` reads a compile's
-reports together.
+The package is light: `plugin.py` declares the family, and its API (the names below) is imported
+from `register` on first use, which registers the family's formats, sniffers and doctor checks.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ...family import Signs, register_signs
-from ...registry import register_sniffer
-from .config import OutputConfiguration, OutputSlice
-from .dialects import Dialect, detect, dialects
-from .folder import KINDS, CompileFolder, table_report, table_summary
-from .inputs import InputConfiguration, offsets_of, pack_inputs
-from .layout import Folding, find_roles, input_mapping, output_mapping
-from .tables import DumpTable, MappingTable, read_table, write_dump, write_mapping
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+from ...lazy import api_of
 
-
-def _sniff(path: Path | None, head: bytes) -> Any:
-    """binparse.open() of a transform-report CSV or of a compile folder."""
-    if path is not None and Path(path).is_dir():
-        if any(p.name.startswith(KINDS) for p in Path(path).glob("*.csv")):
-            return lambda source: CompileFolder(source)
-        return None
-    end = head.find(b"\n")
-    if head.find(b"\0", 0, end if end >= 0 else len(head)) >= 0:  # binary: a header line has no NUL
-        return None
-    line = head[:end] if end >= 0 else head
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if not any(sep in text for sep in (";", ",")):
-        return None
-    try:
-        detect(text)
-    except Exception:
-        return None
-    return lambda source: read_table(source)
+if TYPE_CHECKING:
+    from .register import CompileFolder as CompileFolder
+    from .register import Dialect as Dialect
+    from .register import DumpTable as DumpTable
+    from .register import Folding as Folding
+    from .register import InputConfiguration as InputConfiguration
+    from .register import MappingTable as MappingTable
+    from .register import OutputConfiguration as OutputConfiguration
+    from .register import OutputSlice as OutputSlice
+    from .register import detect as detect
+    from .register import dialects as dialects
+    from .register import find_roles as find_roles
+    from .register import input_mapping as input_mapping
+    from .register import offsets_of as offsets_of
+    from .register import pack_inputs as pack_inputs
+    from .register import output_mapping as output_mapping
+    from .register import read_table as read_table
+    from .register import table_report as table_report
+    from .register import table_summary as table_summary
+    from .register import write_dump as write_dump
+    from .register import write_mapping as write_mapping
 
 
-register_sniffer(_sniff)
-register_signs(Signs("intel_dla", "transform report", names=("*transform*.csv",), binary=False))
+__getattr__ = api_of(__name__)
 
-__all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
-           "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",
-           "pack_inputs",
-           "output_mapping", "read_table", "table_report", "table_summary", "write_dump", "write_mapping"]
+__all__ = ['CompileFolder', 'Dialect', 'DumpTable', 'Folding', 'InputConfiguration', 'MappingTable', 'OutputConfiguration', 'OutputSlice', 'detect', 'dialects', 'find_roles', 'input_mapping', 'offsets_of', 'pack_inputs', 'output_mapping', 'read_table', 'table_report', 'table_summary', 'write_dump', 'write_mapping']

@@ -1,86 +1,32 @@
-"""TI TIDL (TDA2/AM57x and J7 TDA4/AM6x): io descriptors, networks, tensors, detections.
+"""TI TIDL (TDA2/AM57x and J7 TDA4/AM6x): io descriptors, networks, tensors, detections, printouts.
 
-The io file is exactly one `sTIDL_IOBufDesc_t`, whose size differs per SDK version and core
-count, so the size identifies the version (TIDL-RT itself refuses a file of any other size).
+The package is light: `plugin.py` declares the family, and its API (the names below) is imported
+from `register` on first use, which registers the family's formats, sniffers and doctor checks.
 """
 
 from __future__ import annotations
 
-import struct
+from typing import TYPE_CHECKING
 
-from ...family import Signs, register_signs
-from ...registry import Format, register, register_sniffer
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
-from . import nearest
-from .io import IoBufDesc, IoBufDescTda2
-from .nearest import OTHER, NetJ7Nearest
-from .net import NET_VERSIONS, NetJ7, NetTda2
-from .tensors import ELEMENT_DTYPES, Pads, Tensor
-from .versions import RELEASED, net_version_like
-from . import printout_checks as _printout_checks  # noqa: F401  (registers the printout comparisons)
-from .am57x import Config, ParamFile  # (registers the param-file and config sniffer)
-from .printout_files import Printout  # (registers the printouts sniffer)
-from . import traces as _traces  # noqa: F401  (registers the layer-trace sniffer)
+from ...lazy import api_of
 
-IO_FORMATS = [
-    register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
-                    version="TDA2 TIDL 01.xx (16/16)", size=1160,
-                    describe="sTIDL_IOBufDesc_t, 16 inputs / 16 outputs (computed from the header)")),
-    register(Format(name="tidl.io.j7_08", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
-                    version="J7 TIDL 08.x (08_00 … 08_06)", size=37256,
-                    params={"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80},
-                    describe="sTIDL_IOBufDesc_t, 32 inputs / 32 outputs")),
-    # No header published: inferred from real 9.0/9.1 files and TI's netLogs (schema doc).
-    register(Format(name="tidl.io.j7_09_00", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
-                    version="J7 TIDL 09.00–09.01", size=37272,
-                    params={"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 90},
-                    describe="sTIDL_IOBufDesc_t, 4 header ints + 32 inputs / 32 outputs (inferred)")),
-]
-# 09.02 and 10.00-11.x: TIDL_MAX_NUM_CORES (1, 2, 4 per SoC) multiplies every array.
-for _io_version, _name, _label, _sizes in (
-        (92, "j7_09_02", "J7 TIDL 09.02", (93976, 187928, 375832)),
-        (100, "j7_10", "J7 TIDL 10.00-11.x", (94616, 189208, 378392))):
-    for _cores, _size in zip((1, 2, 4), _sizes):
-        IO_FORMATS.append(register(Format(
-            name=f"tidl.io.{_name}.c{_cores}", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
-            version=f"{_label}, {_cores} core{'s' if _cores > 1 else ''}", size=_size,
-            params={"max_num_cores": _cores, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128,
-                    "io_version": _io_version},
-            describe=f"sTIDL_IOBufDesc_t, {_cores} x (32 inputs / 128 outputs)"
-                     + (" with buffer sizes" if _io_version >= 100 else ""))))
-
-NET_FORMATS = [
-    register(Format(name="tidl.net.tda2", accessor=NetTda2, family="tidl", kind="net.bin",
-                    version="TDA2 TIDL 01.01.03 / TIDL-API 1.2", size=483364, params={"api": 12},
-                    describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
-    register(Format(name="tidl.net.am57x", accessor=NetTda2, family="tidl", kind="net.bin",
-                    version="AM57x TIDL-API 1.3", size=484384, params={"api": 13},
-                    describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
-]
-for _v in RELEASED:  # every released netVersion; those without a verified layout read as the nearest
-    NET_FORMATS.append(register(Format(
-        name=f"tidl.net.j7_{_v.key}", accessor=NetJ7 if _v.gen else NetJ7Nearest, family="tidl", kind="net.bin",
-        version=f"J7 TIDL {_v.sdk} ({_v.evidence})", magic=struct.pack("<I", _v.value),
-        params={"gen": _v.gen} if _v.gen else {}, exact_size=False, identified_by=f"netVersion {_v.hex}",
-        describe="sTIDL_Network_t header + numLayers layers, then parameters")))
-NET_FORMATS.append(register(Format(
-    name=OTHER, accessor=NetJ7Nearest, family="tidl", kind="net.bin",
-    version="J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)",
-    exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
-    describe="sTIDL_Network_t of an SDK binparse does not know")))
-register_sniffer(nearest.sniff)
+if TYPE_CHECKING:
+    from .register import Config as Config
+    from .register import ELEMENT_DTYPES as ELEMENT_DTYPES
+    from .register import IO_FORMATS as IO_FORMATS
+    from .register import NET_FORMATS as NET_FORMATS
+    from .register import NET_VERSIONS as NET_VERSIONS
+    from .register import IoBufDesc as IoBufDesc
+    from .register import IoBufDescTda2 as IoBufDescTda2
+    from .register import NetJ7 as NetJ7
+    from .register import NetJ7Nearest as NetJ7Nearest
+    from .register import NetTda2 as NetTda2
+    from .register import Pads as Pads
+    from .register import ParamFile as ParamFile
+    from .register import Printout as Printout
+    from .register import Tensor as Tensor
 
 
-def _net_head(head: bytes) -> str | None:
-    """Why the first bytes look like a J7 net: a netVersion-like date as the first word."""
-    word = struct.unpack_from("<I", head)[0] if len(head) >= 4 else 0
-    return f"first word 0x{word:08X} is a netVersion-like date" if net_version_like(word) else None
+__getattr__ = api_of(__name__)
 
-
-for _pattern, _kind in (("*_tidl_net.bin", "net.bin"), ("*_tidl_io_1.bin", "io_1.bin"),
-                        ("tidl_net_*.bin", "net.bin"), ("tidl_io_buff*.bin", "io_1.bin")):
-    register_signs(Signs("tidl", _kind, names=(_pattern,)))
-register_signs(Signs("tidl", "net.bin", head=_net_head))
-
-__all__ = ["Config", "ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "NET_VERSIONS", "IoBufDesc", "IoBufDescTda2",
-           "NetJ7", "NetJ7Nearest", "NetTda2", "Pads", "ParamFile", "Printout", "Tensor"]
+__all__ = ['Config', 'ELEMENT_DTYPES', 'IO_FORMATS', 'NET_FORMATS', 'NET_VERSIONS', 'IoBufDesc', 'IoBufDescTda2', 'NetJ7', 'NetJ7Nearest', 'NetTda2', 'Pads', 'ParamFile', 'Printout', 'Tensor']

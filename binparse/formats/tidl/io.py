@@ -80,6 +80,11 @@ class IoTensors(Accessor):
         raise FormatError(f"no {direction} {which!r}", file=self._file, path=self._path,
                           expected=[t.name or t.index for t in tensors] or f"no {direction}s")
 
+    def buffer_layout(self, options: Any) -> Any:
+        """The `LayoutSource` protocol: the tensor `--output/--input NAME|INDEX` names, as a `BufferLayout`."""
+        from .buffer_layout import io_layout
+        return io_layout(self, options)
+
     def summary(self) -> dict[str, Any]:
         """The JSON document of `binparse inspect --json`."""
         ins, outs = self._both()

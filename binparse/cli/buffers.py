@@ -1,0 +1,108 @@
+"""`view`, `pack` and `draw`: a device buffer through a family's `BufferLayout`.
+
+The layout comes from a family flag (`--espdl`, `--dlhdl conv`: the family builds it from its
+options and the SOURCE files it takes) or from the SOURCE itself (`LayoutSource`: a TIDL io
+descriptor with `--output NAME`, an .espdl model with `--tensor NAME`). `view --tensor NAME` and
+`view SOURCE` of a one-tensor source read through `TensorSource`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import BinparseError
+from ..family import BufferLayout, LayoutKind, LayoutSource, TensorSource
+from .common import open_source, save_npy, write_file
+
+
+def chosen_kind(args: argparse.Namespace) -> LayoutKind | None:
+    """The family layout flag given on the command line, if any."""
+    from ..plugins import families
+    for fam in families():
+        for kind in fam.layouts:
+            if getattr(args, kind.dest, None):
+                return kind
+    return None
+
+
+def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayout:
+    """The layout of the buffer (or array) that is the last of `files` (`what` names the files)."""
+    kind = chosen_kind(args)
+    if kind is not None:
+        if len(files) != kind.sources + (what != "draw"):
+            want = " ".join(["SOURCE"] * kind.sources + ([] if what == "draw" else [what.upper()]))
+            raise BinparseError(f"{kind.flag} takes {want or 'no file'}", found=" ".join(files) or "none")
+        from ..plugins import resolve
+        make = resolve(kind.make)
+        return make(args, files[:kind.sources])  # type: ignore[no-any-return]
+    if len(files) != 1 + (what != "draw"):
+        raise BinparseError(f"expected SOURCE{'' if what == 'draw' else ' ' + what.upper()}, or a family flag "
+                            "(`binparse view --help` lists them)", found=" ".join(files) or "none")
+    source = open_source(files[0], args)
+    if not isinstance(source, LayoutSource):
+        raise BinparseError("this file describes no device buffer", file=files[0],
+                            hint="give an io descriptor or compile folder, or a family flag with its options")
+    return source.buffer_layout(args)
+
+
+def view(args: argparse.Namespace) -> int:
+    from .. import api
+    from ..progress import LONG_BUFFER_BYTES, task
+    files = list(args.files)
+    if args.tensor is not None or (len(files) == 1 and chosen_kind(args) is None):
+        return _view_named(args, files)
+    buf = api.map_file(files[-1])
+    with task(f"viewing {files[-1]} ({len(buf) / 2**20:,.0f} MB)", long=len(buf) > LONG_BUFFER_BYTES):
+        layout = _layout(args, files, "buffer")
+        try:
+            arr, what = layout.view_array(buf, dequantize=args.dequantize)
+        except BinparseError as exc:
+            raise exc.with_file(files[-1]) from None
+    save_npy(args.npy, arr, what)
+    return 0
+
+
+def _view_named(args: argparse.Namespace, files: list[str]) -> int:
+    """`view SOURCE [BUFFER] [--tensor NAME]`: any artifact that names its tensors (`TensorSource`)."""
+    from .. import api
+    if not 1 <= len(files) <= 2:
+        raise BinparseError("expected SOURCE [BUFFER] with --tensor", found=" ".join(files))
+    source = open_source(files[0], args)
+    if not isinstance(source, TensorSource):
+        raise BinparseError("this file names no tensors that `view --tensor` can read", file=files[0],
+                            hint="a descriptor of device buffers takes SOURCE BUFFER and its options; "
+                                 "family flags (`binparse view --help`) describe a buffer by themselves")
+    buf = api.map_file(files[1]) if len(files) == 2 else None
+    arr, what = source.tensor_array(args.tensor, buf, stored=args.stored, dequantize=args.dequantize)
+    save_npy(args.npy, arr, what)
+    return 0
+
+
+def pack(args: argparse.Namespace) -> int:
+    import numpy as np
+    files = list(args.files)
+    if not files:
+        raise BinparseError("expected [SOURCE] ARRAY")
+    layout = _layout(args, files, "array")
+    try:
+        logical = np.load(files[-1], allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise BinparseError(f"cannot read the array: {exc}", file=files[-1]) from None
+    data, what = layout.pack_bytes(logical, quantize=args.quantize)
+    write_file(args.out, data, what)
+    return 0
+
+
+def draw(args: argparse.Namespace) -> int:
+    from ..draw import render
+    from ..fixtures.common import write_atomic
+    from pathlib import Path
+    memory: Any = _layout(args, list(args.files), "draw").memory_map()
+    data = render(memory).encode()
+    write_atomic(Path(args.svg), data)
+    print(f"{args.svg}: {memory.title}, {len(data):,} bytes")
+    return 0
+
+
+__all__ = ["chosen_kind", "draw", "pack", "view"]

@@ -1,0 +1,100 @@
+"""`fixture`, `generate`, `schema` and `schemas`: the commands about binparse's own declarations."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import BinparseError
+
+
+def fixture(args: argparse.Namespace) -> int:
+    from ..fixtures import generate
+    paths = generate(args.spec, args.out)
+    for p in paths:
+        print(p)
+    return 0
+
+
+def _kv(text: str | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in (text or "").split(","):
+        if item.strip():
+            k, _, v = item.partition("=")
+            try:
+                out[k.strip()] = int(v, 0)
+            except ValueError:
+                raise BinparseError(f"params are NAME=INT pairs, got {item!r}") from None
+    return out
+
+
+def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[Any, dict[str, int], str]:
+    """A diff operand: a registered format name or a .ksy path (+ params), optionally a nested type."""
+    from ..registry import registered
+    from ..schema import SCHEMAS_DIR, load_schema
+    fmt = next((f for f in registered() if f.name == ref), None)
+    if fmt is not None:
+        schema, p, label = load_schema(SCHEMAS_DIR / f"{fmt.accessor._SCHEMA}.ksy"), dict(fmt.params), ref
+    else:
+        schema, p, label = load_schema(ref), {}, ref
+    p.update(_kv(params))
+    t = schema.root
+    if type_name:
+        t = t.resolve_type(type_name)
+        p = {k: v for k, v in p.items() if k in {x.id for x in t.params}} or {x.id: p[x.id] for x in t.params if x.id in p}
+    return t, p, label
+
+
+def schema(args: argparse.Namespace) -> int:
+    if args.schema_command == "from-header":
+        from ..cheader import header_to_ksy
+        from ..fixtures.common import write_atomic
+        defines = {}
+        for d in args.define or []:
+            k, _, v = d.partition("=")
+            defines[k] = v or "1"
+        text, lay = header_to_ksy(args.headers, args.struct, defines=defines, pointer_size=args.pointer_size,
+                                  schema_id=args.id, strings=args.string or None)
+        write_atomic(Path(args.out), text.encode())
+        print(f"{args.out}: {args.struct}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields")
+        return 0
+    from ..schema.diff import diff
+    a, pa, la = _schema_side(args.a, args.params_a, args.type)
+    b, pb, lb = _schema_side(args.b, args.params_b, args.type)
+    changes, full = diff(a, pa, b, pb)
+    if args.json:
+        print(json.dumps({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}, indent=1))
+    else:
+        print(f"{la} → {lb}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
+        for c in changes:
+            print("  " + c.describe())
+    return 0
+
+
+def generate(args: argparse.Namespace) -> int:
+    from ..codegen import write_all
+    changed = write_all(check=args.check)
+    for p in changed:
+        print(("stale: " if args.check else "wrote: ") + str(p))
+    if args.check and changed:
+        print("generated accessors are stale: run `binparse generate`", file=sys.stderr)
+        return 1
+    if not changed:
+        print("generated accessors are up to date")
+    return 0
+
+
+def schemas(args: argparse.Namespace) -> int:
+    from ..registry import registered
+    rows = [(f.name, f.version, f.identifies(), f.accessor._SCHEMA) for f in registered()]
+    head = ("format", "version", "identified by", "schema")
+    widths = [max(len(r[k]) for r in rows + [head]) for k in range(4)]
+    for r in [head, *rows]:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    return 0
+
+
+__all__ = ["fixture", "generate", "schema", "schemas"]

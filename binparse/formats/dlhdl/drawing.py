@@ -1,0 +1,30 @@
+"""The memory map of a MATLAB DL HDL conv-module buffer, for `binparse draw`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...draw.maps import positions
+from ...draw.model import DATA, ZERO, MemoryMap
+
+
+def dlhdl_map(lay: Any) -> MemoryMap:
+    """A dlhdl conv-module buffer: rows are one y of one block (X values of N lanes)."""
+    x_, y_, z_ = lay.shape
+    b, n, c = lay.blocks, lay.n, lay.c
+    pos = positions(lay.size, "the dlhdl buffer")
+    lane, xi, yi, bi = pos % n, (pos // n) % x_, (pos // (n * x_)) % y_, pos // (n * x_ * y_)
+    z = bi * c + lane
+    is_data = (lane < c) & (z < z_)
+    logical = np.where(is_data, (xi * y_ + yi) * z_ + z, -1)
+    return MemoryMap(
+        f"MATLAB DL HDL conv buffer: {x_}×{y_}×{z_} (x, y, z), ConvThreadNumber {lay.thread_number}: "
+        f"C = {c}, N = {n}, {b} block(s)",
+        role=np.where(is_data, DATA, ZERO).astype(np.int8).reshape(b * y_, x_ * n), logical_shape=lay.shape,
+        logical_index=logical.reshape(b * y_, x_ * n), row_note=f"rows are one y of one block: {x_} x values × {n} lanes",
+        axis_x=f"x: x value × lane (N = {n}; lanes ≥ C = {c} are zero)",
+        axis_y="y: y within block, blocks of N·X·Y values", separators=list(range(y_, b * y_, y_)),
+        logical_grid=(x_ * y_, z_), channel_axis=2, logical_note="(X·Y) positions × Z channels",
+        separator_note="a block of N channels starts")

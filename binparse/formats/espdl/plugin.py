@@ -1,0 +1,32 @@
+"""The ESP-DL family's declaration: how its files look and its options (light: no imports)."""
+
+from __future__ import annotations
+
+from ...family import Family, LayoutKind, Option, Signs
+
+_LAYOUT = ("view", "pack", "draw")
+_MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")
+
+
+def model_head(head: bytes) -> str | None:
+    """Why the first bytes look like an .espdl file: an ESP-DL magic."""
+    return f"magic {head[:4]!r}" if head[:3] in (b"EDL", b"PDL") else None
+
+
+FAMILY = Family(
+    name="espdl",
+    load="binparse.formats.espdl.register",
+    signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head)),
+    options=(
+        Option(("--key",), ("inspect", "view", "draw", "traces", "compare"),
+               "ESP-DL: AES-128 key (32 hex digits) of encrypted .espdl models"),
+        Option(("--shape",), _LAYOUT, "ESP-DL H,W,C"),
+        Option(("--padding",), _LAYOUT, "ESP-DL T,B,L,R"),
+        Option(("--concat",), _LAYOUT, "ESP-DL: the channel counts C0,C1,... of tensors concatenated in one buffer"),
+        Option(("--member",), _LAYOUT, "ESP-DL: which of the --concat tensors (default 0)", {"type": int}),
+        Option(("--dtype",), _LAYOUT, "ESP-DL int8|int16|uint8|float32"),
+        Option(("--exponent",), _LAYOUT, "ESP-DL exponent: value = q * 2^exponent", {"type": int}),
+    ),
+    layouts=(LayoutKind("--espdl", "ESP-DL padded HWC tensor (old dl::Tensor)",
+                        "binparse.formats.espdl.buffer_layout:make"),),
+)

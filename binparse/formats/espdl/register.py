@@ -1,0 +1,23 @@
+"""The ESP-DL family loaded (`plugin.FAMILY.load`): tensors in padded HWC buffers (old dl::Tensor), TensorBase, .espdl models (graph,
+weights in their device blocking, test tensors)."""
+
+from __future__ import annotations
+
+from ...registry import Format, register
+from .container import EspdlFile, EspdlModel
+from .graph import Graph, Node, TensorInfo, ValueInfo
+from .model_tensor import ModelTensor
+from .weights import WeightLayout
+from .tensor import DlTensor, TensorBase, concat
+from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+
+for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byte header"),
+                      ("PDL1", "pack of models"), ("PDL2", "pack of models, 16-byte aligned"),
+                      ("PDL3", "pack of models with version and SHA-256")):
+    register(Format(name=f"espdl.{_magic.lower()}", accessor=EspdlFile, family="espdl", kind=".espdl",
+                    version=f"ESP-DL v3 {_magic}", magic=_magic.encode(), exact_size=False,
+                    describe=_what, identified_by=f"magic {_magic}"))
+
+
+__all__ = ["DlTensor", "EspdlFile", "EspdlModel", "Graph", "ModelTensor", "Node", "TensorBase", "TensorInfo",
+           "ValueInfo", "WeightLayout", "concat"]

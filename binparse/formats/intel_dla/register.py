@@ -1,0 +1,52 @@
+"""The FPGA AI Suite family loaded (`plugin.FAMILY.load`): transform-report CSVs, the output configuration, IP layouts.
+
+`read_table` reads any of the four reports (dialect from the header); `OutputConfiguration` is
+binparse's model of the compiler's DlaRuntimeOutputConfiguration (not Intel's binary);
+`InputConfiguration` packs logical inputs into IP input buffers; `CompileFolder` reads a compile's
+reports together.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...registry import register_sniffer
+from .config import OutputConfiguration, OutputSlice
+from .dialects import Dialect, detect, dialects
+from .folder import KINDS, CompileFolder, table_report, table_summary
+from .inputs import InputConfiguration, offsets_of, pack_inputs
+from .layout import Folding, find_roles, input_mapping, output_mapping
+from .tables import DumpTable, MappingTable, read_table, write_dump, write_mapping
+from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+
+
+def _sniff(path: Path | None, head: bytes) -> Any:
+    """binparse.open() of a transform-report CSV or of a compile folder."""
+    if path is not None and Path(path).is_dir():
+        if any(p.name.startswith(KINDS) for p in Path(path).glob("*.csv")):
+            return lambda source: CompileFolder(source)
+        return None
+    end = head.find(b"\n")
+    if head.find(b"\0", 0, end if end >= 0 else len(head)) >= 0:  # binary: a header line has no NUL
+        return None
+    line = head[:end] if end >= 0 else head
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not any(sep in text for sep in (";", ",")):
+        return None
+    try:
+        detect(text)
+    except Exception:
+        return None
+    return lambda source: read_table(source)
+
+
+register_sniffer(_sniff)
+
+__all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
+           "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",
+           "pack_inputs",
+           "output_mapping", "read_table", "table_report", "table_summary", "write_dump", "write_mapping"]

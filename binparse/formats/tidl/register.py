@@ -1,0 +1,74 @@
+"""The TIDL family loaded: its formats, sniffers and doctor checks registered (`plugin.FAMILY.load`).
+
+The io file is exactly one `sTIDL_IOBufDesc_t`, whose size differs per SDK version and core
+count, so the size identifies the version (TIDL-RT itself refuses a file of any other size).
+"""
+
+from __future__ import annotations
+
+import struct
+
+from ...registry import Format, register, register_sniffer
+from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
+from . import nearest
+from .io import IoBufDesc, IoBufDescTda2
+from .nearest import OTHER, NetJ7Nearest
+from .net import NET_VERSIONS, NetJ7, NetTda2
+from .tensors import ELEMENT_DTYPES, Pads, Tensor
+from .versions import RELEASED
+from . import printout_checks as _printout_checks  # noqa: F401  (registers the printout comparisons)
+from .am57x import Config, ParamFile  # (registers the param-file and config sniffer)
+from .printout_files import Printout  # (registers the printouts sniffer)
+from . import traces as _traces  # noqa: F401  (registers the layer-trace and reference-folder sniffer)
+
+IO_FORMATS = [
+    register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
+                    version="TDA2 TIDL 01.xx (16/16)", size=1160,
+                    describe="sTIDL_IOBufDesc_t, 16 inputs / 16 outputs (computed from the header)")),
+    register(Format(name="tidl.io.j7_08", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
+                    version="J7 TIDL 08.x (08_00 … 08_06)", size=37256,
+                    params={"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80},
+                    describe="sTIDL_IOBufDesc_t, 32 inputs / 32 outputs")),
+    # No header published: inferred from real 9.0/9.1 files and TI's netLogs (schema doc).
+    register(Format(name="tidl.io.j7_09_00", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
+                    version="J7 TIDL 09.00–09.01", size=37272,
+                    params={"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 90},
+                    describe="sTIDL_IOBufDesc_t, 4 header ints + 32 inputs / 32 outputs (inferred)")),
+]
+# 09.02 and 10.00-11.x: TIDL_MAX_NUM_CORES (1, 2, 4 per SoC) multiplies every array.
+for _io_version, _name, _label, _sizes in (
+        (92, "j7_09_02", "J7 TIDL 09.02", (93976, 187928, 375832)),
+        (100, "j7_10", "J7 TIDL 10.00-11.x", (94616, 189208, 378392))):
+    for _cores, _size in zip((1, 2, 4), _sizes):
+        IO_FORMATS.append(register(Format(
+            name=f"tidl.io.{_name}.c{_cores}", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
+            version=f"{_label}, {_cores} core{'s' if _cores > 1 else ''}", size=_size,
+            params={"max_num_cores": _cores, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128,
+                    "io_version": _io_version},
+            describe=f"sTIDL_IOBufDesc_t, {_cores} x (32 inputs / 128 outputs)"
+                     + (" with buffer sizes" if _io_version >= 100 else ""))))
+
+NET_FORMATS = [
+    register(Format(name="tidl.net.tda2", accessor=NetTda2, family="tidl", kind="net.bin",
+                    version="TDA2 TIDL 01.01.03 / TIDL-API 1.2", size=483364, params={"api": 12},
+                    describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
+    register(Format(name="tidl.net.am57x", accessor=NetTda2, family="tidl", kind="net.bin",
+                    version="AM57x TIDL-API 1.3", size=484384, params={"api": 13},
+                    describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
+]
+for _v in RELEASED:  # every released netVersion; those without a verified layout read as the nearest
+    NET_FORMATS.append(register(Format(
+        name=f"tidl.net.j7_{_v.key}", accessor=NetJ7 if _v.gen else NetJ7Nearest, family="tidl", kind="net.bin",
+        version=f"J7 TIDL {_v.sdk} ({_v.evidence})", magic=struct.pack("<I", _v.value),
+        params={"gen": _v.gen} if _v.gen else {}, exact_size=False, identified_by=f"netVersion {_v.hex}",
+        describe="sTIDL_Network_t header + numLayers layers, then parameters")))
+NET_FORMATS.append(register(Format(
+    name=OTHER, accessor=NetJ7Nearest, family="tidl", kind="net.bin",
+    version="J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)",
+    exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
+    describe="sTIDL_Network_t of an SDK binparse does not know")))
+register_sniffer(nearest.sniff)
+
+
+__all__ = ["Config", "ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "NET_VERSIONS", "IoBufDesc", "IoBufDescTda2",
+           "NetJ7", "NetJ7Nearest", "NetTda2", "Pads", "ParamFile", "Printout", "Tensor"]

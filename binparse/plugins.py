@@ -1,0 +1,190 @@
+"""Which families are installed, and importing each only when a file needs it.
+
+Families are found through the `binparse.families` entry point group (the ecosystem's plug-in
+mechanism; binparse's own families are registered the same way in its pyproject.toml). Each entry
+point names a light `Family` declaration; its `load` module, which imports numpy tables, generated
+accessors and vendor libraries, is imported only when a file shows one of the family's signs, or
+when every family is needed (`binparse schemas`, a file no family's signs claim).
+
+Reading the installed distributions' metadata costs ~60 ms (importing `importlib.metadata`
+alone ~50 ms), a third of a CLI call, so the entry points found are cached in a small JSON
+file per Python environment, keyed by the modification times of the folders on `sys.path`
+(installing or removing a distribution changes its folder's): `$BINPARSE_CACHE_DIR`, else
+`$XDG_CACHE_HOME/binparse`, else `~/.cache/binparse`. A cache that cannot be written is skipped.
+A checkout that is not installed (no metadata of binparse itself) finds the built-in families
+by their `binparse/formats/*/plugin.py` files.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import importlib
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+from .errors import BinparseWarning
+from .family import Family
+
+GROUP = "binparse.families"
+_FAMILIES: list[Family] | None = None
+_LOADED: set[str] = set()
+
+
+def _fingerprint() -> str:
+    """What the cached entry points depend on: this Python and the folders on sys.path."""
+    parts = [sys.executable, sys.version]
+    for entry in sys.path:
+        try:
+            parts.append(f"{entry}:{os.stat(entry or '.').st_mtime_ns}")
+        except OSError:
+            parts.append(f"{entry}:-")
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()[:20]
+
+
+def _cache_file() -> Path:
+    base = os.environ.get("BINPARSE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "binparse")
+    return Path(base) / f"families-{_fingerprint()}.json"
+
+
+def _scan_entry_points() -> list[tuple[str, str]]:
+    """(name, "module:attribute") of every installed family, from the distributions' metadata."""
+    from importlib.metadata import entry_points
+    found = [(ep.name, ep.value) for ep in entry_points(group=GROUP)]
+    if not any(value.startswith("binparse.formats.") for _, value in found):  # an uninstalled checkout
+        formats = Path(__file__).parent / "formats"
+        found += [(p.parent.name, f"binparse.formats.{p.parent.name}.plugin:FAMILY")
+                  for p in sorted(formats.glob("*/plugin.py"))]
+    return found
+
+
+def entry_point_refs() -> list[tuple[str, str]]:
+    """The installed families' entry points, from the cache when it is current."""
+    cache = _cache_file()
+    try:
+        data = json.loads(cache.read_text())
+        return [(str(n), str(v)) for n, v in data]
+    except (OSError, ValueError, TypeError):
+        pass
+    found = _scan_entry_points()
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(found))
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return found
+
+
+def resolve(ref: str) -> Any:
+    """The object "module:attribute" names (an entry point's value, a `LayoutKind.make`)."""
+    module, _, attr = ref.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
+
+
+def families() -> list[Family]:
+    """Every installed family's declaration (imports only the light plug-in modules)."""
+    global _FAMILIES
+    if _FAMILIES is None:
+        found: dict[str, Family] = {}
+        for name, ref in entry_point_refs():
+            try:
+                fam = resolve(ref)
+            except Exception as exc:  # one broken plug-in must not stop the others
+                warnings.warn(BinparseWarning(f"the binparse family plug-in {name!r} ({ref}) could not be "
+                                              f"imported: {type(exc).__name__}: {exc}"), stacklevel=2)
+                continue
+            if not isinstance(fam, Family):
+                warnings.warn(BinparseWarning(f"the binparse family plug-in {name!r} ({ref}) is not a "
+                                              f"binparse.family.Family"), stacklevel=2)
+                continue
+            found.setdefault(fam.name, fam)
+        _FAMILIES = list(found.values())
+    return _FAMILIES
+
+
+def family(name: str) -> Family | None:
+    return next((f for f in families() if f.name == name), None)
+
+
+def load(fam: Family) -> None:
+    """Import a family's module (which registers its formats, sniffers and checks), once."""
+    if fam.name not in _LOADED:
+        _LOADED.add(fam.name)
+        try:
+            importlib.import_module(fam.load)
+        except BaseException:
+            _LOADED.discard(fam.name)
+            raise
+
+
+def load_all() -> None:
+    """Import every installed family (to list all formats, or to try all on an unknown file)."""
+    for fam in families():
+        load(fam)
+
+
+def loaded(name: str) -> bool:
+    return name in _LOADED
+
+
+def all_loaded() -> bool:
+    return all(f.name in _LOADED for f in families())
+
+
+def matching(path: Path | None, head: bytes) -> list[Family]:
+    """The families whose signs the file (or, for a folder, a file inside it) shows."""
+    from .lookalike import is_text
+    if path is not None and path.is_dir():
+        try:
+            names = [p.name for p in path.iterdir()]
+        except OSError:
+            names = []
+        return [f for f in families() if any(fnmatch.fnmatch(n, pat) for s in f.signs for pat in s.names
+                                             for n in names)]
+    text = is_text(head) if head else False
+    out = []
+    for fam in families():
+        for s in fam.signs:
+            by_name = path is not None and any(fnmatch.fnmatch(path.name, pat) for pat in s.names)
+            if (by_name and (s.binary != text or not head)) or (
+                    s.head is not None and not text and head and s.head(head)):
+                out.append(fam)
+                break
+    return out
+
+
+def load_for(path: Path | None, head: bytes) -> list[Family]:
+    """Import the families a file shows the signs of; the ones imported."""
+    fams = matching(path, head)
+    for fam in fams:
+        load(fam)
+    return fams
+
+
+def load_family_of_format(name: str) -> None:
+    """Import the family a format name belongs to (names start with the family: `tidl.io.j7_08`)."""
+    fam = family(name.partition(".")[0])
+    if fam is not None:
+        load(fam)
+    else:
+        load_all()
+
+
+def reset() -> None:
+    """Forget the found families (tests that install a plug-in)."""
+    global _FAMILIES
+    _FAMILIES = None
+
+
+__all__ = ["GROUP", "entry_point_refs", "resolve", "families", "family", "load", "load_all", "load_for",
+           "load_family_of_format", "loaded", "all_loaded", "matching", "reset"]
