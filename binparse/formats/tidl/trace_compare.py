@@ -24,7 +24,7 @@ from ...progress import steps
 from .report import columns
 from .trace_net import DataInfo, net_data, topological_ids
 
-CHUNK = 1 << 22  # elements per step (32 MB as float64)
+CHUNK = 1 << 20  # elements per step (8 MB as float64)
 _TINY = float(np.finfo(np.float64).tiny)
 
 Chunks = Callable[[], Iterator[NDArray[Any]]]
