@@ -188,6 +188,7 @@ def test_cli_compare(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert out[2] == "first divergence: dataId 2, layer 2 TIDL_PoolingLayer"
     assert out[6].split()[:5] == ["2", "2", "TIDL_PoolingLayer", "1,1,1,3,4,5", "19.57"] and out[6].endswith("FIRST")
     assert svg.read_text().count("<circle") == 5
+    assert svg.read_bytes() == (FIXTURES.parent / "docs" / "tidl_trace_snr.svg").read_bytes(), "README picture stale"
     assert main(["compare", str(TRACES), str(OLD), "--net", str(NET_915), "--json", "--min-snr", "10"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["first_divergence"] == {"data_id": 4, "layer": 4} and doc["min_snr_db"] == 10.0  # 2 and 3 above 10 dB

@@ -244,3 +244,36 @@ def test_open_finds_folders_and_files(tmp_path: Path) -> None:
     assert isinstance(binparse.open(fixture_trace(0, "_float.bin")), TraceFile)
     np.save(tmp_path / "x.npy", np.zeros(3, np.float32))
     assert isinstance(binparse.open(tmp_path), ReferenceFolder)
+
+
+# -- hostile input and the doctor -------------------------------------------------------------------------
+@pytest.mark.parametrize("cut", [0, 1, 59, 119, 121, 240])
+def test_hostile_sizes(tmp_path: Path, cut: int) -> None:
+    """A trace of any size, under its own name: read, or a BinparseError naming the file; the input unchanged."""
+    src = fixture_trace(3)
+    data = (src.read_bytes() * 2)[:cut]
+    p = tmp_path / src.name
+    p.write_bytes(data)
+    net = binparse.open(NET_915)
+    for obj in (binparse.open(p), binparse.open(p).described_by(net), binparse.open(tmp_path).described_by(net)):
+        obj.summary()
+        with pytest.raises(BinparseError, match=str(p.name)):
+            obj.tensor_array(None if isinstance(obj, TraceFile) else p.name, dequantize=True)
+    assert p.read_bytes() == data
+
+
+def test_doctor_checks_trace_sizes_and_data_ids(tmp_path: Path) -> None:
+    from binparse.doctor import doctor
+    for p in TRACES.glob("*.y"):
+        (tmp_path / p.name).write_bytes(p.read_bytes())
+    (tmp_path / NET_915.name).write_bytes(NET_915.read_bytes())
+    ok = [f for f in doctor(tmp_path)["findings"] if "layer trace" in f["text"]]
+    assert [(f["level"], f["text"]) for f in ok] == [
+        ("ok", "3 layer trace(s): sizes agree with the dims their names give and the element types 915_tidl_net.bin gives")]
+    (tmp_path / "tidl_trace0003_00001_00003_00005x00004.y").write_bytes(bytes(60))  # int16: 120 bytes
+    (tmp_path / "tidl_trace0009_00001_00003_00005x00004.y").write_bytes(bytes(60))
+    texts = [(f["level"], f["text"]) for f in doctor(tmp_path)["findings"] if f["level"] == "problem"]
+    assert texts == [("problem", "tidl_trace0003_00001_00003_00005x00004.y: 60 bytes, but its name's dims 1x1x1x3x4x5 "
+                                 "make 120"),
+                     ("problem", "1 trace(s) of dataIds no layer of 915_tidl_net.bin writes: "
+                                 "tidl_trace0009_00001_00003_00005x00004.y")]

@@ -19,7 +19,7 @@ from .versions import RELEASED
 from . import printout_checks as _printout_checks  # noqa: F401  (registers the printout comparisons)
 from .am57x import Config, ParamFile  # (registers the param-file and config sniffer)
 from .printout_files import Printout  # (registers the printouts sniffer)
-from . import traces as _traces  # noqa: F401  (registers the layer-trace and reference-folder sniffer)
+from . import traces as _traces, trace_doctor as _trace_doctor  # noqa: F401  (registers the layer-trace sniffer, doctor check)
 
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",

@@ -14,6 +14,7 @@ current reading of an old name needs two more 4-digit numbers than the old name 
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +58,7 @@ class TraceName:
         return int(m.group(1)) if m else None
 
 
-def parse(path: str | Path) -> TraceName | None:
+def parse(path: str | os.PathLike[str]) -> TraceName | None:
     """The name's fields, or None when it is not a trace name."""
     p = Path(path)
     name = p.name

@@ -39,7 +39,7 @@ class DataInfo:
 
     @property
     def dtype_name(self) -> str:
-        return DTYPE_NAMES[self.element_type]
+        return str(DTYPE_NAMES[self.element_type])
 
     @property
     def is_float(self) -> bool:
@@ -77,7 +77,7 @@ def net_data(net: Any) -> dict[int, DataInfo]:
     a = net.used_layers
     t = net.table()
     params = a["out_data_params"] if net.gen == 82 else a["out_data"][:, None]
-    has_zp = "tensor_zero_point" in params.dtype.names
+    has_zp = "tensor_zero_point" in (params.dtype.names or ())
     names = _names(net)
     out: dict[int, DataInfo] = {}
     for i in range(len(t)):  # one row per layer (hundreds), not per element

@@ -10,7 +10,7 @@ from xml.sax.saxutils import escape
 if TYPE_CHECKING:
     from .trace_compare import TraceComparison
 
-LEFT, TOP, RIGHT, BOTTOM, HEIGHT = 70, 50, 30, 60, 300
+LEFT, TOP, RIGHT, BOTTOM, HEIGHT, MIN_WIDTH = 70, 50, 30, 60, 300, 560
 STYLE = (".axis{stroke:#000000;stroke-width:1}.limit{stroke:#c0392b;stroke-dasharray:6 4}"
          ".line{fill:none;stroke:#2c7bb6;stroke-width:1.5}.pt{fill:#2c7bb6}.same{fill:#1a9641}"
          ".low{fill:#fdae61}.first{fill:#d7191c}text{font-family:sans-serif;font-size:11px}")
@@ -24,8 +24,9 @@ def _ticks(lo: float, hi: float) -> list[float]:
 
 def snr_svg(c: TraceComparison) -> str:
     n = len(c.layers)
-    dx = max(4.0, min(24.0, 900.0 / max(n, 1)))
-    width = LEFT + RIGHT + dx * max(n, 1)
+    inner = MIN_WIDTH - LEFT - RIGHT
+    dx = inner / max(n, 1) if 24 * n <= inner else max(4.0, min(24.0, 900.0 / n))  # spread few, pack many
+    width = max(LEFT + RIGHT + dx * max(n, 1), MIN_WIDTH)  # room for the titles
     finite = [d.snr_db for d in c.layers if d.snr_db is not None]
     hi = max([*finite, c.min_snr_db + 20.0])
     lo = min([*finite, 0.0])

@@ -39,7 +39,7 @@ class TraceFile:
 
     def __init__(self, path: str | os.PathLike[str], info: DataInfo | None = None, *,
                  name: TraceName | None = None, net: Any = None) -> None:
-        parsed = name or parse(path)
+        parsed = name or parse(os.fspath(path))
         if parsed is None:
             raise FormatError("not a TIDL trace file name", file=os.fspath(path),
                               expected="<prefix>DDDD_NNNN_DDDD_DDDDD_CCCCC_WWWWWxHHHHH.y / _float.bin "
