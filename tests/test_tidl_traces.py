@@ -277,3 +277,32 @@ def test_doctor_checks_trace_sizes_and_data_ids(tmp_path: Path) -> None:
                                  "make 120"),
                      ("problem", "1 trace(s) of dataIds no layer of 915_tidl_net.bin writes: "
                                  "tidl_trace0009_00001_00003_00005x00004.y")]
+
+
+def test_a_folder_with_arrays_and_other_files_is_not_a_reference_folder(tmp_path: Path) -> None:
+    np.save(tmp_path / "x.npy", np.zeros(3, np.float32))
+    (tmp_path / "notes.txt").write_text("ONNX Runtime outputs")
+    assert isinstance(binparse.open(tmp_path), ReferenceFolder)
+    (tmp_path / "model.onnx").write_bytes(b"\x08\x07")
+    with pytest.raises(BinparseError, match="is a directory"):
+        binparse.open(tmp_path)
+
+
+def test_plugin_signs_name_every_trace() -> None:
+    """The plug-in declaration (which may not import the reader) names traces as the reader does."""
+    from fnmatch import fnmatch
+
+    from binparse.formats.tidl.plugin import FAMILY
+    from binparse.formats.tidl.trace_names import NAME_PATTERNS
+    patterns = next(s.names for s in FAMILY.signs if s.kind == "layer trace")
+    assert patterns == NAME_PATTERNS
+    for p in [*TRACES.iterdir(), *(FIXTURES / "tidl" / "traces_10_01_old").iterdir()]:
+        assert any(fnmatch(p.name, pat) for pat in patterns) == (parse(p) is not None), p.name
+
+
+def test_report_says_what_does_not_fit(tmp_path: Path) -> None:
+    (tmp_path / "tidl_trace0003_00001_00003_00005x00004.y").write_bytes(bytes(60))
+    (tmp_path / "tidl_trace0002_00001_00003_00005x00004.y").write_bytes(bytes(60))
+    text = binparse.open(tmp_path).described_by(binparse.open(NET_915)).report().splitlines()
+    assert text[1] == "SIZE DOES NOT MATCH the dims in the name (1): tidl_trace0003_00001_00003_00005x00004.y"
+    assert "SIZE" not in binparse.open(tmp_path).report()  # without the net, 1 byte per element may be right

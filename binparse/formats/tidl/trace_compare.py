@@ -114,10 +114,11 @@ def _side(run: Any, data: dict[int, DataInfo]) -> dict[int, tuple[int, list[int]
 
 def compare_runs(a: Any, b: Any, *, min_snr_db: float = 30.0) -> TraceComparison:
     """Compare run `a` with the reference run `b`, layer by layer (see the module doc)."""
-    net = getattr(a, "net", None) or getattr(b, "net", None)
+    net_a, net_b = getattr(a, "net", None), getattr(b, "net", None)
+    net = net_a if net_a is not None else net_b
     if net is not None:  # one --net describes both runs
-        a = a if a.net is not None else a.described_by(net)
-        b = b if b.net is not None else b.described_by(net)
+        a = a if net_a is not None else a.described_by(net)
+        b = b if net_b is not None else b.described_by(net)
     data = net_data(net) if net is not None else {}
     sa, sb = _side(a, data), _side(b, data)
     common = set(sa) & set(sb)

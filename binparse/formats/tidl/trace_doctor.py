@@ -6,18 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...family import FileReport, Finding, register_check
-from .trace_net import DataInfo, net_data
+from .trace_net import net_data
 from .traces import TraceFile
-
-
-def _expected_sizes(f: TraceFile, info: DataInfo | None) -> tuple[int, ...]:
-    """Bytes the file may have: float32 for a float trace; the net's element size for a `.y`, else 1 or 2."""
-    n = f.trace.count
-    if f.trace.is_float:
-        return (4 * n,)
-    if info is not None:
-        return (info.dtype.itemsize * n,)
-    return (n, 2 * n)
 
 
 @register_check
@@ -35,7 +25,7 @@ def check_traces(reports: list[FileReport], folder: Path) -> list[Finding]:
         info = data.get(f.trace.data_id)
         if net is not None and info is None:
             unknown.append(r.name)
-        sizes = _expected_sizes(f, info)
+        sizes = f.allowed_sizes() if info is None else TraceFile(f.trace.file, info, name=f.trace).allowed_sizes()
         size = f.trace.file.stat().st_size
         if size not in sizes:
             want = " or ".join(f"{s:,}" for s in sizes)

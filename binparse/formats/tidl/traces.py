@@ -91,6 +91,16 @@ class TraceFile:
                               hint="the file is cut short, or the net is not the one that wrote it")
         return dt
 
+    def allowed_sizes(self) -> tuple[int, ...]:
+        """Bytes the file may have: float32 for a float trace; the net's element size for a `.y`, else 1 or 2."""
+        n = self.trace.count
+        if self.trace.is_float:
+            return (4 * n,)
+        return (self.info.dtype.itemsize * n,) if self.info is not None else (n, 2 * n)
+
+    def size_fits(self) -> bool:
+        return self.trace.file.stat().st_size in self.allowed_sizes()
+
     def _element_bytes(self) -> str:
         size, n = self.trace.file.stat().st_size, self.trace.count
         return str(size // n) if n and size % n == 0 else f"{size:,} B for {n:,} elements: no whole number of"
@@ -234,6 +244,10 @@ class TraceFolder:
         if unmatched:
             lines.append(f"not written by any layer of the net ({len(unmatched)}): {', '.join(unmatched[:8])}"
                          + (" …" if len(unmatched) > 8 else ""))
+        misfits = [f.trace.file.name for f in self.files if not f.size_fits()]
+        if misfits:
+            lines.append(f"SIZE DOES NOT MATCH the dims in the name ({len(misfits)}): {', '.join(misfits[:8])}"
+                         + (" …" if len(misfits) > 8 else ""))
         if self.files:
             lines.extend(columns(_HEAD, [_row(f) for f in self.files]))
         return "\n".join(lines)
