@@ -216,20 +216,31 @@ def signs() -> list[Signs]:
 
 Check = Callable[[list[FileReport], Path], list[Finding]]
 _CHECKS: list[Check] = []
+_CHECK_MODULES: list[str] = []
 
 
 def register_check(fn: Check) -> Check:
-    """Add a doctor check (a family's `load` module calls this, as it registers its formats)."""
+    """Add a doctor check (a decorator in a family's checks module)."""
     if fn not in _CHECKS:
         _CHECKS.append(fn)
     return fn
 
 
+def register_checks_in(module: str) -> None:
+    """Name a module whose `@register_check` functions the doctor needs: imported when it runs,
+    not when the family loads to open a file."""
+    if module not in _CHECK_MODULES:
+        _CHECK_MODULES.append(module)
+
+
 def checks() -> list[Check]:
-    """Every registered doctor check, in registration order."""
+    """Every registered doctor check, in registration order (importing the modules named for them)."""
+    import importlib
+    for module in _CHECK_MODULES:
+        importlib.import_module(module)
     return list(_CHECKS)
 
 
 __all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Family", "FileReport", "Finding",
-           "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check",
+           "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check", "register_checks_in",
            "register_signs", "signs"]

@@ -18,12 +18,12 @@ by their `binparse/formats/*/plugin.py` files.
 from __future__ import annotations
 
 import fnmatch
-import hashlib
 import importlib
 import json
 import os
 import sys
 import warnings
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +36,20 @@ _LOADED: set[str] = set()
 
 
 def _fingerprint() -> str:
-    """What the cached entry points depend on: this Python and the folders on sys.path."""
+    """What the cached entry points depend on: this Python, the folders on sys.path and their
+    modification times (but the working folder's: it changes all the time and holds no installs)."""
+    cwd = os.getcwd()
     parts = [sys.executable, sys.version]
     for entry in sys.path:
+        if entry in ("", ".", cwd):
+            parts.append(entry)
+            continue
         try:
-            parts.append(f"{entry}:{os.stat(entry or '.').st_mtime_ns}")
+            parts.append(f"{entry}:{os.stat(entry).st_mtime_ns}")
         except OSError:
             parts.append(f"{entry}:-")
-    return hashlib.sha1("\n".join(parts).encode()).hexdigest()[:20]
+    text = "\n".join(parts).encode()
+    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
 
 
 def _cache_file() -> Path:

@@ -21,7 +21,6 @@ from numpy.typing import NDArray
 from ... import api
 from ...errors import FormatError
 from ...lookalike import is_text
-from ...registry import register_sniffer
 from .net import NetTda2
 from .report import columns
 
@@ -105,7 +104,7 @@ class ParamFile:
         return arr, f"layer {name.split('.')[0]} {name.split('.', 1)[1]} as stored"
 
 
-def _sniff(path: Any, head: bytes) -> Any:
+def sniff(path: Any, head: bytes) -> Any:
     """binparse.open() of an AM57x param file (its net beside it) or of a TIDL-API configuration."""
     if path is None:
         return None
@@ -118,6 +117,4 @@ def _sniff(path: Any, head: bytes) -> Any:
     return None
 
 
-register_sniffer(_sniff)
-
-__all__ = ["Config", "ParamFile", "read_config"]
+__all__ = ["Config", "ParamFile", "read_config", "sniff"]

@@ -90,19 +90,4 @@ class ReferenceFolder:
         return "\n".join(lines)
 
 
-NOTES = (".json", ".txt", ".md")  # what may lie beside the arrays (a manifest, a readme)
-
-
-def is_reference_folder(path: Path) -> bool:
-    """A folder of .npy files and nothing else but notes (a compile folder's .csv or .bin files make it
-    something else); the caller has checked that it holds no trace."""
-    try:
-        with os.scandir(path) as it:
-            names = [e.name for e in it if e.is_file() and not e.name.startswith(".")]
-    except OSError:
-        return False
-    npy = [n for n in names if n.endswith(".npy")]
-    return bool(npy) and all(n.endswith((".npy", *NOTES)) for n in names)
-
-
-__all__ = ["ReferenceFolder", "is_reference_folder", "load", "name_key"]
+__all__ = ["ReferenceFolder", "load", "name_key"]

@@ -17,7 +17,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...errors import BinparseError, FormatError, warn
-from ...registry import register_sniffer
 from .report import columns, tail
 from .trace_names import TraceName, parse
 from .trace_net import DataInfo, net_data
@@ -253,32 +252,11 @@ class TraceFolder:
         return "\n".join(lines)
 
 
-def _has_trace(folder: Path) -> bool:
-    try:
-        with os.scandir(folder) as it:
-            return any(parse(e.name) is not None for e in it if e.is_file())
-    except OSError:
-        return False
-
-
 def sniff(path: Any, head: bytes) -> Any:
-    """binparse.open() of a trace file (by its name), a folder holding trace files, or a folder of
-    reference .npy files (none of them a trace)."""
-    if path is None:
+    """binparse.open() of one trace file, by its name (registered for `trace_names.NAME_PATTERNS`)."""
+    if path is None or parse(os.fspath(path)) is None or Path(path).is_dir():
         return None
-    p = Path(path)
-    if parse(p.name) is not None and not p.is_dir():
-        return lambda source: TraceFile(source)
-    if not head and p.is_dir():
-        if _has_trace(p):
-            return TraceFolder.open
-        from .trace_reference import ReferenceFolder, is_reference_folder
-        if is_reference_folder(p):
-            return ReferenceFolder
-    return None
-
-
-register_sniffer(sniff)
+    return TraceFile
 
 
 __all__ = ["TraceFile", "TraceFolder", "sniff"]
