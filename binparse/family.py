@@ -207,11 +207,9 @@ def register_signs(signs: Signs) -> Signs:
     return signs
 
 
-def signs() -> list[Signs]:
-    """Every family's `Signs` (declared and registered), in family order."""
-    from .plugins import families
-    declared = [s for fam in families() for s in fam.signs]
-    return declared + [s for s in _SIGNS if s not in declared]
+def registered_signs() -> list[Signs]:
+    """The `Signs` registered at run time (`binparse.plugins.signs` adds the declared ones)."""
+    return list(_SIGNS)
 
 
 Check = Callable[[list[FileReport], Path], list[Finding]]
@@ -243,4 +241,4 @@ def checks() -> list[Check]:
 
 __all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Family", "FileReport", "Finding",
            "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check", "register_checks_in",
-           "register_signs", "signs"]
+           "register_signs", "registered_signs"]

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BinparseWarning
-from .family import Family
+from .family import Family, Signs, registered_signs
+from .text import is_text
 
 GROUP = "binparse.families"
 _FAMILIES: list[Family] | None = None
@@ -149,7 +150,6 @@ def all_loaded() -> bool:
 
 def matching(path: Path | None, head: bytes) -> list[Family]:
     """The families whose signs the file (or, for a folder, a file inside it) shows."""
-    from .lookalike import is_text
     if path is not None and path.is_dir():
         try:
             names = [p.name for p in path.iterdir()]
@@ -167,6 +167,12 @@ def matching(path: Path | None, head: bytes) -> list[Family]:
                 out.append(fam)
                 break
     return out
+
+
+def signs() -> list[Signs]:
+    """Every family's `Signs` (declared, then registered at run time), in family order."""
+    declared = [s for fam in families() for s in fam.signs]
+    return declared + [s for s in registered_signs() if s not in declared]
 
 
 def load_for(path: Path | None, head: bytes) -> list[Family]:
@@ -193,4 +199,4 @@ def reset() -> None:
 
 
 __all__ = ["GROUP", "entry_point_refs", "resolve", "families", "family", "load", "load_all", "load_for",
-           "load_family_of_format", "loaded", "all_loaded", "matching", "reset"]
+           "load_family_of_format", "loaded", "all_loaded", "matching", "reset", "signs"]

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 from ..lazy import names_from
 
 if TYPE_CHECKING:
-    from .load import SCHEMAS_DIR, load_all, load_schema, source_hash
-    from .model import Attr, EnumDef, Param, Primitive, Schema, Switch, TypeDef, TypeRef, Valid
+    from .load import SCHEMAS_DIR as SCHEMAS_DIR, load_all as load_all, load_schema as load_schema
+    from .load import source_hash as source_hash
+    from .model import Attr as Attr, EnumDef as EnumDef, Param as Param, Primitive as Primitive, Schema as Schema
+    from .model import Switch as Switch, TypeDef as TypeDef, TypeRef as TypeRef, Valid as Valid
 
 _API = {**dict.fromkeys(("SCHEMAS_DIR", "load_all", "load_schema", "source_hash"), "load"),
         **dict.fromkeys(("Attr", "EnumDef", "Param", "Primitive", "Schema", "Switch", "TypeDef", "TypeRef", "Valid"),

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from .inputs import pack_inputs as pack_inputs
     from .layout import output_mapping as output_mapping
     from .tables import read_table as read_table
-    from .folder import table_report as table_report
-    from .folder import table_summary as table_summary
+    from .tables import table_report as table_report
+    from .tables import table_summary as table_summary
     from .tables import write_dump as write_dump
     from .tables import write_mapping as write_mapping
 
@@ -49,8 +49,8 @@ _API = {
     "pack_inputs": "inputs",
     "output_mapping": "layout",
     "read_table": "tables",
-    "table_report": "folder",
-    "table_summary": "folder",
+    "table_report": "tables",
+    "table_summary": "tables",
     "write_dump": "tables",
     "write_mapping": "tables",
 }

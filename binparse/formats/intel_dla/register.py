@@ -15,7 +15,8 @@ from ...family import register_checks_in
 from ...registry import register_sniffer
 from .config import OutputConfiguration, OutputSlice
 from .dialects import Dialect, detect, dialects
-from .folder import KINDS, CompileFolder, table_report, table_summary
+from .folder import KINDS, CompileFolder
+from .tables import table_report, table_summary
 from .inputs import InputConfiguration, offsets_of, pack_inputs
 from .layout import Folding, find_roles, input_mapping, output_mapping
 from .tables import DumpTable, MappingTable, read_table, write_dump, write_mapping

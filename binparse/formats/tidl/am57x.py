@@ -22,7 +22,7 @@ from ... import api
 from ...errors import FormatError
 from ...lookalike import is_text
 from .net import NetTda2
-from .report import columns
+from ...render import columns
 
 _CONFIG_LINE = re.compile(r"^\s*(\w+)\s*=\s*\"?([^\"\n#]*?)\"?\s*(?:#.*)?$", re.M)
 

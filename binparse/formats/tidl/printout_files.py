@@ -16,7 +16,7 @@ import numpy as np
 
 from ...lookalike import is_text
 from .printouts import PRINTOUTS
-from .report import columns
+from ...render import columns
 
 
 @dataclasses.dataclass
