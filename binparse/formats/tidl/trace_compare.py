@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from ...errors import FormatError
 from ...progress import steps
-from .report import columns
+from ...render import columns
 from .trace_net import DataInfo, net_data, topological_ids
 
 CHUNK = 1 << 20  # elements per step (8 MB as float64)

@@ -18,7 +18,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...errors import FormatError
-from .report import columns, tail
+from ...render import columns
+from .report import tail
 from .trace_net import DataInfo, net_data
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")

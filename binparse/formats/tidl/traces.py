@@ -17,7 +17,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...errors import BinparseError, FormatError, warn
-from .report import columns, tail
+from ...render import columns
+from .report import tail
 from .trace_names import TraceName, parse
 from .trace_net import DataInfo, net_data
 
