@@ -71,7 +71,7 @@ register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin",
 register_sniffer("binparse.formats.tidl.printout_files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
                                                                        "*_paramDebug.csv"))
 register_sniffer("binparse.formats.tidl.traces:sniff", names=trace_names.NAME_PATTERNS)  # one layer trace
-register_sniffer(trace_names.sniff_folder)  # a folder of traces, or of reference .npy (light: names only)
+register_sniffer("binparse.formats.tidl.trace_sniff:sniff_folder")  # a folder of traces or of reference .npy
 register_checks_in("binparse.formats.tidl.doctor")
 register_checks_in("binparse.formats.tidl.trace_doctor")
 register_checks_in("binparse.formats.tidl.printout_checks")

@@ -23,6 +23,7 @@ from ...errors import FormatError
 from ...progress import steps
 from ...render import columns
 from .trace_net import DataInfo, net_data, topological_ids
+from .trace_plot import snr_svg
 
 CHUNK = 1 << 20  # elements per step (8 MB as float64)
 _TINY = float(np.finfo(np.float64).tiny)
@@ -78,38 +79,34 @@ def stats(a: Iterator[NDArray[Any]], b: Iterator[NDArray[Any]]) -> tuple[float |
     return snr, mx, (sabs / n if n else 0.0)
 
 
-def _trace_chunks(f: Any) -> Chunks:
+@dataclass(frozen=True)
+class Source:
+    """One buffer of a run, as a run offers it for comparing (`run.buffers(data)`)."""
+
+    count: int  # elements
+    shape: list[int] | None  # (N, D1, D2, C, H, W) when known
+    chunks: Chunks  # float32 chunks of the dequantized elements, in order
+    file: str
+
+
+def chunked(flat: Callable[[], NDArray[Any]], convert: Callable[[NDArray[Any]], NDArray[Any]]) -> Chunks:
+    """Chunks of CHUNK elements (as set when read) of a flat array, each converted to float32."""
     def gen() -> Iterator[NDArray[Any]]:
-        flat = f.array().reshape(-1)
-        for s in range(0, flat.size, CHUNK):
-            yield f.dequantize_copy(flat[s:s + CHUNK])
+        arr = flat()
+        step = CHUNK
+        for s in range(0, arr.size, step):
+            yield convert(arr[s:s + step])
     return gen
 
 
-def _npy_chunks(path: Any) -> Chunks:
-    from .trace_reference import load
-
-    def gen() -> Iterator[NDArray[Any]]:
-        flat = load(path).reshape(-1)
-        for s in range(0, flat.size, CHUNK):
-            yield np.asarray(flat[s:s + CHUNK], dtype=np.float32)
-    return gen
-
-
-def _side(run: Any, data: dict[int, DataInfo]) -> dict[int, tuple[int, list[int] | None, Chunks, str]]:
-    """dataId → (element count, 6-D shape or None, chunk source, file name) of one run."""
-    from .trace_reference import ReferenceFolder, load
-    from .traces import TraceFolder
-    if isinstance(run, TraceFolder):
-        return {did: (f.trace.count, list(f.trace.shape), _trace_chunks(f), f.trace.file.name)
-                for did, f in run.by_data_id().items()}
-    if isinstance(run, ReferenceFolder):
-        if not data:
-            raise FormatError("reference tensors are matched to traces by name, through the net", file=str(run.path),
-                              hint="pass --net NET.bin (with its layer_info.txt beside it, which names the buffers)")
-        return {did: (int(load(p).size), None, _npy_chunks(p), p.name) for did, p in run.by_data_id(data).items()}
-    raise FormatError("cannot compare TIDL traces with this", found=type(run).__name__,
-                      expected="a folder of TIDL traces or of reference .npy files")
+def _side(run: Any, data: dict[int, DataInfo]) -> dict[int, Source]:
+    """dataId → Source of one run (a trace folder, a folder of reference arrays: anything with `buffers`)."""
+    buffers = getattr(run, "buffers", None)
+    if not callable(buffers):
+        raise FormatError("cannot compare TIDL traces with this", found=type(run).__name__,
+                          expected="a folder of TIDL traces or of reference .npy files")
+    out: dict[int, Source] = buffers(data)
+    return out
 
 
 def compare_runs(a: Any, b: Any, *, min_snr_db: float = 30.0) -> TraceComparison:
@@ -126,14 +123,14 @@ def compare_runs(a: Any, b: Any, *, min_snr_db: float = 30.0) -> TraceComparison
     order += sorted(common - set(order))
     layers = []
     for k, did in enumerate(order, 1):
-        (na, shape_a, ca, fa), (nb, shape_b, cb, fb) = sa[did], sb[did]
-        if na != nb:
+        x, y = sa[did], sb[did]
+        if x.count != y.count:
             raise FormatError("the two runs' buffers differ in size", path=f"dataId {did}",
-                              expected=f"{na:,} elements ({fa})", found=f"{nb:,} elements ({fb})",
+                              expected=f"{x.count:,} elements ({x.file})", found=f"{y.count:,} elements ({y.file})",
                               hint="the runs come from different nets, or the reference is not this tensor")
-        snr, mx, mean = stats(ca(), cb())
+        snr, mx, mean = stats(x.chunks(), y.chunks())
         info = data.get(did)
-        shape = shape_a or shape_b or (list(info.shape) if info else [na])
+        shape = x.shape or y.shape or (list(info.shape) if info else [x.count])
         layers.append(LayerDiff(did, info.layer if info else None, info.layer_type if info else None, shape,
                                 snr, mx, mean))
         steps("comparing layer traces", len(order), k)
@@ -178,8 +175,7 @@ class TraceComparison:
         return "\n".join(lines)
 
     def svg(self) -> str:
-        from .trace_plot import snr_svg
         return snr_svg(self)
 
 
-__all__ = ["CHUNK", "LayerDiff", "TraceComparison", "compare_runs", "first_divergence", "stats"]
+__all__ = ["CHUNK", "LayerDiff", "Source", "TraceComparison", "chunked", "compare_runs", "first_divergence", "stats"]

@@ -4,11 +4,8 @@ deterministic and small, no plotting dependency."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 from xml.sax.saxutils import escape
-
-if TYPE_CHECKING:
-    from .trace_compare import TraceComparison
 
 LEFT, TOP, RIGHT, BOTTOM, HEIGHT, MIN_WIDTH = 70, 50, 30, 60, 300, 560
 STYLE = (".axis{stroke:#000000;stroke-width:1}.limit{stroke:#c0392b;stroke-dasharray:6 4}"
@@ -22,13 +19,14 @@ def _ticks(lo: float, hi: float) -> list[float]:
     return [start + k * step for k in range(int((hi - start) // step) + 1) if start + k * step >= lo]
 
 
-def snr_svg(c: TraceComparison) -> str:
+def snr_svg(c: Any) -> str:
+    """The picture of a `trace_compare.TraceComparison` (its layers, first, min_snr_db, ordered_by)."""
     n = len(c.layers)
     inner = MIN_WIDTH - LEFT - RIGHT
     dx = inner / max(n, 1) if 24 * n <= inner else max(4.0, min(24.0, 900.0 / n))  # spread few, pack many
     width = max(LEFT + RIGHT + dx * max(n, 1), MIN_WIDTH)  # room for the titles
-    finite = [d.snr_db for d in c.layers if d.snr_db is not None]
-    hi = max([*finite, c.min_snr_db + 20.0])
+    finite: list[float] = [float(d.snr_db) for d in c.layers if d.snr_db is not None]
+    hi = max([*finite, float(c.min_snr_db) + 20.0])
     lo = min([*finite, 0.0])
     top = hi + 10.0  # identical layers are drawn here
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from numpy.typing import NDArray
 from ...errors import FormatError
 from ...render import columns
 from .report import tail
+from .trace_compare import Source, TraceComparison, chunked, compare_runs
 from .trace_net import DataInfo, net_data
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -40,6 +42,14 @@ def load(path: Path) -> NDArray[Any]:
     if arr.dtype.kind not in "iuf":
         raise FormatError("a reference array must hold numbers", file=str(path), found=arr.dtype)
     return arr
+
+
+def _flat(path: Path) -> Callable[[], NDArray[Any]]:
+    return lambda: load(path).reshape(-1)
+
+
+def _as_float32(a: NDArray[Any]) -> NDArray[Any]:
+    return np.asarray(a, dtype=np.float32)
 
 
 class ReferenceFolder:
@@ -66,8 +76,15 @@ class ReferenceFolder:
                 out[did] = p
         return out
 
-    def compare(self, other: Any, *, min_snr_db: float = 30.0) -> Any:
-        from .trace_compare import compare_runs
+    def buffers(self, data: dict[int, DataInfo]) -> dict[int, Source]:
+        """dataId → its reference array as a source of float32 chunks (matched by name: needs the net)."""
+        if not data:
+            raise FormatError("reference tensors are matched to traces by name, through the net", file=str(self.path),
+                              hint="pass --net NET.bin (with its layer_info.txt beside it, which names the buffers)")
+        return {did: Source(int(load(p).size), None, chunked(_flat(p), _as_float32), p.name)
+                for did, p in self.by_data_id(data).items()}
+
+    def compare(self, other: Any, *, min_snr_db: float = 30.0) -> TraceComparison:
         return compare_runs(self, other, min_snr_db=min_snr_db)
 
     def summary(self) -> dict[str, Any]:

@@ -10,6 +10,7 @@ be listed but neither viewed nor dequantized: the error says to pass the net.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from ...errors import BinparseError, FormatError, warn
 from ...render import columns
 from .report import tail
 from .trace_names import TraceName, parse
+from .trace_compare import Source, TraceComparison, chunked, compare_runs
 from .trace_net import DataInfo, net_data
 
 
@@ -172,6 +174,10 @@ def _names_trace(name: str, f: TraceFile) -> bool:
     return name in (f.trace.file.name, str(f.trace.data_id)) or (f.info is not None and name == f.info.name)
 
 
+def _flat(f: TraceFile) -> Callable[[], NDArray[Any]]:
+    return lambda: f.array().reshape(-1)
+
+
 class TraceFolder:
     """Every trace file in a folder (both naming styles, any prefix), optionally with the net."""
 
@@ -214,10 +220,13 @@ class TraceFolder:
             out[did] = (fixed or floats or fs)[0]
         return out
 
-    def compare(self, other: Any, *, min_snr_db: float = 30.0) -> Any:
-        """Layer-by-layer comparison with `other` (a trace folder or a folder of reference .npy): a
-        `TraceComparison`."""
-        from .trace_compare import compare_runs
+    def buffers(self, data: dict[int, DataInfo]) -> dict[int, Source]:
+        """dataId → its trace (`by_data_id`) as a source of dequantized chunks, for `compare`."""
+        return {did: Source(f.trace.count, list(f.trace.shape), chunked(_flat(f), f.dequantize_copy), f.trace.file.name)
+                for did, f in self.by_data_id().items()}
+
+    def compare(self, other: Any, *, min_snr_db: float = 30.0) -> TraceComparison:
+        """Layer-by-layer comparison with `other` (a trace folder or a folder of reference .npy)."""
         return compare_runs(self, other, min_snr_db=min_snr_db)
 
     def tensor_array(self, name: str | None = None, buffer: Any = None, *, stored: bool = False,
