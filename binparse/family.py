@@ -187,6 +187,7 @@ class Family:
     `load`: the module that registers the family's formats, sniffers and doctor checks, imported
     when a file shows one of the `signs` (or when every family is needed). `companions`: names of
     sub-folders whose files belong with their folder's (TI's tools write printouts to `tempDir/`).
+    `fixtures`: the writer of the family's fixture specs, `write(spec, spec_path, out_dir) -> paths`.
     """
 
     name: str
@@ -195,6 +196,7 @@ class Family:
     options: tuple[Option, ...] = ()
     layouts: tuple[LayoutKind, ...] = ()
     companions: tuple[str, ...] = ()
+    fixtures: str = ""  # "module:function": writes a fixture spec of `family: <name>` (`binparse fixture`)
 
 
 _SIGNS: list[Signs] = []
