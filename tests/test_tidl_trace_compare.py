@@ -16,7 +16,7 @@ import pytest
 import binparse
 from binparse.cli import main
 from binparse.errors import FormatError
-from binparse.fixtures.tidl_traces import write_traces
+from binparse.formats.tidl.trace_fixtures import write_traces
 from binparse.formats.tidl import trace_compare
 from binparse.formats.tidl.printouts import read_layer_info
 from binparse.formats.tidl.trace_reference import name_key

@@ -11,7 +11,7 @@ import pytest
 
 import binparse
 from binparse.errors import BinparseError, FormatError
-from binparse.fixtures.tidl_traces import trace_name, write_traces
+from binparse.formats.tidl.trace_fixtures import trace_name, write_traces
 from binparse.formats.tidl.printouts import read_layer_info, read_netlog
 from binparse.formats.tidl.trace_names import parse
 from binparse.formats.tidl.trace_reference import ReferenceFolder
