@@ -131,7 +131,7 @@ def test_reference_npy_by_tensor_name(runs: dict[tuple[str, str], Path], tmp_pat
 
 def test_streamed_in_chunks(runs: dict[tuple[str, str], Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """The east runs in chunks of 4 Ki elements: the same result, and less memory than half of one trace.
-    (Measured on the two 81 MB 8.2 runs with 64 Ki-element chunks: a 3.0 MiB peak; see the README.)"""
+    (Measured on the two 81 MB 8.2 runs with 64 Ki-element chunks: a 2.3 MiB peak; see the README.)"""
     net = binparse.open(real(NETS["9.x-east"]))
     a, b = binparse.open(runs["9.x-east", "clean"]).described_by(net), binparse.open(runs["9.x-east", "perturbed"])
     whole = a.compare(b).summary()

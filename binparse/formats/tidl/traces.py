@@ -123,7 +123,9 @@ class TraceFile:
             raise FormatError("the net gives this buffer no usable scale", file=self.file,
                               path=f"layers[{info.layer}].outData.tensorScale", expected="a finite non-zero scale",
                               found=info.scale)
-        out: NDArray[np.float32] = (q.astype(np.float32) - np.float32(info.zero_point)) / np.float32(info.scale)
+        out: NDArray[np.float32] = q.astype(np.float32)  # (q - zp) / scale, each step in float32, in place
+        out -= np.float32(info.zero_point)
+        out /= np.float32(info.scale)
         return out
 
     # -- protocols -------------------------------------------------------------------------------------
