@@ -205,3 +205,15 @@ def test_cli_view(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     capsys.readouterr()
     assert main(["view", str(fixture_trace(1)), "--dequantize", "--npy", str(out)]) == 3
     assert "a .y trace without its net has no known element type" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key", list(NETS))
+def test_cli_on_the_real_nets(runs: dict[tuple[str, str], Path], key: str, capsys: pytest.CaptureFixture[str]) -> None:
+    net = str(real(NETS[key]))
+    assert main(["traces", str(runs[key, "perturbed"]), "--net", net, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["traces"]
+    assert sorted(e["data_id"] for e in listed) == sorted(_layer_info_index(key))
+    assert all(e["layer"] == _layer_info_index(key)[e["data_id"]] for e in listed)
+    assert main(["compare", str(runs[key, "clean"]), str(runs[key, "perturbed"]), "--net", net, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["first_divergence"] == {"data_id": PERTURBED[key], "layer": LAYER_OF[key]}

@@ -306,3 +306,24 @@ def test_report_says_what_does_not_fit(tmp_path: Path) -> None:
     text = binparse.open(tmp_path).described_by(binparse.open(NET_915)).report().splitlines()
     assert text[1] == "SIZE DOES NOT MATCH the dims in the name (1): tidl_trace0003_00001_00003_00005x00004.y"
     assert "SIZE" not in binparse.open(tmp_path).report()  # without the net, 1 byte per element may be right
+
+
+def test_dims_that_differ_from_the_net(tmp_path: Path) -> None:
+    """H and W swapped in a name (the names give W before H): the sizes agree, the net's dims do not."""
+    from binparse.doctor import doctor
+    src = fixture_trace(3)
+    (tmp_path / "tidl_trace0003_00001_00003_00004x00005.y").write_bytes(src.read_bytes())
+    (tmp_path / NET_915.name).write_bytes(NET_915.read_bytes())
+    text = binparse.open(tmp_path).described_by(binparse.open(NET_915)).report().splitlines()
+    assert text[1] == "DIMS DIFFER from the net's (1): tidl_trace0003_00001_00003_00004x00005.y (net: 1x1x1x3x4x5)"
+    problems = [f["text"] for f in doctor(tmp_path)["findings"] if f["level"] == "problem"]
+    assert problems == ["tidl_trace0003_00001_00003_00004x00005.y: dims 1x1x1x3x5x4 in the name, 1x1x1x3x4x5 in "
+                        "915_tidl_net.bin (dataId 3, layer 3)"]
+
+
+def test_one_trace_against_its_float_trace() -> None:
+    y = binparse.open(fixture_trace(2)).described_by(binparse.open(NET_915))
+    doc = y.compare(binparse.open(fixture_trace(2, "_float.bin"))).summary()
+    assert doc["layers"] == [{"data_id": 2, "layer": 2, "layer_type": "TIDL_PoolingLayer", "shape": [1, 1, 1, 3, 4, 5],
+                              "snr_db": None, "max_abs_diff": 0.0, "mean_abs_diff": 0.0}]
+    assert doc["first_divergence"] is None

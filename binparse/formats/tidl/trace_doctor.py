@@ -25,6 +25,11 @@ def check_traces(reports: list[FileReport], folder: Path) -> list[Finding]:
         info = data.get(f.trace.data_id)
         if net is not None and info is None:
             unknown.append(r.name)
+        if info is not None and info.shape != f.trace.shape:
+            out.append(Finding("problem", f"{r.name}: dims {'x'.join(map(str, f.trace.shape))} in the name, "
+                                          f"{'x'.join(map(str, info.shape))} in {net.name if net else 'the net'} "
+                                          f"(dataId {info.data_id}, layer {info.layer})", [r.name]))
+            wrong.append(r.name)
         sizes = f.allowed_sizes() if info is None else TraceFile(f.trace.file, info, name=f.trace).allowed_sizes()
         size = f.trace.file.stat().st_size
         if size not in sizes:

@@ -100,6 +100,10 @@ class TraceFile:
             return (4 * n,)
         return (self.info.dtype.itemsize * n,) if self.info is not None else (n, 2 * n)
 
+    def dims_fit(self) -> bool:
+        """Whether the name's dims are the net's dims of its dataId (True without a net)."""
+        return self.info is None or self.info.shape == self.trace.shape
+
     def size_fits(self) -> bool:
         return self.trace.file.stat().st_size in self.allowed_sizes()
 
@@ -129,6 +133,15 @@ class TraceFile:
         return out
 
     # -- protocols -------------------------------------------------------------------------------------
+    def buffers(self, data: dict[int, DataInfo]) -> dict[int, Source]:
+        """This trace as a source of dequantized chunks, for `compare`."""
+        return {self.trace.data_id: Source(self.trace.count, list(self.trace.shape),
+                                           chunked(_flat(self), self.dequantize_copy), self.trace.file.name)}
+
+    def compare(self, other: Any, *, min_snr_db: float = 30.0) -> TraceComparison:
+        """This trace against another of the same dataId (e.g. a `.y` and TIDL's `_float.bin`)."""
+        return compare_runs(self, other, min_snr_db=min_snr_db)
+
     def tensor_array(self, name: str | None = None, buffer: Any = None, *, stored: bool = False,
                      dequantize: bool = False) -> tuple[NDArray[Any], str]:
         """The trace as a 6-D (N, D1, D2, C, H, W) array. A trace is dense: stored = logical."""
@@ -224,8 +237,7 @@ class TraceFolder:
 
     def buffers(self, data: dict[int, DataInfo]) -> dict[int, Source]:
         """dataId → its trace (`by_data_id`) as a source of dequantized chunks, for `compare`."""
-        return {did: Source(f.trace.count, list(f.trace.shape), chunked(_flat(f), f.dequantize_copy), f.trace.file.name)
-                for did, f in self.by_data_id().items()}
+        return {did: src for f in self.by_data_id().values() for did, src in f.buffers(data).items()}
 
     def compare(self, other: Any, *, min_snr_db: float = 30.0) -> TraceComparison:
         """Layer-by-layer comparison with `other` (a trace folder or a folder of reference .npy)."""
@@ -259,6 +271,10 @@ class TraceFolder:
         if misfits:
             lines.append(f"SIZE DOES NOT MATCH the dims in the name ({len(misfits)}): {', '.join(misfits[:8])}"
                          + (" …" if len(misfits) > 8 else ""))
+        other = [f"{f.trace.file.name} (net: {'x'.join(map(str, f.info.shape))})" for f in self.files
+                 if f.info is not None and not f.dims_fit()]
+        if other:
+            lines.append(f"DIMS DIFFER from the net's ({len(other)}): {', '.join(other[:4])}" + (" …" if len(other) > 4 else ""))
         if self.files:
             lines.extend(columns(_HEAD, [_row(f) for f in self.files]))
         return "\n".join(lines)
