@@ -327,3 +327,15 @@ def test_one_trace_against_its_float_trace() -> None:
     assert doc["layers"] == [{"data_id": 2, "layer": 2, "layer_type": "TIDL_PoolingLayer", "shape": [1, 1, 1, 3, 4, 5],
                               "snr_db": None, "max_abs_diff": 0.0, "mean_abs_diff": 0.0}]
     assert doc["first_divergence"] is None
+
+
+def test_names_from_a_layer_info_in_tempdir(tmp_path: Path) -> None:
+    """OSRT compiles leave TI's printouts in tempDir/ beside the net: the names are found there too."""
+    net = real(NETS["9.x-fcnn"])
+    (tmp_path / "tempDir").mkdir()
+    (tmp_path / net.name).write_bytes(net.read_bytes())
+    (tmp_path / "tempDir" / f"{net.name}.layer_info.txt").write_bytes(Path(f"{net}.layer_info.txt").read_bytes())
+    runs = tmp_path / "run"
+    write_traces(net, runs, data_ids={2})
+    entry = binparse.open(runs).described_by(binparse.open(tmp_path / net.name)).summary()["traces"][0]
+    assert (entry["data_id"], entry["name"]) == (2, "/cnn/cnn.0/relu/Relu_output_0")

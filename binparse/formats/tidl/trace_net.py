@@ -4,7 +4,8 @@ scale, zero point, dims, name and the buffers the layer reads.
 A trace file names only its dataId and dims; TIDL writes it in the element type of the layer's
 outData, and its float trace as `(q - tensorZeroPoint) / tensorScale`. 8.2 data params have no
 tensorZeroPoint (the field came with 08.06): their zero point is 0. Names come from TI's
-`<net>.layer_info.txt` beside the net when it is there (the net itself stores no names).
+`<net>.layer_info.txt` beside the net or in `tempDir/` beside it (where OSRT compiles leave it) when
+it is there (the net itself stores no names).
 """
 
 from __future__ import annotations
@@ -60,10 +61,11 @@ def _names(net: Any) -> dict[tuple[int, int], str]:
     file = getattr(net, "_file", None)
     if not file:
         return {}
-    info = Path(f"{file}.layer_info.txt")
-    if not info.is_file():
-        return {}
-    return {(r.index, r.data_id): r.name for r in read_layer_info(info)}
+    net = Path(file)
+    for info in (net.parent / f"{net.name}.layer_info.txt", net.parent / "tempDir" / f"{net.name}.layer_info.txt"):
+        if info.is_file():
+            return {(r.index, r.data_id): r.name for r in read_layer_info(info)}
+    return {}
 
 
 def net_data(net: Any) -> dict[int, DataInfo]:
