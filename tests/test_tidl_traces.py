@@ -27,6 +27,7 @@ NETS = {  # the real nets, and a buffer to perturb in the comparison tests
 }
 STYLES = {"current": "tidl_trace_subgraph_0_", "old": "tidl_trace"}
 TRACES = FIXTURES / "tidl" / "traces_10_01"
+OLD_TRACES = FIXTURES / "tidl" / "traces_10_01_old"
 NET_915 = FIXTURES / "tidl" / "net_10_01_traces" / "915_tidl_net.bin"
 
 
@@ -339,3 +340,11 @@ def test_names_from_a_layer_info_in_tempdir(tmp_path: Path) -> None:
     write_traces(net, runs, data_ids={2})
     entry = binparse.open(runs).described_by(binparse.open(tmp_path / net.name)).summary()["traces"][0]
     assert (entry["data_id"], entry["name"]) == (2, "/cnn/cnn.0/relu/Relu_output_0")
+
+
+def test_protocols() -> None:
+    from binparse.family import Artifact, Comparable, Described, TensorSource
+    folder, one = binparse.open(TRACES), binparse.open(fixture_trace(1))
+    for obj in (folder, one):
+        assert all(isinstance(obj, p) for p in (Artifact, Comparable, Described, TensorSource))
+    assert isinstance(folder.compare(binparse.open(OLD_TRACES).described_by(binparse.open(NET_915))), Artifact)
