@@ -93,7 +93,8 @@ def test_inspect_shows_a_printout_not_a_net(tmp_path: Path, capsys: pytest.Captu
     assert len(doc["rows"]) == 10
     assert doc["rows"][2] == {"index": 2, "layer_type": "TIDL_ConvolutionLayer", "out_name": "/cnn/cnn.0/relu/Relu_output_0",
                               "group": 0, "num_in": 1, "num_out": 1, "in_ids": [1], "out_id": 2,
-                              "in_nchw": [1, 1, 32, 100], "out_nchw": [1, 64, 32, 100], "macs": 1843200}
+                              "in_nchw": [1, 1, 32, 100], "out_nchw": [1, 64, 32, 100], "macs": 1843200,
+                              "extra": {}}
     assert main(["inspect", str(real(FCNN + ".layer_info.txt"))]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("TI layer_info printout of _cnn_cnn.5_relu_Relu_output_0_tidl_net.bin: 10 rows")
