@@ -68,6 +68,20 @@ def sniff(path: Any, head: bytes) -> Any:
     return None
 
 
+#: A family whose file sizes follow a rule rather than a table works out a size no format lists:
+#: fn(buffer, file) -> the Format it found (registered by it, without a size, so `format_of` knows
+#: it and the size index does not skip its checks next time), or None when the file is not of its
+#: kind. It raises FormatError when the size fits its rule but the content does not settle it.
+Solver = Callable[[memoryview, Any], "Format | None"]
+_SOLVERS: list[Solver] = []
+
+
+def register_solver(fn: Solver) -> Solver:
+    if fn not in _SOLVERS:
+        _SOLVERS.append(fn)
+    return fn
+
+
 def register(fmt: Format) -> Format:
     global _SORTED
     if fmt.name in _FORMATS and _FORMATS[fmt.name] != fmt:
@@ -142,10 +156,12 @@ def has_candidate(size: int, head: bytes) -> bool:
     return size in by_size or any(head[:n] in by_magic for n in lengths)
 
 
-def detect(size: int, head: bytes, *, file: str | None = None, version: str | None = None) -> Format:
+def detect(size: int, head: bytes, *, file: str | None = None, version: str | None = None,
+           buf: memoryview | None = None) -> Format:
     """The one format a file of `size` bytes starting with `head` matches (FormatError otherwise).
 
-    With `version`, only that version's formats are candidates.
+    With `version`, only that version's formats are candidates. With `buf` (the whole file), a
+    size no format lists is offered to the families' solvers (`register_solver`) before giving up.
     """
     if version:
         pool = of_version(version)
@@ -164,6 +180,11 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
         pool = registered() if len(found) != 1 else found
     if len(found) == 1:
         return found[0]
+    if not found and buf is not None and not version:
+        for solver in list(_SOLVERS):
+            solved = solver(buf, file)
+            if solved is not None:
+                return solved
     if not found:
         raise _no_match(pool, size, head, file)
     raise FormatError("several formats match this file", file=file,

@@ -1,17 +1,20 @@
 """The TIDL family loaded: its formats, sniffers and doctor checks registered (`plugin.FAMILY.load`).
 
 The io file is exactly one `sTIDL_IOBufDesc_t`, whose size differs per SDK version and core
-count, so the size identifies the version (TIDL-RT itself refuses a file of any other size).
+count, so the size identifies the version (TIDL-RT itself refuses a file of any other size). The
+sizes below are those seen in real files or computed from a header; any other size is solved
+from the struct rule (`io_solve.py`) and read with `unverified` set.
 """
 
 from __future__ import annotations
 
 import struct
 
-from ...registry import Format, register, register_sniffer
+from ...registry import Format, register, register_sniffer, register_solver
 from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 from . import nearest
 from .io import IoBufDesc, IoBufDescTda2
+from .io_solve import solve as _solve_io_size
 from .nearest import OTHER, NetJ7Nearest
 from .net import NET_VERSIONS, NetJ7, NetTda2
 from .tensors import ELEMENT_DTYPES, Pads, Tensor
@@ -23,6 +26,7 @@ from .printout_files import Printout  # (registers the printouts sniffer)
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
                     version="TDA2 TIDL 01.xx (16/16)", size=1160,
+                    params={"max_alg_in_bufs": 16, "max_alg_out_bufs": 16},
                     describe="sTIDL_IOBufDesc_t, 16 inputs / 16 outputs (computed from the header)")),
     register(Format(name="tidl.io.j7_08", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
                     version="J7 TIDL 08.x (08_00 … 08_06)", size=37256,
@@ -67,6 +71,7 @@ NET_FORMATS.append(register(Format(
     exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
     describe="sTIDL_Network_t of an SDK binparse does not know")))
 register_sniffer(nearest.sniff)
+register_solver(_solve_io_size)  # io sizes no format above lists: worked out from the struct rule (io_solve.py)
 
 
 __all__ = ["Config", "ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "NET_VERSIONS", "IoBufDesc", "IoBufDescTda2",
