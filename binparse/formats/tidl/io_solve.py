@@ -16,6 +16,7 @@ says it aloud. Several readings or none: a FormatError listing them.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -115,18 +116,19 @@ def problems(acc: Any, gen: Generation) -> list[str]:
     pitches that fit a padded plane, known element types, printable names, and every entry past
     the used ones zero (TI's import tool clears the struct before filling it)."""
     try:
-        n_in, n_out = int(acc.num_input_buf), int(acc.num_output_buf)
+        n_in, n_out = struct.unpack_from("<ii", acc._mv, acc._off)  # raw: the accessor checks them against the slots
         slots_in, slots_out = len(acc.in_width), len(acc.out_width)
         if not (1 <= n_in <= slots_in and 1 <= n_out <= slots_out):
             return [f"numInputBuf {n_in} / numOutputBuf {n_out} not within 1..{slots_in} / 1..{slots_out}"]
-        if gen.io_version >= 90 and not 1 <= int(acc.num_cores) <= int(acc.max_num_cores):
-            return [f"numCores {int(acc.num_cores)} not within 1..{int(acc.max_num_cores)}"]
+        cores = struct.unpack_from("<i", acc._mv, acc._off + 8)[0] if gen.io_version >= 90 else 1
+        if not 1 <= cores <= int(acc._params.get("max_num_cores", 1)):
+            return [f"numCores {cores} not within 1..{int(acc._params.get('max_num_cores', 1))}"]
         found: list[str] = []
         for side, n in (("in", n_in), ("out", n_out)):
             found += _side_problems(acc, gen, side, n)
         return found
     except (BinparseError, UnicodeError, ValueError) as exc:
-        return [f"unreadable: {exc}"]
+        return [f"unreadable: {getattr(exc, 'message', exc)}"]
 
 
 def _side_problems(acc: Any, gen: Generation, side: str, n: int) -> list[str]:
