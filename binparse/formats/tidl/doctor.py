@@ -12,6 +12,7 @@ from ... import api
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
+from .weights import tda2_weights_read
 from .versions import RELEASED
 
 IO_VERSIONS = (80, 90, 92, 100)  # the io layouts, named by the TIDL release that introduced each (io_version)
@@ -123,12 +124,18 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
         param = folder / rep.name.replace("tidl_net_", "tidl_param_")
         if param.exists() and param != folder / rep.name:
             try:
-                net.weights(api.map_file(param))
-                out.append(Finding("ok", f"{param.name} holds exactly the parameters {rep.name} describes", [rep.name, param.name]))
+                _, rule = tda2_weights_read(net, api.map_file(param))
+                if rule:
+                    out.append(Finding("note", f"{param.name} matches {rep.name} only under an inferred rule, so this "
+                                               f"is not verified: {rule}", [rep.name, param.name]))
+                else:
+                    out.append(Finding("ok", f"{param.name} holds exactly the parameters {rep.name} describes",
+                                       [rep.name, param.name]))
                 for other in reports:  # the param file has no header: it is identified by its network
                     if other.name == param.name:
                         other.family, other.kind, other.version = "tidl", "param.bin", rep.version
-                        other.evidence = f"its size is what {rep.name} describes"
+                        other.evidence = (f"its size is what {rep.name} describes" if not rule else
+                                          f"its size is what {rep.name} describes under an inferred rule")
             except BinparseError as exc:
                 out.append(Finding("problem", f"{param.name} does not match {rep.name}: {exc}", [rep.name, param.name]))
         for cfg in folder.glob("tidl_config_*.txt"):
@@ -141,10 +148,15 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                 continue
             _, c, h, w = net.table().out_shapes[first, 0].tolist()
             want = (int(conf["inNumChannels"]), int(conf["inHeight"]), int(conf["inWidth"]))
-            level = "ok" if (c, h, w) == want else "problem"
-            out.append(Finding(level, f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) "
-                                      f"{'matches' if level == 'ok' else 'differs from'} {rep.name}'s input data layer "
-                                      f"{c}x{h}x{w}", [cfg.name, rep.name]))
+            if (c, h, w) == want:
+                out.append(Finding("ok", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) matches "
+                                         f"{rep.name}'s input data layer {c}x{h}x{w}", [cfg.name, rep.name]))
+            else:  # TIDL-API sizes its buffers from the net (ExecutionObject ComputeInputOutputSizes), not these keys
+                out.append(Finding("note", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) differs from "
+                                           f"{rep.name}'s input data layer {c}x{h}x{w}; TIDL-API reads the frame size "
+                                           "from the net, the config's inWidth/inHeight/inNumChannels are the "
+                                           "application's, so whether this input file fits is not verified",
+                                   [cfg.name, rep.name]))
 
 
 @register_check

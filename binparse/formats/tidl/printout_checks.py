@@ -32,10 +32,10 @@ def _x(dims: Sequence[int]) -> str:
     return "x".join(map(str, dims))
 
 
-def _differ(a: Sequence[int], b: Sequence[int]) -> tuple[str, str] | None:
-    """The dims both carry, spelled, when they differ (None when they agree)."""
+def _differ(a: Sequence[int], b: Sequence[int]) -> tuple[str, str, str] | None:
+    """The dims both carry, spelled, and their names, when they differ (None when they agree)."""
     x, y = common_dims(a, b)
-    return None if x == y else (_x(x), _x(y))
+    return None if x == y else (_x(x), _x(y), "N,C,H,W" if len(x) == 4 else "N,D1,D2,C,H,W")
 
 
 def net_rows(net: Any) -> list[NetLogRow]:
@@ -80,7 +80,8 @@ def _netlog_vs_net(log: list[NetLogRow], net: list[NetLogRow]) -> tuple[list[str
                 diffs.append(f"layer {a.index}: {what} {x} in the netLog, {y} in the net's layer {b.index}")
         d = _differ(a.out_nchw, b.out_nchw) if a.num_out > 0 else None
         if d:
-            diffs.append(f"layer {a.index}: Out dims {d[0]} in the netLog, {d[1]} in the net's layer {b.index}")
+            what = "Out NCHW" if d[2] == "N,C,H,W" else f"Out {d[2]}"
+            diffs.append(f"layer {a.index}: {what} {d[0]} in the netLog, {d[1]} in the net's layer {b.index}")
     return diffs, moved
 
 
@@ -175,7 +176,7 @@ def _io_vs_netlog(io: Any, log: list[NetLogRow]) -> list[str]:
         shape = tuple(t.shape) if getattr(io, "io_version", 0) >= 92 else (t.shape[0], *t.shape[-3:])
         d = _differ(shape, r.out_nchw)
         if d:
-            diffs.append(f"{label}: io says {d[0]}, the netLog's layer {r.index} ({r.layer_type}) writes {d[1]}")
+            diffs.append(f"{label}: io says {d[2]} {d[0]}, the netLog's layer {r.index} ({r.layer_type}) writes {d[1]}")
         if t.name and not r.name_matches(t.name):
             diffs.append(f"{label}: the netLog's layer {r.index} names its output '{r.out_name}'")
     return diffs
