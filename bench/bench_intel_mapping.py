@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from binparse.fixtures.intel_dla import _mapping_columns  # noqa: E402
+from binparse.formats.intel_dla.fixtures import _mapping_columns  # noqa: E402
 from binparse.formats.intel_dla import OutputConfiguration, read_table, write_mapping  # noqa: E402
 from timing import Target, report  # noqa: E402
 

@@ -90,6 +90,6 @@ def open_as(fmt: Format, buf: BufferLike, *, file: str | None = None, **params: 
             hint="the file is truncated or padded, or was written by another SDK version; "
                  "`binparse schemas` lists the sizes each version writes")
     try:
-        return fmt.accessor.from_buffer(mv, file=file, **({**fmt.params, **params} if params else fmt.params))
+        return fmt.accessor_class.from_buffer(mv, file=file, **({**fmt.params, **params} if params else fmt.params))
     except BinparseError as exc:
         raise exc.with_file(file) if file else exc

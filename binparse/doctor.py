@@ -1,18 +1,18 @@
 """`binparse doctor PATH`: what made each artifact, whether the files agree, and what to watch for.
 
 For a folder (or one file): the family, kind and version of each file with the evidence (size,
-netVersion, CSV header); whether files that belong together agree (a TIDL io descriptor and its
-network: versions, tensor dims, element types, data ids; an AM57x net and its param file and
-config; an FPGA AI Suite compile's dumps and mappings); the padding and pitches that make naive
-readers wrong, one line each; and which runtimes can load the artifacts. Unknown files are
+version word, header); whether files that belong together agree (a descriptor and the network
+it describes, a network and its parameters, printouts and what they print, dumps and mappings of
+one compile); the padding and pitches that make naive readers wrong, one line each; and which
+runtimes can load the artifacts. Unknown files are
 listed, not fatal. Findings are `ok`, `note` (worth knowing) or `problem` (exit code 1). A folder
 where no file could be identified is "nothing checked" (exit code 1 too), never "no problems";
 subfolders are named, and checked one by one with `-r`.
 
 This module identifies the files and runs the checks each family registered
 (`binparse.family.register_check`); what to check lives with the family. A sub-folder a family
-declares a companion (`Family.companions`: TI's tools write their printouts to `tempDir/`) is
-read with its folder, its files named `tempDir/<file>`.
+declares a companion (`Family.companions`, a folder a vendor's tools write beside their
+artifacts) is read with its folder, its files named `<companion>/<file>`.
 """
 
 from __future__ import annotations

@@ -187,6 +187,7 @@ class Family:
     `load`: the module that registers the family's formats, sniffers and doctor checks, imported
     when a file shows one of the `signs` (or when every family is needed). `companions`: names of
     sub-folders whose files belong with their folder's (TI's tools write printouts to `tempDir/`).
+    `fixtures`: the writer of the family's fixture specs, `write(spec, spec_path, out_dir) -> paths`.
     """
 
     name: str
@@ -195,6 +196,7 @@ class Family:
     options: tuple[Option, ...] = ()
     layouts: tuple[LayoutKind, ...] = ()
     companions: tuple[str, ...] = ()
+    fixtures: str = ""  # "module:function": writes a fixture spec of `family: <name>` (`binparse fixture`)
 
 
 _SIGNS: list[Signs] = []
@@ -207,29 +209,38 @@ def register_signs(signs: Signs) -> Signs:
     return signs
 
 
-def signs() -> list[Signs]:
-    """Every family's `Signs` (declared and registered), in family order."""
-    from .plugins import families
-    declared = [s for fam in families() for s in fam.signs]
-    return declared + [s for s in _SIGNS if s not in declared]
+def registered_signs() -> list[Signs]:
+    """The `Signs` registered at run time (`binparse.plugins.signs` adds the declared ones)."""
+    return list(_SIGNS)
 
 
 Check = Callable[[list[FileReport], Path], list[Finding]]
 _CHECKS: list[Check] = []
+_CHECK_MODULES: list[str] = []
 
 
 def register_check(fn: Check) -> Check:
-    """Add a doctor check (a family's `load` module calls this, as it registers its formats)."""
+    """Add a doctor check (a decorator in a family's checks module)."""
     if fn not in _CHECKS:
         _CHECKS.append(fn)
     return fn
 
 
+def register_checks_in(module: str) -> None:
+    """Name a module whose `@register_check` functions the doctor needs: imported when it runs,
+    not when the family loads to open a file."""
+    if module not in _CHECK_MODULES:
+        _CHECK_MODULES.append(module)
+
+
 def checks() -> list[Check]:
-    """Every registered doctor check, in registration order."""
+    """Every registered doctor check, in registration order (importing the modules named for them)."""
+    import importlib
+    for module in _CHECK_MODULES:
+        importlib.import_module(module)
     return list(_CHECKS)
 
 
 __all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Family", "FileReport", "Finding",
-           "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check",
-           "register_signs", "signs"]
+           "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check", "register_checks_in",
+           "register_signs", "registered_signs"]

@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
-def api_of(package: str, module: str = "register") -> Callable[[str], Any]:
-    """A module `__getattr__` that answers names from `package.module`, importing it on first use.
-
-    Importing that module registers the family's formats, sniffers and doctor checks, so using a
-    family's API (`from binparse.formats.tidl import Tensor`) loads the family as a file would.
-    """
+def names_from(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module `__getattr__` answering each name from its submodule (`names`: name → submodule)."""
 
     def __getattr__(name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        target = importlib.import_module(f"{package}.{module}")
-        try:
-            return getattr(target, name)
-        except AttributeError:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        if name not in names:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{names[name]}"), name)
+
+    return __getattr__
+
+
+def api_of(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module `__getattr__` answering each public name from its submodule (`names`: name → submodule).
+
+    The family's `register` module is imported first: using a family's API (`from
+    binparse.formats.tidl import Tensor`) registers its formats as opening one of its files would.
+    """
+
+    from_module = names_from(package, names)
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            importlib.import_module(f"{package}.register")
+        return from_module(name)
 
     return __getattr__

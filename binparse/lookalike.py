@@ -12,7 +12,8 @@ import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
-from .family import signs
+from .plugins import signs
+from .text import is_text
 
 
 @dataclass(frozen=True)
@@ -22,17 +23,6 @@ class Lookalike:
     family: str
     kind: str
     why: str
-
-
-def is_text(head: bytes) -> bool:
-    """True for text (UTF-8 without NUL bytes; JSON included): never a binary artifact."""
-    if b"\x00" in head:
-        return False
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:  # a multi-byte character cut by the read limit is still text
-        return exc.start >= len(head) - 3
-    return True
 
 
 def describe_text(head: bytes) -> str:

@@ -18,17 +18,18 @@ by their `binparse/formats/*/plugin.py` files.
 from __future__ import annotations
 
 import fnmatch
-import hashlib
 import importlib
 import json
 import os
 import sys
 import warnings
+import zlib
 from pathlib import Path
 from typing import Any
 
 from .errors import BinparseWarning
-from .family import Family
+from .family import Family, Signs, registered_signs
+from .text import is_text
 
 GROUP = "binparse.families"
 _FAMILIES: list[Family] | None = None
@@ -36,14 +37,20 @@ _LOADED: set[str] = set()
 
 
 def _fingerprint() -> str:
-    """What the cached entry points depend on: this Python and the folders on sys.path."""
+    """What the cached entry points depend on: this Python, the folders on sys.path and their
+    modification times (but the working folder's: it changes all the time and holds no installs)."""
+    cwd = os.getcwd()
     parts = [sys.executable, sys.version]
     for entry in sys.path:
+        if entry in ("", ".", cwd):
+            parts.append(entry)
+            continue
         try:
-            parts.append(f"{entry}:{os.stat(entry or '.').st_mtime_ns}")
+            parts.append(f"{entry}:{os.stat(entry).st_mtime_ns}")
         except OSError:
             parts.append(f"{entry}:-")
-    return hashlib.sha1("\n".join(parts).encode()).hexdigest()[:20]
+    text = "\n".join(parts).encode()
+    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
 
 
 def _cache_file() -> Path:
@@ -143,7 +150,6 @@ def all_loaded() -> bool:
 
 def matching(path: Path | None, head: bytes) -> list[Family]:
     """The families whose signs the file (or, for a folder, a file inside it) shows."""
-    from .lookalike import is_text
     if path is not None and path.is_dir():
         try:
             names = [p.name for p in path.iterdir()]
@@ -161,6 +167,12 @@ def matching(path: Path | None, head: bytes) -> list[Family]:
                 out.append(fam)
                 break
     return out
+
+
+def signs() -> list[Signs]:
+    """Every family's `Signs` (declared, then registered at run time), in family order."""
+    declared = [s for fam in families() for s in fam.signs]
+    return declared + [s for s in registered_signs() if s not in declared]
 
 
 def load_for(path: Path | None, head: bytes) -> list[Family]:
@@ -187,4 +199,4 @@ def reset() -> None:
 
 
 __all__ = ["GROUP", "entry_point_refs", "resolve", "families", "family", "load", "load_all", "load_for",
-           "load_family_of_format", "loaded", "all_loaded", "matching", "reset"]
+           "load_family_of_format", "loaded", "all_loaded", "matching", "reset", "signs"]

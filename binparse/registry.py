@@ -8,7 +8,9 @@ the whole list is asked for (`registered()`), so the registry is filled one dire
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from . import plugins
@@ -22,10 +24,12 @@ class Format:
 
     `size`: the file is exactly this many bytes (one struct, as TIDL io files are);
     `magic`: the file starts with these bytes; `version`: the vendor versions that write it.
+    `accessor`: the class, or "module:Class" to import it only when a file of the format is opened
+    (a family with many large generated accessors stays quick to load).
     """
 
     name: str
-    accessor: type[Accessor]
+    accessor: type[Accessor] | str
     family: str
     kind: str
     version: str
@@ -35,6 +39,21 @@ class Format:
     describe: str = ""
     exact_size: bool = True
     identified_by: str = ""  # how to say what `magic` is, e.g. "netVersion 0x20211201"
+
+    @property
+    def accessor_class(self) -> type[Accessor]:
+        """The accessor class (imported now when `accessor` names it)."""
+        if isinstance(self.accessor, str):
+            cls: type[Accessor] = plugins.resolve(self.accessor)
+            return cls
+        return self.accessor
+
+    def opened_as(self, acc: Accessor) -> bool:
+        """Whether `acc` is of this format's class (without importing a class nothing was opened as)."""
+        cls = type(acc)
+        if isinstance(self.accessor, str):
+            return self.accessor == f"{cls.__module__}:{cls.__qualname__}"
+        return cls is self.accessor
 
     def identifies(self) -> str:
         if self.identified_by:
@@ -50,19 +69,40 @@ _FORMATS: dict[str, Format] = {}
 # Text formats and folders have no size or magic: a sniffer looks at (path or None, first bytes)
 # and returns a function that opens the source, or None.
 Sniffer = Callable[[Any, bytes], Any]
-_SNIFFERS: list[Sniffer] = []
 
 
-def register_sniffer(fn: Sniffer) -> Sniffer:
-    if fn not in _SNIFFERS:
-        _SNIFFERS.append(fn)
+@dataclass(frozen=True)
+class _Sniffer:
+    fn: Sniffer | str  # or "module:function", imported the first time it is asked
+    names: tuple[str, ...] = ()  # asked only for a path named so (fnmatch) ...
+    head: Callable[[bytes], Any] | None = None  # ... or whose first bytes pass this cheap test
+
+    def __call__(self, path: Any, head: bytes) -> Any:
+        if self.names or self.head is not None:
+            named = path is not None and any(fnmatch.fnmatch(Path(path).name, p) for p in self.names)
+            if not named and not (self.head is not None and head and self.head(head)):
+                return None
+        fn = plugins.resolve(self.fn) if isinstance(self.fn, str) else self.fn
+        return fn(path, head)
+
+
+_SNIFFERS: list[_Sniffer] = []
+
+
+def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (),
+                     head: Callable[[bytes], Any] | None = None) -> Sniffer | str:
+    """Add a sniffer. With `names` or `head` it is asked only about a file named so or whose first
+    bytes pass `head`; `fn` may be "module:function", imported when first asked (keeps loading quick)."""
+    entry = _Sniffer(fn, tuple(names), head)
+    if entry not in _SNIFFERS:
+        _SNIFFERS.append(entry)
     return fn
 
 
 def sniff(path: Any, head: bytes) -> Any:
     """The opener of the first sniffer that recognises the source, or None."""
-    for fn in _SNIFFERS:
-        opener = fn(path, head)
+    for entry in _SNIFFERS:
+        opener = entry(path, head)
         if opener is not None:
             return opener
     return None
@@ -72,11 +112,12 @@ def sniff(path: Any, head: bytes) -> Any:
 #: fn(buffer, file) -> the Format it found (registered by it, without a size, so `format_of` knows
 #: it and the size index does not skip its checks next time), or None when the file is not of its
 #: kind. It raises FormatError when the size fits its rule but the content does not settle it.
+#: `fn` may be "module:function", imported the first time a size needs solving.
 Solver = Callable[[memoryview, Any], "Format | None"]
-_SOLVERS: list[Solver] = []
+_SOLVERS: list[Solver | str] = []
 
 
-def register_solver(fn: Solver) -> Solver:
+def register_solver(fn: Solver | str) -> Solver | str:
     if fn not in _SOLVERS:
         _SOLVERS.append(fn)
     return fn
@@ -96,11 +137,16 @@ _SORTED: list[Format] | None = None  # registered(), kept until the next registe
 
 def registered() -> list[Format]:
     """Every format of every installed family, sorted by name (a fresh list; sorted once per registration)."""
-    global _SORTED
     plugins.load_all()
+    return list(_loaded())
+
+
+def _loaded() -> list[Format]:
+    """The formats of the families imported so far, sorted by name (kept until the next register())."""
+    global _SORTED
     if _SORTED is None:
         _SORTED = [f for _, f in sorted(_FORMATS.items())]
-    return list(_SORTED)
+    return _SORTED
 
 
 _Index = tuple[dict[int, list[Format]], dict[bytes, list[Format]], tuple[int, ...]]
@@ -110,18 +156,17 @@ _INDEX: tuple[list[Format] | None, _Index] = (None, ({}, {}, ()))
 def _index() -> _Index:
     """(formats by size, formats by magic, the magics' lengths), in name order; rebuilt when
     `register()` has changed the sorted list since."""
-    global _INDEX, _SORTED
+    global _INDEX
     if _SORTED is None or _INDEX[0] is not _SORTED:
-        if _SORTED is None:  # the formats of the families loaded so far
-            _SORTED = [f for _, f in sorted(_FORMATS.items())]
+        loaded = _loaded()
         by_size: dict[int, list[Format]] = {}
         by_magic: dict[bytes, list[Format]] = {}
-        for f in _SORTED or ():
+        for f in loaded:
             if f.size is not None:
                 by_size.setdefault(f.size, []).append(f)
             if f.magic is not None:
                 by_magic.setdefault(f.magic, []).append(f)
-        _INDEX = (_SORTED, (by_size, by_magic, tuple(sorted({len(m) for m in by_magic}))))
+        _INDEX = (loaded, (by_size, by_magic, tuple(sorted({len(m) for m in by_magic}))))
     return _INDEX[1]
 
 
@@ -135,9 +180,9 @@ def get(name: str) -> Format:
 
 
 def format_of(acc: Accessor) -> Format:
-    """The registered format an accessor was opened as (its class and params)."""
-    for f in registered():
-        if type(acc) is f.accessor and all(acc._params.get(k) == v for k, v in f.params.items()):
+    """The registered format an accessor was opened as (its class and params; its family is loaded)."""
+    for f in _loaded():
+        if f.opened_as(acc) and all(acc._params.get(k) == v for k, v in f.params.items()):
             if f.magic is not None and bytes(acc._mv[acc._off:acc._off + len(f.magic)]) != f.magic:
                 continue
             return f
@@ -181,7 +226,8 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
     if len(found) == 1:
         return found[0]
     if not found and buf is not None and not version:
-        for solver in list(_SOLVERS):
+        for entry in list(_SOLVERS):
+            solver: Solver = plugins.resolve(entry) if isinstance(entry, str) else entry
             solved = solver(buf, file)
             if solved is not None:
                 return solved

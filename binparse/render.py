@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
 from .runtime import ABSENT, Accessor, FieldSpec, RecordArray, StrArray, to_plain
+
+
+def columns(head: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
+    """Left-aligned text columns (the families' printout-like tables)."""
+    text = [[str(c) for c in head]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[k]) for r in text) for k in range(len(head))]
+    return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in text]
 
 
 def _runs(values: list[Any]) -> str:

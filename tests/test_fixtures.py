@@ -15,7 +15,7 @@ import binparse
 from binparse.backends import construct_backend as cb
 from binparse.fixtures import SENTINEL, defaults, generate
 from binparse.fixtures.common import safe_name
-from binparse.fixtures.tidl import io_values
+from binparse.formats.tidl.fixtures import io_values
 from binparse.registry import format_of
 from binparse.schema import SCHEMAS_DIR, load_schema
 

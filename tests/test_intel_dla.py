@@ -15,7 +15,7 @@ import yaml
 import binparse
 from binparse import FormatError, LayoutError
 from binparse.cli import main
-from binparse.fixtures.intel_dla import configurations, write_compile
+from binparse.formats.intel_dla.fixtures import configurations, write_compile
 from binparse.formats.intel_dla import (CompileFolder, DumpTable, InputConfiguration, MappingTable,
                                         OutputConfiguration, find_roles, read_table)
 

@@ -30,7 +30,7 @@ STATIC = [f for f in registered() if f.size is not None]
 
 @pytest.mark.parametrize("fmt", STATIC, ids=[f.name for f in STATIC])
 def test_parse_build_roundtrip(fmt: binparse.Format) -> None:
-    schema = load_schema(SCHEMAS_DIR / f"{fmt.accessor._SCHEMA}.ksy")
+    schema = load_schema(SCHEMAS_DIR / f"{fmt.accessor_class._SCHEMA}.ksy")
 
     @SETTINGS
     @given(x=testing.values(schema.root, fmt.params))

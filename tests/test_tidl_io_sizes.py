@@ -15,7 +15,7 @@ import binparse
 from binparse.backends import construct_backend
 from binparse.errors import BinparseWarning, FormatError
 from binparse.fixtures.build import defaults
-from binparse.fixtures.tidl import io_values
+from binparse.formats.tidl.fixtures import io_values
 from binparse.formats.tidl import io_solve
 from binparse.formats.tidl.io_solve import BUFS, GENERATIONS, Candidate, candidates, problems
 from binparse.registry import format_of

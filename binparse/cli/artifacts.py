@@ -45,7 +45,7 @@ def traces(args: argparse.Namespace) -> int:
     kind = obj.summary().get("kind") if isinstance(obj, Artifact) else None
     if kind != "traces":
         raise BinparseError("not a folder of layer traces", file=args.dir, found=kind or type(obj).__name__,
-                            hint="a folder of trace files a runtime wrote (e.g. TIDL tidl_trace*.y)")
+                            hint="a folder of the per-layer trace files a runtime wrote")
     return _show(args, obj, args.dir)
 
 

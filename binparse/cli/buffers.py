@@ -1,8 +1,8 @@
 """`view`, `pack` and `draw`: a device buffer through a family's `BufferLayout`.
 
-The layout comes from a family flag (`--espdl`, `--dlhdl conv`: the family builds it from its
-options and the SOURCE files it takes) or from the SOURCE itself (`LayoutSource`: a TIDL io
-descriptor with `--output NAME`, an .espdl model with `--tensor NAME`). `view --tensor NAME` and
+The layout comes from a family's layout flag (the family builds it from its options and the
+SOURCE files it takes) or from the SOURCE itself (`LayoutSource`: a descriptor of device buffers
+with the options that pick one of its tensors). `view --tensor NAME` and
 `view SOURCE` of a one-tensor source read through `TensorSource`.
 """
 

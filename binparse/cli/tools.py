@@ -37,7 +37,7 @@ def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[A
     from ..schema import SCHEMAS_DIR, load_schema
     fmt = next((f for f in registered() if f.name == ref), None)
     if fmt is not None:
-        schema, p, label = load_schema(SCHEMAS_DIR / f"{fmt.accessor._SCHEMA}.ksy"), dict(fmt.params), ref
+        schema, p, label = load_schema(SCHEMAS_DIR / f"{fmt.accessor_class._SCHEMA}.ksy"), dict(fmt.params), ref
     else:
         schema, p, label = load_schema(ref), {}, ref
     p.update(_kv(params))
@@ -89,7 +89,7 @@ def generate(args: argparse.Namespace) -> int:
 
 def schemas(args: argparse.Namespace) -> int:
     from ..registry import registered
-    rows = [(f.name, f.version, f.identifies(), f.accessor._SCHEMA) for f in registered()]
+    rows = [(f.name, f.version, f.identifies(), f.accessor_class._SCHEMA) for f in registered()]
     head = ("format", "version", "identified by", "schema")
     widths = [max(len(r[k]) for r in rows + [head]) for k in range(4)]
     for r in [head, *rows]:

@@ -1,7 +1,7 @@
 """The memory map: a device buffer as a grid of elements in address order, each with a role.
 
-Rows have the layout's natural length (a TIDL line, an ESP-DL padded row, a dlhdl x·N row, an
-Intel vector); every element has a role (data, spatial padding, channel padding, zero lane /
+Rows have the layout's natural length (a padded line, a row of blocked lanes, a vector of the
+IP); every element has a role (data, spatial padding, channel padding, zero lane /
 vector padding, another tensor's channels) and, for data, its channel and flat logical index.
 """
 

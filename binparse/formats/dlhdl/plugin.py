@@ -8,6 +8,7 @@ _LAYOUT = ("view", "pack", "draw")
 
 FAMILY = Family(
     name="dlhdl",
+    fixtures="binparse.formats.dlhdl.fixtures:write",
     load="binparse.formats.dlhdl",
     options=(
         Option(("--shape",), _LAYOUT, "dlhdl X,Y,Z"),

@@ -15,6 +15,7 @@ def model_head(head: bytes) -> str | None:
 
 FAMILY = Family(
     name="espdl",
+    fixtures="binparse.formats.espdl.fixtures:write",
     load="binparse.formats.espdl.register",
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head)),
     options=(

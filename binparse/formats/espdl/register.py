@@ -3,13 +3,13 @@ weights in their device blocking, test tensors)."""
 
 from __future__ import annotations
 
+from ...family import register_checks_in
 from ...registry import Format, register
 from .container import EspdlFile, EspdlModel
 from .graph import Graph, Node, TensorInfo, ValueInfo
 from .model_tensor import ModelTensor
 from .weights import WeightLayout
 from .tensor import DlTensor, TensorBase, concat
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 
 for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byte header"),
                       ("PDL1", "pack of models"), ("PDL2", "pack of models, 16-byte aligned"),
@@ -18,6 +18,8 @@ for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byt
                     version=f"ESP-DL v3 {_magic}", magic=_magic.encode(), exact_size=False,
                     describe=_what, identified_by=f"magic {_magic}"))
 
+
+register_checks_in("binparse.formats.espdl.doctor")
 
 __all__ = ["DlTensor", "EspdlFile", "EspdlModel", "Graph", "ModelTensor", "Node", "TensorBase", "TensorInfo",
            "ValueInfo", "WeightLayout", "concat"]

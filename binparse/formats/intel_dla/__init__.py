@@ -1,7 +1,7 @@
 """Intel/Altera FPGA AI Suite: transform-report CSVs, the output configuration, IP layouts.
 
-The package is light: `plugin.py` declares the family, and its API (the names below) is imported
-from `register` on first use, which registers the family's formats, sniffers and doctor checks.
+The package is light: `plugin.py` declares the family; the names below are imported from their
+modules on first use, after `register` (which registers the family's formats, sniffers, checks).
 """
 
 from __future__ import annotations
@@ -11,28 +11,48 @@ from typing import TYPE_CHECKING
 from ...lazy import api_of
 
 if TYPE_CHECKING:
-    from .register import CompileFolder as CompileFolder
-    from .register import Dialect as Dialect
-    from .register import DumpTable as DumpTable
-    from .register import Folding as Folding
-    from .register import InputConfiguration as InputConfiguration
-    from .register import MappingTable as MappingTable
-    from .register import OutputConfiguration as OutputConfiguration
-    from .register import OutputSlice as OutputSlice
-    from .register import detect as detect
-    from .register import dialects as dialects
-    from .register import find_roles as find_roles
-    from .register import input_mapping as input_mapping
-    from .register import offsets_of as offsets_of
-    from .register import pack_inputs as pack_inputs
-    from .register import output_mapping as output_mapping
-    from .register import read_table as read_table
-    from .register import table_report as table_report
-    from .register import table_summary as table_summary
-    from .register import write_dump as write_dump
-    from .register import write_mapping as write_mapping
+    from .folder import CompileFolder as CompileFolder
+    from .dialects import Dialect as Dialect
+    from .tables import DumpTable as DumpTable
+    from .layout import Folding as Folding
+    from .inputs import InputConfiguration as InputConfiguration
+    from .tables import MappingTable as MappingTable
+    from .config import OutputConfiguration as OutputConfiguration
+    from .config import OutputSlice as OutputSlice
+    from .dialects import detect as detect
+    from .dialects import dialects as dialects
+    from .layout import find_roles as find_roles
+    from .layout import input_mapping as input_mapping
+    from .inputs import offsets_of as offsets_of
+    from .inputs import pack_inputs as pack_inputs
+    from .layout import output_mapping as output_mapping
+    from .tables import read_table as read_table
+    from .tables import table_report as table_report
+    from .tables import table_summary as table_summary
+    from .tables import write_dump as write_dump
+    from .tables import write_mapping as write_mapping
 
-
-__getattr__ = api_of(__name__)
-
-__all__ = ['CompileFolder', 'Dialect', 'DumpTable', 'Folding', 'InputConfiguration', 'MappingTable', 'OutputConfiguration', 'OutputSlice', 'detect', 'dialects', 'find_roles', 'input_mapping', 'offsets_of', 'pack_inputs', 'output_mapping', 'read_table', 'table_report', 'table_summary', 'write_dump', 'write_mapping']
+_API = {
+    "CompileFolder": "folder",
+    "Dialect": "dialects",
+    "DumpTable": "tables",
+    "Folding": "layout",
+    "InputConfiguration": "inputs",
+    "MappingTable": "tables",
+    "OutputConfiguration": "config",
+    "OutputSlice": "config",
+    "detect": "dialects",
+    "dialects": "dialects",
+    "find_roles": "layout",
+    "input_mapping": "layout",
+    "offsets_of": "inputs",
+    "pack_inputs": "inputs",
+    "output_mapping": "layout",
+    "read_table": "tables",
+    "table_report": "tables",
+    "table_summary": "tables",
+    "write_dump": "tables",
+    "write_mapping": "tables",
+}
+__getattr__ = api_of(__name__, _API)
+__all__ = sorted(_API)

@@ -6,6 +6,7 @@ from ...family import Family, LayoutKind, Option, Signs
 
 FAMILY = Family(
     name="intel_dla",
+    fixtures="binparse.formats.intel_dla.fixtures:write",
     load="binparse.formats.intel_dla.register",
     signs=(Signs("intel_dla", "transform report", names=("*transform*.csv",), binary=False),),
     options=(Option(("--cvec",), ("pack",), "FPGA AI Suite CVEC when the input dump does not tell it",

@@ -11,14 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ...family import register_checks_in
 from ...registry import register_sniffer
 from .config import OutputConfiguration, OutputSlice
 from .dialects import Dialect, detect, dialects
-from .folder import KINDS, CompileFolder, table_report, table_summary
+from .folder import KINDS, CompileFolder
+from .tables import table_report, table_summary
 from .inputs import InputConfiguration, offsets_of, pack_inputs
 from .layout import Folding, find_roles, input_mapping, output_mapping
 from .tables import DumpTable, MappingTable, read_table, write_dump, write_mapping
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
 
 
 def _sniff(path: Path | None, head: bytes) -> Any:
@@ -45,6 +46,8 @@ def _sniff(path: Path | None, head: bytes) -> Any:
 
 
 register_sniffer(_sniff)
+
+register_checks_in("binparse.formats.intel_dla.doctor")
 
 __all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
            "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",

@@ -23,6 +23,7 @@ from ...errors import FormatError
 from ...progress import LONG_TABLE_ROWS, active, task
 from .arrow_read import INT64_MAX, Raw, parse_rows
 from .dialects import Dialect, detect, dialects
+from .layout import find_roles
 
 Source = Union[str, "os.PathLike[str]", bytes]
 
@@ -37,11 +38,9 @@ class DumpTable:
     file: str | None = None
 
     def summary(self) -> dict[str, Any]:
-        from .folder import table_summary
         return table_summary(self)
 
     def report(self) -> str:
-        from .folder import table_report
         return table_report(self)
 
 
@@ -68,12 +67,45 @@ class MappingTable:
         return self.dialect.titles[self.dialect.column(role)].strip()
 
     def summary(self) -> dict[str, Any]:
-        from .folder import table_summary
         return table_summary(self)
 
     def report(self) -> str:
-        from .folder import table_report
         return table_report(self)
+
+
+def table_summary(t: DumpTable | MappingTable) -> dict[str, Any]:
+    """JSON summary of one report: kind, dialect, rows, dims, lane/group roles, padding."""
+    doc: dict[str, Any] = {"family": "intel_dla", "kind": t.kind, "dialect": t.dialect.name,
+                           "dialect_inferred": t.dialect.inferred}
+    if isinstance(t, DumpTable):
+        doc["rows"] = len(t.rows)
+        doc["entries"] = t.rows
+        return doc
+    cols = t.columns
+    doc["rows"] = len(t)
+    roles = find_roles(cols, file=t.file)
+    doc["roles"] = {"lane": t.column_name(roles.lane), "group": t.column_name(roles.group),
+                    "vector_width": roles.vector}
+    doc["logical_dims"] = [int(cols[f"logical_{k}"].max()) + 1 for k in "cdhw"]
+    groups = int(cols[roles.group].max()) + 1
+    doc["ip_dims"] = [groups * roles.vector, *roles.dims]
+    doc["padding"] = int(groups * roles.vector * int(np.prod(roles.dims)) - len(t))
+    return doc
+
+
+def table_report(t: DumpTable | MappingTable) -> str:
+    s = table_summary(t)
+    rows = f"{s['rows']} row" + ("s" if s["rows"] != 1 else "")
+    lines = [f"FPGA AI Suite {t.kind} ({t.dialect.name} dialect{', inferred' if t.dialect.inferred else ''}), {rows}"]
+    if isinstance(t, DumpTable):
+        for row in t.rows:
+            lines.append("  " + ", ".join(f"{k}={v}" for k, v in row.items()))
+    else:
+        lines.append(f"  logical C,D,H,W {s['logical_dims']}; IP C,D,H,W {s['ip_dims']}; "
+                     f"{s['padding']} padding elements")
+        lines.append(f"  roles from the offsets: '{s['roles']['lane']}' is the lane, '{s['roles']['group']}' "
+                     f"the vector group, vector width {s['roles']['vector_width']}")
+    return "\n".join(lines)
 
 
 def _read(source: Source) -> tuple[Raw, str | None]:

@@ -21,10 +21,9 @@ from numpy.typing import NDArray
 from ... import api
 from ...errors import FormatError
 from ...lookalike import is_text
-from ...registry import register_sniffer
 from .net import NetTda2
+from ...render import columns
 from .weights import tda2_weights_read
-from .report import columns
 
 _CONFIG_LINE = re.compile(r"^\s*(\w+)\s*=\s*\"?([^\"\n#]*?)\"?\s*(?:#.*)?$", re.M)
 
@@ -112,7 +111,7 @@ class ParamFile:
         return arr, f"layer {name.split('.')[0]} {name.split('.', 1)[1]} as stored"
 
 
-def _sniff(path: Any, head: bytes) -> Any:
+def sniff(path: Any, head: bytes) -> Any:
     """binparse.open() of an AM57x param file (its net beside it) or of a TIDL-API configuration."""
     if path is None:
         return None
@@ -125,6 +124,4 @@ def _sniff(path: Any, head: bytes) -> Any:
     return None
 
 
-register_sniffer(_sniff)
-
-__all__ = ["Config", "ParamFile", "read_config"]
+__all__ = ["Config", "ParamFile", "read_config", "sniff"]

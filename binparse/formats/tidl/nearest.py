@@ -18,10 +18,9 @@ from ...errors import BinparseError, FormatError, warn
 from ...lookalike import is_text
 from .net import NET_VERSIONS, NetJ7
 from .net_check import structure_problems
-from .versions import BY_VALUE, LAYOUTS, VERIFIED, as_date, nearest_layouts
+from .versions import BY_VALUE, LAYOUTS, OTHER, VERIFIED, as_date, nearest_layouts
 
 N = TypeVar("N", bound="NetJ7Nearest")
-OTHER = "tidl.net.j7_other"  # the format of netVersions the table does not list
 
 
 class NetJ7Nearest(NetJ7):

@@ -20,6 +20,7 @@ def net_head(head: bytes) -> str | None:
 
 FAMILY = Family(
     name="tidl",
+    fixtures="binparse.formats.tidl.fixtures:write",
     load="binparse.formats.tidl.register",
     signs=(
         Signs("tidl", "net.bin", names=("*_tidl_net.bin", "tidl_net_*.bin")),

@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 
 from ...lookalike import is_text
-from ...registry import register_sniffer
 from .printouts import PRINTOUTS
-from .report import columns
+from ...render import columns
 
 
 @dataclasses.dataclass
@@ -65,7 +64,7 @@ def _cell(v: Any) -> str:
     return f"{v:.6g}" if isinstance(v, float) else str(v)
 
 
-def _sniff(path: Any, head: bytes) -> Any:
+def sniff(path: Any, head: bytes) -> Any:
     if path is None:
         return None
     name = os.fspath(path)  # the name first: every binparse.open asks
@@ -74,6 +73,4 @@ def _sniff(path: Any, head: bytes) -> Any:
     return None
 
 
-register_sniffer(_sniff)
-
-__all__ = ["Printout"]
+__all__ = ["Printout", "sniff"]

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import struct
 
+from ...family import register_checks_in
 from ...registry import Format, register, register_sniffer, register_solver
-from . import doctor as _doctor  # noqa: F401  (registers the family's doctor checks)
-from . import nearest
 from .io import IoBufDesc, IoBufDescTda2
-from .io_solve import solve as _solve_io_size
-from .nearest import OTHER, NetJ7Nearest
-from .net import NET_VERSIONS, NetJ7, NetTda2
-from .tensors import ELEMENT_DTYPES, Pads, Tensor
-from .versions import RELEASED
-from . import printout_checks as _printout_checks  # noqa: F401  (registers the printout comparisons)
-from .am57x import Config, ParamFile  # (registers the param-file and config sniffer)
-from .printout_files import Printout  # (registers the printouts sniffer)
+from .plugin import net_head
+from .versions import OTHER, RELEASED
+
+# Nets, params, configs and printouts import their (large) modules only when such a file is opened:
+# accessors and sniffers are named "module:attribute", each sniffer asked only about its names or heads.
+_NET = "binparse.formats.tidl.net"
 
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
@@ -51,28 +48,33 @@ for _io_version, _name, _label, _sizes in (
             describe=f"sTIDL_IOBufDesc_t, {_cores} x (32 inputs / 128 outputs)"
                      + (" with buffer sizes" if _io_version >= 100 else ""))))
 
+_NEAREST = "binparse.formats.tidl.nearest:NetJ7Nearest"
 NET_FORMATS = [
-    register(Format(name="tidl.net.tda2", accessor=NetTda2, family="tidl", kind="net.bin",
+    register(Format(name="tidl.net.tda2", accessor=f"{_NET}:NetTda2", family="tidl", kind="net.bin",
                     version="TDA2 TIDL 01.01.03 / TIDL-API 1.2", size=483364, params={"api": 12},
                     describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
-    register(Format(name="tidl.net.am57x", accessor=NetTda2, family="tidl", kind="net.bin",
+    register(Format(name="tidl.net.am57x", accessor=f"{_NET}:NetTda2", family="tidl", kind="net.bin",
                     version="AM57x TIDL-API 1.3", size=484384, params={"api": 13},
                     describe="sTIDL_Network_t, 256 layer slots (32-bit), weights in tidl_param_*.bin")),
 ]
 for _v in RELEASED:  # every released netVersion; those without a verified layout read as the nearest
     NET_FORMATS.append(register(Format(
-        name=f"tidl.net.j7_{_v.key}", accessor=NetJ7 if _v.gen else NetJ7Nearest, family="tidl", kind="net.bin",
+        name=f"tidl.net.j7_{_v.key}", accessor=f"{_NET}:NetJ7" if _v.gen else _NEAREST, family="tidl", kind="net.bin",
         version=f"J7 TIDL {_v.sdk} ({_v.evidence})", magic=struct.pack("<I", _v.value),
         params={"gen": _v.gen} if _v.gen else {}, exact_size=False, identified_by=f"netVersion {_v.hex}",
         describe="sTIDL_Network_t header + numLayers layers, then parameters")))
 NET_FORMATS.append(register(Format(
-    name=OTHER, accessor=NetJ7Nearest, family="tidl", kind="net.bin",
+    name=OTHER, accessor=_NEAREST, family="tidl", kind="net.bin",
     version="J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)",
     exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
     describe="sTIDL_Network_t of an SDK binparse does not know")))
-register_sniffer(nearest.sniff)
-register_solver(_solve_io_size)  # io sizes no format above lists: worked out from the struct rule (io_solve.py)
+register_sniffer("binparse.formats.tidl.nearest:sniff", head=net_head)
+register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin", "tidl_config_*.txt"))
+register_sniffer("binparse.formats.tidl.printout_files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
+                                                                       "*_paramDebug.csv"))
+register_solver("binparse.formats.tidl.io_solve:solve")  # io sizes no format above lists: the struct rule
+register_checks_in("binparse.formats.tidl.doctor")
+register_checks_in("binparse.formats.tidl.printout_checks")
 
 
-__all__ = ["Config", "ELEMENT_DTYPES", "IO_FORMATS", "NET_FORMATS", "NET_VERSIONS", "IoBufDesc", "IoBufDescTda2",
-           "NetJ7", "NetJ7Nearest", "NetTda2", "Pads", "ParamFile", "Printout", "Tensor"]
+__all__ = ["IO_FORMATS", "NET_FORMATS"]

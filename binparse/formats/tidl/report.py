@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ...render import columns
 from .tensors import DTYPE_NAMES, Tensor
 
-if TYPE_CHECKING:
-    from .net import _Network
 
+class Network(Protocol):
+    """What the net table reads of a network (a `net._Network`; net.py imports this module, not back)."""
 
-def columns(head: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
-    """Left-aligned text columns."""
-    text = [[str(c) for c in head]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[k]) for r in text) for k in range(len(head))]
-    return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in text]
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def net_version_hex(self) -> str | None: ...
+
+    @property
+    def unverified(self) -> str | None: ...
+
+    def table(self) -> Any: ...
+
+    def type_name(self, layer_type: int) -> str: ...
 
 
 def tail(text: str, width: int = 40) -> str:
@@ -50,7 +58,7 @@ def io_table(title: str, inputs: Sequence[Tensor], outputs: Sequence[Tensor]) ->
     return "\n".join(lines)
 
 
-def net_table(net: _Network) -> str:
+def net_table(net: Network) -> str:
     """A table like TI's `*_netLog.txt`: one row per layer, in file order."""
     t = net.table()
     head = ["Num", "TIDL layer type", "#Ins", "#Outs", "Inbuf ids", "Outbuf ids", "Out dims"]

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from ...accessors.tidl.tidl_enums import TidlEnums
 
+OTHER = "tidl.net.j7_other"  # the format of netVersions the table does not list
+
 
 @dataclass(frozen=True)
 class NetVersion:
