@@ -74,7 +74,9 @@ class Candidate:
     @property
     def size(self) -> int:
         base = IoBufDescTda2 if self.gen.io_version == 0 else IoBufDesc
-        return int(base._static_for(self.params).size)
+        lay = base._static_for(self.params)
+        assert lay is not None  # every field's size and count follows from the params
+        return int(lay.size)
 
     @property
     def layout_key(self) -> tuple[int, int, int]:
