@@ -109,9 +109,10 @@ def sniff(path: Any, head: bytes) -> Any:
 
 
 #: A family whose file sizes follow a rule rather than a table works out a size no format lists:
-#: fn(buffer, file) -> the Format it found (registered by it, without a size, so `format_of` knows
-#: it and the size index does not skip its checks next time), or None when the file is not of its
-#: kind. It raises FormatError when the size fits its rule but the content does not settle it.
+#: fn(buffer, file) -> the Format it found (recorded with `register_solved`, so `format_of` knows
+#: it while `registered()` and the size index do not: the next file of that size is solved again,
+#: checks and warning included), or None when the file is not of its kind. It raises FormatError
+#: when the size fits its rule but the content does not settle it.
 #: `fn` may be "module:function", imported the first time a size needs solving.
 Solver = Callable[[memoryview, Any], "Format | None"]
 _SOLVERS: list[Solver | str] = []
@@ -121,6 +122,15 @@ def register_solver(fn: Solver | str) -> Solver | str:
     if fn not in _SOLVERS:
         _SOLVERS.append(fn)
     return fn
+
+
+_SOLVED: dict[str, Format] = {}
+
+
+def register_solved(fmt: Format) -> Format:
+    """Record a format a solver found (known to `format_of` and `get`, not a listed format)."""
+    _SOLVED[fmt.name] = fmt
+    return fmt
 
 
 def register(fmt: Format) -> Format:
@@ -171,6 +181,8 @@ def _index() -> _Index:
 
 
 def get(name: str) -> Format:
+    if name in _SOLVED:
+        return _SOLVED[name]
     if name not in _FORMATS:
         plugins.load_family_of_format(name)
     if name not in _FORMATS:
@@ -181,7 +193,7 @@ def get(name: str) -> Format:
 
 def format_of(acc: Accessor) -> Format:
     """The registered format an accessor was opened as (its class and params; its family is loaded)."""
-    for f in _loaded():
+    for f in [*_loaded(), *_SOLVED.values()]:
         if f.opened_as(acc) and all(acc._params.get(k) == v for k, v in f.params.items()):
             if f.magic is not None and bytes(acc._mv[acc._off:acc._off + len(f.magic)]) != f.magic:
                 continue

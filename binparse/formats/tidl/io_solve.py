@@ -25,7 +25,7 @@ import numpy as np
 
 from ...errors import BinparseError, FormatError, warn
 from ...lookalike import is_text
-from ...registry import Format, register
+from ...registry import Format, register_solved
 from .io import IoBufDesc, IoBufDescTda2, IoTensors, VERSION_LABELS
 from .tensors import ELEMENT_DTYPES
 
@@ -199,7 +199,7 @@ def solve(mv: memoryview, file: str | None) -> Format | None:
                           hint="pass --format NAME (`binparse schemas`) or --version to say which SDK wrote it")
     group = sorted(next(iter(readings.values())), key=Candidate.preference)
     chosen = group[0]
-    fmt = register(Format(
+    fmt = register_solved(Format(
         name=f"tidl.io.solved.{chosen.gen.io_version or 'tda2'}_in{chosen.ins}_out{chosen.outs}_c{chosen.cores}",
         accessor=chosen.solved_class, family="tidl", kind="io_1.bin",
         version=f"TIDL {chosen.describe()} (solved from the size, unverified)", params=chosen.params,
