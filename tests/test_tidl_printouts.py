@@ -192,3 +192,13 @@ def test_printout_check_matches_companion_names_to_the_folder_artifacts() -> Non
     problems = [f.text for f in check_printouts(reports, real(OD)) if f.level == "problem"]
     assert problems == ["subgraph_0_tidl_io_1.bin: output 'dets': io says N,D1,D2,C,H,W 1x1x1x1x200x5, the netLog's "
                         "layer 118 (TIDL_OdOutputReformatLayer) writes 1x1x2x1x200x5"]
+
+
+def test_param_debug_columns_are_found_by_the_header(tmp_path: Path) -> None:
+    """A named column a later SDK adds after Scale is kept; the histogram starts at "Hist"."""
+    p = tmp_path / "n_tidl_net.bin_paramDebug.csv"
+    p.write_text("LayerId , meanDifference, maxDifference, meanOrigFloat, meanRelDifference, orgmax, quantizedMax,"
+                 "orgAtmaxDiff, quantizedAtMaxDiff,maxRelDifference, Scale , ZeroPoint, , , Hist \n"
+                 "2,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,93.5, -3, , ,1,4,0,5,\n")
+    (row,) = read_param_debug(p)
+    assert (row.layer_id, row.scale, row.extra, row.hist.tolist()) == (2, 93.5, (("ZeroPoint", "-3"),), [1, 4, 0, 5])

@@ -84,6 +84,7 @@ class ParamDebugRow:
     max_rel_difference: float
     scale: float
     hist: NDArray[np.int64]
+    extra: tuple[tuple[str, str], ...] = ()  # named columns this reader does not know: (header, text)
 
 
 def _lines(path: str | os.PathLike[str]) -> list[str]:
@@ -224,12 +225,17 @@ _PARAM_COLUMNS = 11  # LayerId and the 10 statistics, before the empty columns a
 
 
 def read_param_debug(path: str | os.PathLike[str]) -> list[ParamDebugRow]:
-    """The rows of TI's `*_paramDebug.csv` (the header line is checked, then skipped)."""
+    """The rows of TI's `*_paramDebug.csv`. The header names the columns: LayerId and the 10
+    statistics first, then (a later SDK may add some) other named columns, kept in `extra`, then
+    blank ones and "Hist", where the histogram starts."""
     file = str(path)
     lines = _lines(path)
     if not lines or not lines[0].replace(" ", "").startswith("LayerId,meanDifference"):
         raise FormatError("not a TIDL paramDebug.csv", file=file, expected="a 'LayerId , meanDifference, ...' header",
                           found=(lines[0][:60] if lines else "an empty file"))
+    header = [c.strip() for c in next(csv.reader(lines[:1]))]
+    hist_at = next((i for i, c in enumerate(header) if c.lower() == "hist"), _PARAM_COLUMNS)
+    named = [(i, c) for i, c in enumerate(header[_PARAM_COLUMNS:hist_at], _PARAM_COLUMNS) if c]
     rows: list[ParamDebugRow] = []
     for n, f in enumerate(csv.reader(lines[1:]), 2):
         if not f:
@@ -239,12 +245,13 @@ def read_param_debug(path: str | os.PathLike[str]) -> list[ParamDebugRow]:
                               expected=f">= {_PARAM_COLUMNS}", found=len(f))
         try:
             stats = [float(v) for v in f[1:_PARAM_COLUMNS]]
-            hist = np.array([v for v in f[_PARAM_COLUMNS:] if v.strip()], dtype=np.int64)
+            hist = np.array([v for v in f[min(hist_at, len(f)):] if v.strip()], dtype=np.int64)
         except ValueError as exc:
             raise FormatError("not a number in a paramDebug row", file=file, path=f"line {n}",
                               found=str(exc)) from None
+        extra = tuple((c, f[i].strip()) for i, c in named if i < len(f))
         rows.append(ParamDebugRow(_int(f[0], file, n, "LayerId"), stats[0], stats[1], stats[2], stats[3], stats[4],
-                                  stats[5], stats[6], stats[7], stats[8], stats[9], hist))
+                                  stats[5], stats[6], stats[7], stats[8], stats[9], hist, extra))
     return rows
 
 
