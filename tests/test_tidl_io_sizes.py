@@ -185,3 +185,30 @@ def test_real_io_files_hold_under_the_content_checks() -> None:
         gen = next(g for g in GENERATIONS if g.io_version == io.io_version)
         assert problems(io, gen) == [], path
     assert len(files) == 9
+
+
+def test_a_solved_io_beside_a_net_of_another_sdk_is_a_note_and_its_tensors_are_compared(tmp_path: Any) -> None:
+    """The fcnn-cnn5 9.0/9.1 net with its io re-laid as the 37,912-byte 09.02-style layout (what a 9.1
+    AM68A compile writes): the SDK pairing cannot be proven, the tensors can."""
+    from binparse.doctor import doctor
+    from .conftest import real
+    net = real("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin")
+    spec = {"version": "09.02", "cores": 1, "in_bufs": 32, "out_bufs": 32,
+            "inputs": [{"name": "input", "dtype": "float32", "shape": [1, 32, 100], "data_id": 0}],
+            "outputs": [{"name": "/cnn/cnn.5/relu/Relu_output_0", "dtype": "float32", "shape": [256, 8, 25],
+                         "pad": [0, 0, 0, 0, 774], "data_id": 8}]}
+    schema, params, values, _, _ = io_values(spec)
+    s = _schema(schema)
+    data = bytes(construct_backend.build(s, defaults(s.root, params, values), **params))
+    assert len(data) == 37912
+    (tmp_path / net.name).symlink_to(net)
+    (tmp_path / "_cnn_cnn.5_relu_Relu_output_0_tidl_io_1.bin").write_bytes(data)
+    with pytest.warns(BinparseWarning):
+        doc = doctor(tmp_path)
+    texts = [(f["level"], f["text"]) for f in doc["findings"] if "unverified layout" not in f["text"]]
+    io_name = "_cnn_cnn.5_relu_Relu_output_0_tidl_io_1.bin"
+    assert texts == [
+        ("note", f"{io_name} was solved as the TIDL 09.02 io layout, {net.name} is a TIDL 9.0/9.1 network: whether "
+                 "their SDKs pair is not verified; their tensors are compared below"),
+        ("ok", f"{io_name} and {net.name} agree: TIDL 09.02 / 9.0/9.1, 1 input(s) and 1 output(s) match the net's "
+               "data layers by dataId and dims")]

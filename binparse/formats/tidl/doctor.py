@@ -12,6 +12,7 @@ from ... import api
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
+from .printouts import common_dims
 from .weights import tda2_weights_read
 from .versions import RELEASED
 
@@ -59,10 +60,15 @@ def _check_pair(io_rep: FileReport, net_rep: FileReport, out: list[Finding]) -> 
     io, net = io_rep.obj, net_rep.obj
     files = [io_rep.name, net_rep.name]
     if getattr(io, "io_version", None) != io_version_of(net.gen):
-        out.append(Finding("problem", f"{io_rep.name} is a TIDL {io.version} io descriptor but {net_rep.name} is a "
-                                      f"TIDL {net.version} network (netVersion {net.net_version_hex}): they come from "
-                                      f"different SDK versions, and a runtime will reject one of them", files))
-        return
+        if getattr(io, "unverified", None):  # a solved size: which SDK wrote it is what was not verified
+            out.append(Finding("note", f"{io_rep.name} was solved as the TIDL {io.version} io layout, {net_rep.name} "
+                                       f"is a TIDL {net.version} network: whether their SDKs pair is not verified; "
+                                       "their tensors are compared below", files))
+        else:
+            out.append(Finding("problem", f"{io_rep.name} is a TIDL {io.version} io descriptor but {net_rep.name} is a "
+                                          f"TIDL {net.version} network (netVersion {net.net_version_hex}): they come "
+                                          "from different SDK versions, and a runtime will reject one of them", files))
+            return
     t = net.table()
     producer = net.producers()
     bad = 0
@@ -73,12 +79,13 @@ def _check_pair(io_rep: FileReport, net_rep: FileReport, out: list[Finding]) -> 
                                           f"layer of {net_rep.name} writes", files))
             bad += 1
             continue
-        dims = t.out_shapes[k, 0].tolist()
-        n, c, h, w = (dims[0], dims[-3], dims[-2], dims[-1])
-        want_dims = (tensor.shape[0], tensor.shape[3], tensor.shape[4], tensor.shape[5])
-        if (n, c, h, w) != want_dims:
-            out.append(Finding("problem", f"{tensor.direction} '{tensor.name}': io says N,C,H,W {want_dims}, the net's "
-                                          f"layer {k} writes {(n, c, h, w)}", files))
+        dims = tuple(t.out_shapes[k, 0].tolist())
+        shape = tuple(tensor.shape) if getattr(io, "io_version", 0) >= 92 else (tensor.shape[0], *tensor.shape[-3:])
+        want_dims, got = common_dims(shape, dims)  # the dims both carry: D1, D2 only when both have them
+        if got != want_dims:
+            names = "N,C,H,W" if len(got) == 4 else "N,D1,D2,C,H,W"
+            out.append(Finding("problem", f"{tensor.direction} '{tensor.name}': io says {names} {want_dims}, the net's "
+                                          f"layer {k} writes {got}", files))
             bad += 1
     if not bad:
         out.append(Finding("ok", f"{io_rep.name} and {net_rep.name} agree: TIDL {io.version} / {net.version}, "

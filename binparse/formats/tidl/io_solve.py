@@ -234,7 +234,8 @@ class _Solved:
     @property
     def unverified(self) -> str:
         c = _candidate_of(self)
-        return unverified_text(c, int(self._mv.nbytes))  # type: ignore[attr-defined]
+        size = int(self._mv.nbytes)  # type: ignore[attr-defined]
+        return unverified_text(c, size, [x for x in candidates(size) if x.layout_key == c.layout_key and x != c])
 
     def summary(self) -> dict[str, Any]:
         doc: dict[str, Any] = super().summary()  # type: ignore[misc]
