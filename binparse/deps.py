@@ -1,4 +1,4 @@
-"""Runtime dependencies imported where they are first needed (pyarrow, cryptography).
+"""Runtime dependencies imported where they are first needed (pyarrow, cryptography, protobuf).
 
 Both are in `pyproject.toml`; an environment that lacks one (binparse imported from a checkout,
 a trimmed install) gets a `BinparseError` naming the package and the install command instead of

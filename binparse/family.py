@@ -165,7 +165,8 @@ class LayoutKind:
     """A device-buffer layout chosen by a flag (`view/pack/draw --espdl ...`).
 
     `make` ("module:function") is called as `make(options, sources)` and returns a `BufferLayout`;
-    `sources` are the file arguments before the buffer or array (`sources` of them: 0 or 1).
+    `sources` are the file arguments before the buffer or array (`sources` of them: 0 or 1;
+    `min_sources`, when set, lets fewer be given, e.g. a layout made from options alone).
     `choices`: the flag takes one of these values (`--dlhdl conv`), else it is a switch.
     """
 
@@ -174,6 +175,7 @@ class LayoutKind:
     make: str
     sources: int = 0
     choices: tuple[str, ...] = ()
+    min_sources: int | None = None
 
     @property
     def dest(self) -> str:

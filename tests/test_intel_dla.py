@@ -224,7 +224,8 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", "--json", str(real(COMPILE))]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["kind"] == "compile_folder" and doc["output"]["logical_shape"] == [1, 1001, 1, 1, 1]
-    assert doc["other_files"] == ["TensorFlow_Frontend_IR_dla_layer_device.csv"]
+    assert doc["other_files"] == []  # the layer placement table is read: doc["placement"]
+    assert doc["placement"]["file"] == "TensorFlow_Frontend_IR_dla_layer_device.csv"
     cfg = CompileFolder(real(COMPILE)).output_configuration()
     buf = tmp_path / "out.bin"
     buf.write_bytes(bytes(cfg.to_ip(np.arange(1001, dtype=np.float32).reshape(1, 1001, 1, 1, 1))))

@@ -30,12 +30,16 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
     """The layout of the buffer (or array) that is the last of `files` (`what` names the files)."""
     kind = chosen_kind(args)
     if kind is not None:
-        if len(files) != kind.sources + (what != "draw"):
+        given = len(files) - (what != "draw")
+        least = kind.sources if kind.min_sources is None else kind.min_sources
+        if not least <= given <= kind.sources:
             want = " ".join(["SOURCE"] * kind.sources + ([] if what == "draw" else [what.upper()]))
+            if least < kind.sources:
+                want = f"{want} (SOURCE optional)"
             raise BinparseError(f"{kind.flag} takes {want or 'no file'}", found=" ".join(files) or "none")
         from ..plugins import resolve
         make = resolve(kind.make)
-        return make(args, files[:kind.sources])  # type: ignore[no-any-return]
+        return make(args, files[:given])  # type: ignore[no-any-return]
     if len(files) != 1 + (what != "draw"):
         raise BinparseError(f"expected SOURCE{'' if what == 'draw' else ' ' + what.upper()}, or a family flag "
                             "(`binparse view --help` lists them)", found=" ".join(files) or "none")

@@ -1,4 +1,6 @@
-"""Intel/Altera FPGA AI Suite: transform-report CSVs, the output configuration, IP layouts.
+"""Intel/Altera FPGA AI Suite: transform-report CSVs, the output configuration, IP layouts,
+architecture files (`ArchFile`, .arch), the IP header (`IpHeader`), layer placement
+(`LayerDevice`), JSON build records (`BuildRecord`), layouts from an .arch (`ArchLayout`).
 
 The package is light: `plugin.py` declares the family; the names below are imported from their
 modules on first use, after `register` (which registers the family's formats, sniffers, checks).
@@ -11,6 +13,11 @@ from typing import TYPE_CHECKING
 from ...lazy import api_of
 
 if TYPE_CHECKING:
+    from .arch import ArchFile as ArchFile
+    from .arch_layout import ArchLayout as ArchLayout
+    from .records import BuildRecord as BuildRecord
+    from .ip_header import IpHeader as IpHeader
+    from .layer_device import LayerDevice as LayerDevice
     from .folder import CompileFolder as CompileFolder
     from .dialects import Dialect as Dialect
     from .tables import DumpTable as DumpTable
@@ -33,6 +40,11 @@ if TYPE_CHECKING:
     from .tables import write_mapping as write_mapping
 
 _API = {
+    "ArchFile": "arch",
+    "ArchLayout": "arch_layout",
+    "BuildRecord": "records",
+    "IpHeader": "ip_header",
+    "LayerDevice": "layer_device",
     "CompileFolder": "folder",
     "Dialect": "dialects",
     "DumpTable": "tables",

@@ -1,5 +1,6 @@
 """FPGA AI Suite IP buffers as a `BufferLayout`: `view/draw --intel-dla SOURCE` (the output) and
-`pack --intel-dla FOLDER` (an input), from a compile folder or a saved output configuration."""
+`pack --intel-dla FOLDER` (an input), from a compile folder or a saved output configuration, or
+from an architecture file alone (`--arch X.arch --shape N,C,H,W`, arch_layout.py)."""
 
 from __future__ import annotations
 
@@ -36,13 +37,34 @@ class IpBuffer:
         return intel_map(self.output())
 
 
-def make(options: Any, sources: list[str]) -> IpBuffer:
-    """SOURCE: a compile folder or a saved output configuration (.json)."""
+def _warn_if_arch_differs(buf: IpBuffer, arch_path: str) -> None:
+    """The compile folder's reports win over --arch; say so when their KVEC differs from it."""
+    from ...errors import warn
+    from .arch import ArchFile
+    arch = ArchFile(arch_path)
+    try:
+        v = buf.output().vector_width
+    except BinparseError:
+        return
+    if v != arch.k_vector:
+        warn(f"the compile folder's reports pad outputs to {v}, {arch.name} has k_vector {arch.k_vector}: the reports "
+             "are used (this .arch is not the one the graph was compiled for)")
+
+
+def make(options: Any, sources: list[str]) -> Any:
+    """SOURCE: a compile folder or a saved output configuration (.json): their reports win; an
+    .arch file, or none with --arch: the layout the .arch gives (arch_layout.py)."""
+    if not sources or sources[0].endswith(".arch"):
+        from .arch_layout import make as from_arch
+        return from_arch(options, sources)
     source = sources[0]
     if source.endswith(".json"):
         return IpBuffer(OutputConfiguration.load(source), getattr(options, "cvec", None))
     if os.path.isdir(source):
-        return IpBuffer(CompileFolder(source), getattr(options, "cvec", None))
+        buf = IpBuffer(CompileFolder(source), getattr(options, "cvec", None))
+        if getattr(options, "arch", None):
+            _warn_if_arch_differs(buf, options.arch)
+        return buf
     raise BinparseError("SOURCE must be a compile folder or a saved output configuration (.json)", file=source)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from ...errors import BinparseError, FormatError
 from .config import OutputConfiguration
 from .inputs import InputConfiguration
+from .layer_device import LayerDevice
 from .tables import DumpTable, MappingTable, read_table, table_report, table_summary
 
 KINDS = ("input_transform_dump", "input_transform_mapping", "output_transform_dump", "output_transform_mapping")
@@ -26,7 +27,11 @@ class CompileFolder:
             raise FormatError("not a folder", file=str(self.path))
         self.tables: dict[str, DumpTable | MappingTable] = {}
         self.other: list[str] = []
+        self.placement: LayerDevice | None = None
         for p in sorted(self.path.iterdir()):
+            if p.name.endswith("_dla_layer_device.csv") and self.placement is None:
+                self.placement = LayerDevice(p)
+                continue
             kind = next((k for k in KINDS if p.name.startswith(k) and p.suffix == ".csv"), None)
             if kind is None:
                 self.other.append(p.name)
@@ -61,6 +66,10 @@ class CompileFolder:
                                "files": {k: {"file": Path(t.file or "").name, **table_summary(t)}
                                          for k, t in self.tables.items()},
                                "other_files": self.other}
+        if self.placement is not None:
+            doc["placement"] = {"file": self.placement.name, "layers": len(self.placement.layers),
+                                "devices": self.placement.devices(),
+                                "fallbacks": [la.node for la in self.placement.fallbacks()]}
         for key, make in (("output", self.output_configuration), ("input", self.input_configuration)):
             try:
                 cfg = make()
@@ -78,6 +87,8 @@ class CompileFolder:
         s = self.summary()
         for key in ("input", "output"):
             lines.append(f"{key}: " + ", ".join(f"{k} {v}" for k, v in s[key].items()))
+        if self.placement is not None:
+            lines.append(f"layer placement ({self.placement.name}): {self.placement.placement_line()}")
         if self.other:
             lines.append("other files: " + ", ".join(self.other))
         out = s["output"]

@@ -3,7 +3,8 @@
 `read_table` reads any of the four reports (dialect from the header); `OutputConfiguration` is
 binparse's model of the compiler's DlaRuntimeOutputConfiguration (not Intel's binary);
 `InputConfiguration` packs logical inputs into IP input buffers; `CompileFolder` reads a compile's
-reports together.
+reports together. The .arch files, the IP header, the layer placement table and the JSON
+records are opened by the sniffers of `sniff_text.py`, asked only about their names (or headers).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from ...family import register_checks_in
 from ...registry import register_sniffer
+from .plugin import ip_header_head, layer_device_head
 from .config import OutputConfiguration, OutputSlice
 from .dialects import Dialect, detect, dialects
 from .folder import KINDS, CompileFolder
@@ -45,9 +47,17 @@ def _sniff(path: Path | None, head: bytes) -> Any:
     return lambda source: read_table(source)
 
 
+register_sniffer("binparse.formats.intel_dla.sniff_text:arch", names=("*.arch",))
+register_sniffer("binparse.formats.intel_dla.sniff_text:ip_header", names=("*fpga_arch_instantiator*.h",),
+                 head=ip_header_head)
+register_sniffer("binparse.formats.intel_dla.sniff_text:layer_device", names=("*_dla_layer_device.csv",),
+                 head=layer_device_head)
+register_sniffer("binparse.formats.intel_dla.sniff_text:record", names=("*.build.json", "dla_compile_report.json",
+                                                                       "*_dla_compile_report.json"))
 register_sniffer(_sniff)
 
 register_checks_in("binparse.formats.intel_dla.doctor")
+register_checks_in("binparse.formats.intel_dla.arch_doctor")
 
 __all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
            "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",

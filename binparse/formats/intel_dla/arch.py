@@ -1,0 +1,230 @@
+"""`ArchFile`: an FPGA AI Suite architecture description (.arch) read, checked and summarised.
+
+The text is read by protobuf's text-format parser (arch_text.py) against binparse's declaration
+of Intel's documented parameters (schemas/intel_dla/arch.proto). `problems()` names values
+outside the ranges the IP Reference Manual (doc 768974) documents; `ip_values()` gives the values
+`dla_create_ip` carries into the IP's fpga_arch_instantiator.h, for pairing an IP with its .arch.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import json_format
+
+from ...errors import FormatError
+from .arch_text import Unknown, parse_arch_text, to_text
+
+MANUAL = "IP Reference Manual (768974)"
+C_VECTORS = (4, 8, 16, 32, 64)
+LANES = (1, 2, 4)
+POOL_K_VECTORS = (1, 2, 4, 8, 16, 32, 64)
+DEPTHWISE_K_VECTORS = (16, 32, 64)
+# The manual's list of families, and AGX3: Intel's own Agilex 3 examples name it (the 2025.1
+# manual says AGX5 targets "Agilex 5 or Agilex 3").
+FAMILIES = ("A10", "AGX3", "AGX5", "AGX7", "C10", "S10")
+AUX_GROUPS = ("activation", "pool", "depthwise")
+
+# header name in fpga_arch_instantiator.h -> the .arch field it equals (dotted path)
+IP_HEADER_FIELDS = {
+    "K_VECTOR": "k_vector",
+    "C_VECTOR": "c_vector",
+    "NUM_LANES": "num_lanes",
+    "NUM_INTERLEAVED_FEATURES": "pe_array.num_interleaved_features",
+    "NUM_INTERLEAVED_FILTERS": "pe_array.num_interleaved_filters",
+    "FILTER_CACHE_DEPTH": "filter_scratchpad.filter_depth",
+    "BIAS_SCALE_CACHE_DEPTH": "filter_scratchpad.bias_scale_depth",
+    "STREAM_BUFFER_DEPTH": "stream_buffer_depth",
+    "output_channels_max": "output_channels_max",
+    "filter_size_width_max": "filter_size_width_max",
+    "filter_size_height_max": "filter_size_height_max",
+    "output_image_width_max": "output_image_width_max",
+    "output_image_height_max": "output_image_height_max",
+}
+
+
+def _read_text(source: str | os.PathLike[str] | bytes, file: str | None) -> str:
+    data = source if isinstance(source, bytes) else Path(source).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FormatError("an .arch file is text (UTF-8)", file=file, offset=exc.start,
+                          found=f"byte 0x{data[exc.start]:02x}") from None
+
+
+class ArchFile:
+    """One .arch file: the protobuf message, what it holds that binparse does not declare, checks."""
+
+    def __init__(self, source: str | os.PathLike[str] | bytes, *, file: str | None = None) -> None:
+        self.file = file if file is not None else (None if isinstance(source, bytes) else os.fspath(source))
+        self.text = _read_text(source, self.file)
+        self.message: Any  # binparse.intel_dla.Arch, a class built at run time (no generated stub)
+        self.message, self.unknown = parse_arch_text(self.text, file=self.file)
+
+    # -- values ------------------------------------------------------------------------------
+    def get(self, path: str) -> Any:
+        """The value at a dotted path, or None when the file does not set it (enums by name)."""
+        msg: Any = self.message
+        *groups, name = path.split(".")
+        for g in groups:
+            if not msg.HasField(g):
+                return None
+            msg = getattr(msg, g)
+        if not msg.HasField(name):
+            return None
+        field = msg.DESCRIPTOR.fields_by_name[name]
+        value = getattr(msg, name)
+        return field.enum_type.values_by_number[value].name if field.enum_type is not None else value
+
+    @property
+    def name(self) -> str:
+        return Path(self.file).name if self.file else "<arch>"
+
+    @property
+    def k_vector(self) -> int | None:
+        v: int | None = self.get("k_vector")
+        return v
+
+    @property
+    def c_vector(self) -> int | None:
+        v: int | None = self.get("c_vector")
+        return v
+
+    def _aux_groups(self) -> list[tuple[str, Any]]:
+        """(label, message) of each auxiliary module the file configures."""
+        groups = [(g, getattr(self.message, g)) for g in AUX_GROUPS if self.message.HasField(g)]
+        return groups + [(f"custom_aux_primitive '{p.name}'", p) for p in self.message.custom_aux_primitive]
+
+    def aux_k_vectors(self) -> dict[str, int]:
+        """Each auxiliary module's width: its `k_vector`, or the older `generic_aux_parameters` one."""
+        out: dict[str, int] = {}
+        for label, msg in self._aux_groups():
+            if msg.HasField("k_vector"):
+                out[label] = msg.k_vector
+            elif msg.HasField("generic_aux_parameters") and msg.generic_aux_parameters.HasField("k_vector"):
+                out[label] = msg.generic_aux_parameters.k_vector
+        return out
+
+    def ip_values(self) -> dict[str, int]:
+        """The values of fpga_arch_instantiator.h this file determines (header name -> value).
+
+        NUM_LANES is 1 when the file sets no num_lanes (manuals before 2024.3 have no lanes)."""
+        out = {h: v for h, path in IP_HEADER_FIELDS.items() if (v := self.get(path)) is not None}
+        out.setdefault("NUM_LANES", 1)
+        return out
+
+    # -- checks ------------------------------------------------------------------------------
+    def problems(self) -> list[str]:
+        """Values outside the documented ranges, each with the rule it breaks."""
+        out: list[str] = []
+        k, c, m = self.k_vector, self.c_vector, self.message
+        if c is not None and c not in C_VECTORS:
+            out.append(f"c_vector {c} is not one of {list(C_VECTORS)} ({MANUAL}, global parameters)")
+        if k is not None and not 1 <= k <= 128:
+            out.append(f"k_vector {k} is outside [1, 128] ({MANUAL}, global parameters)")
+        if k is not None and c is not None and k % c:
+            out.append(f"k_vector {k} is not a multiple of c_vector {c} ({MANUAL}, global parameters)")
+        lanes = self.get("num_lanes")
+        if lanes is not None and lanes not in LANES:
+            out.append(f"num_lanes {lanes} is not one of {list(LANES)} ({MANUAL}, global parameters)")
+        if lanes is not None and lanes > 1 and any(p.name == "softmax" for p in m.custom_aux_primitive):
+            out.append(f"num_lanes {lanes} with a softmax module: the softmax module is not supported with lanes "
+                       f"({MANUAL}, num_lanes)")
+        widths = dict(self.aux_k_vectors())
+        if m.HasField("xbar") and m.xbar.HasField("xbar_k_vector"):
+            widths["xbar"] = m.xbar.xbar_k_vector
+        for label, w in widths.items():
+            if k is not None and (w <= 0 or k % w):
+                out.append(f"{label} k_vector {w} does not divide k_vector {k} ({MANUAL}, global parameters: "
+                           "k_vector must be divisible by the xbar and auxiliary k_vector values)")
+        for label, msg in self._aux_groups():
+            gap = msg.generic_aux_parameters
+            if msg.HasField("k_vector") and msg.HasField("generic_aux_parameters") and gap.HasField("k_vector") \
+                    and gap.k_vector != msg.k_vector:
+                out.append(f"{label} sets k_vector {msg.k_vector} and generic_aux_parameters k_vector {gap.k_vector}")
+        pool_k = widths.get("pool")
+        if pool_k is not None and pool_k not in POOL_K_VECTORS:
+            out.append(f"pool k_vector {pool_k} is not one of {list(POOL_K_VECTORS)} ({MANUAL}, pool)")
+        out += self._depthwise_problems()
+        for p in m.custom_aux_primitive:
+            if p.HasField("max_num_channels") and not 1 <= p.max_num_channels <= 4096:
+                out.append(f"custom_aux_primitive '{p.name}' max_num_channels {p.max_num_channels} is outside "
+                           f"[1, 4096] ({MANUAL}, softmax)")
+        lt = m.layout_transform_params
+        if m.HasField("layout_transform_params") and lt.HasField("data_element_width") \
+                and lt.data_element_width not in (8, 16):
+            out.append(f"layout_transform_params data_element_width {lt.data_element_width} is not 8 or 16 "
+                       f"({MANUAL}, layout_transform_params)")
+        for g in ("input_stream_interface", "output_stream_interface"):
+            s = getattr(m, g)
+            for f in ("data_width", "fifo_depth"):
+                if m.HasField(g) and s.HasField(f):
+                    v = getattr(s, f)
+                    if v < 16 or v & (v - 1):
+                        out.append(f"{g} {f} {v} is not 2^n with n >= 4 ({MANUAL}, {g})")
+        return out
+
+    def _depthwise_problems(self) -> list[str]:
+        m, out = self.message, list[str]()
+        if not m.HasField("depthwise"):
+            return out
+        d, k, c = m.depthwise, self.k_vector, self.c_vector
+        if k is not None and c is not None and k != c:
+            out.append(f"a depthwise module needs k_vector = c_vector, found {k} and {c} ({MANUAL}, global parameters)")
+        dk = self.aux_k_vectors().get("depthwise")
+        if dk is not None and dk not in DEPTHWISE_K_VECTORS:
+            out.append(f"depthwise k_vector {dk} is not one of {list(DEPTHWISE_K_VECTORS)} ({MANUAL}, depthwise)")
+        for names, legal in ((("max_window_height", "max_window_width"), (3, 5, 7)),
+                             (("max_stride_vertical", "max_stride_horizontal"), (1, 2, 3, 4)),
+                             (("max_dilation_vertical", "max_dilation_horizontal"), (1, 2, 3, 4, 5, 6))):
+            for f in names:
+                if d.HasField(f) and getattr(d, f) not in legal:
+                    out.append(f"depthwise {f} {getattr(d, f)} is not one of {list(legal)} ({MANUAL}, depthwise)")
+        return out
+
+    def notes(self) -> list[str]:
+        """What is worth knowing but not wrong: fields binparse does not declare, unset essentials."""
+        out = [f"line {u.line}: {u.what} {u.path} = {u.value!r} is not in binparse's declaration of the "
+               f"{MANUAL} parameters (a newer FPGA AI Suite, or a typo): kept, not checked" for u in self.unknown]
+        fam = self.get("family")
+        if fam is not None and fam not in FAMILIES:
+            out.append(f"family '{fam}' is not one of the documented families {list(FAMILIES)}")
+        for f in ("family", "k_vector", "c_vector", "arch_precision"):
+            if self.get(f) is None and not any(u.path == f for u in self.unknown):
+                out.append(f"sets no {f}")
+        return out
+
+    # -- Artifact --------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The whole message as plain JSON (field names as in the file, enums by name)."""
+        doc: dict[str, Any] = json_format.MessageToDict(self.message, preserving_proto_field_name=True)
+        return doc
+
+    def to_text(self) -> str:
+        """The declared fields as protobuf text format; fields binparse does not declare follow as
+        `#` comments (so written text never drops them unsaid, and reads back as the same message)."""
+        tail = "".join(f"# not declared by binparse (line {u.line}): {u.path} = {u.value!r}\n" for u in self.unknown)
+        return to_text(self.message) + tail
+
+    def summary(self) -> dict[str, Any]:
+        return {"family": "intel_dla", "kind": "arch", "arch_family": self.get("family"),
+                "k_vector": self.k_vector, "c_vector": self.c_vector,
+                "arch_precision": self.get("arch_precision"), "stream_buffer_depth": self.get("stream_buffer_depth"),
+                "aux_k_vectors": self.aux_k_vectors(), "arch": self.to_dict(),
+                "unknown_fields": [u.to_json() for u in self.unknown],
+                "problems": self.problems(), "notes": self.notes()}
+
+    def report(self) -> str:
+        s = self.summary()
+        lines = [f"FPGA AI Suite architecture {self.name}: family {s['arch_family']}, KVEC {s['k_vector']}, "
+                 f"CVEC {s['c_vector']}, {s['arch_precision']}, stream buffer depth {s['stream_buffer_depth']}"]
+        if s["aux_k_vectors"]:
+            lines.append("  auxiliary widths: " + ", ".join(f"{k} {v}" for k, v in s["aux_k_vectors"].items()))
+        lines += ["  " + line for line in self.to_text().rstrip().splitlines()]
+        lines += [f"  [problem] {p}" for p in s["problems"]] + [f"  [note] {n}" for n in s["notes"]]
+        return "\n".join(lines)
+
+
+__all__ = ["ArchFile", "IP_HEADER_FIELDS", "Unknown"]

@@ -1,0 +1,91 @@
+"""`BuildRecord`: the JSON records FPGA AI Suite tools leave beside a build (`*.build.json`,
+`dla_compile_report.json`), identified by name and summarised.
+
+Intel publishes no schema of these files and no real one is shared with binparse, so the summary
+is found by what keys mean, not by fixed paths: the architecture file is any string value ending
+in `.arch`; clocks are numbers under keys that name a clock or fMAX; resources are numbers under
+keys that name ALMs, DSPs, M20Ks, RAM blocks, registers or LUTs; the design is the first
+`design`/`design_name`/`top`/`name` string. Each value is reported with its JSON path and the
+summary says `inferred: true`, so nothing reads as more certain than it is.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from ...errors import FormatError
+
+NAMES = ("*.build.json", "dla_compile_report.json", "*_dla_compile_report.json")
+_CLOCK = re.compile(r"(clock|clk|fmax|mhz|freq)", re.I)
+_RESOURCE = re.compile(r"^(alms?|dsps?|m20ks?|mlabs?|rams?|brams?|registers?|regs?|luts?|ffs?)(_\w+)?$", re.I)
+_DESIGN = ("design", "design_name", "top", "top_level", "name", "project")
+
+
+def is_record_name(name: str) -> bool:
+    return any(fnmatch.fnmatch(name, p) for p in NAMES)
+
+
+def _walk(doc: Any, path: str = "") -> list[tuple[str, str, Any]]:
+    """(path, key, value) of every scalar in a JSON document."""
+    if isinstance(doc, dict):
+        return [x for k, v in doc.items() for x in (_walk(v, f"{path}.{k}" if path else str(k)) if isinstance(v, (dict, list))
+                                                      else [(f"{path}.{k}" if path else str(k), str(k), v)])]
+    if isinstance(doc, list):
+        return [x for i, v in enumerate(doc) for x in (_walk(v, f"{path}[{i}]") if isinstance(v, (dict, list))
+                                                       else [(f"{path}[{i}]", path.rsplit(".", 1)[-1], v)])]
+    return []
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class BuildRecord:
+    """One FPGA AI Suite JSON record: the document and what the summary could find in it."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.file = os.fspath(path)
+        try:
+            self.doc = json.loads(Path(path).read_bytes().decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            where = f"line {exc.lineno}, column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else None
+            raise FormatError("an FPGA AI Suite record is JSON", file=self.file, path=where, found=str(exc)) from None
+        if not isinstance(self.doc, dict):
+            raise FormatError("an FPGA AI Suite record is a JSON object", file=self.file,
+                              found=type(self.doc).__name__)
+        scalars = _walk(self.doc)
+        self.arch_files = [(p, v) for p, _, v in scalars if isinstance(v, str) and v.lower().endswith(".arch")]
+        self.clocks = [(p, v) for p, k, v in scalars if _number(v) and _CLOCK.search(k)]
+        self.resources = [(p, v) for p, k, v in scalars if _number(v) and _RESOURCE.match(k)]
+        self.design = next(((p, v) for p, k, v in scalars if isinstance(v, str) and k.lower() in _DESIGN), None)
+
+    @property
+    def name(self) -> str:
+        return Path(self.file).name
+
+    @property
+    def kind(self) -> str:
+        return "compile report" if "compile_report" in self.name else "build record"
+
+    def summary(self) -> dict[str, Any]:
+        return {"family": "intel_dla", "kind": self.kind, "inferred": True,
+                "design": self.design[1] if self.design else None,
+                "arch_files": [v for _, v in self.arch_files],
+                "clocks": {p: v for p, v in self.clocks}, "resources": {p: v for p, v in self.resources},
+                "keys": list(self.doc)}
+
+    def report(self) -> str:
+        s = self.summary()
+        lines = [f"FPGA AI Suite {self.kind} {self.name} (JSON; field meanings inferred from their names)",
+                 f"  design: {s['design']}", f"  architecture file: {', '.join(s['arch_files']) or 'none named'}"]
+        lines += [f"  clock {p}: {v}" for p, v in self.clocks] + [f"  resource {p}: {v}" for p, v in self.resources]
+        lines.append("  top-level keys: " + ", ".join(map(str, s["keys"])))
+        return "\n".join(lines)
+
+
+__all__ = ["BuildRecord", "NAMES", "is_record_name"]

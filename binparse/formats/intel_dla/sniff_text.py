@@ -1,0 +1,42 @@
+"""Sniffers of the family's text artifacts beside the transform reports, each asked only about
+the names or first bytes `register.py` gives it, and importing its reader only then (protobuf
+is imported to open an .arch, not to open a CSV)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def _file(path: Any) -> bool:
+    return path is not None and not Path(path).is_dir()
+
+
+def arch(path: Any, head: bytes) -> Any:
+    """An architecture description (*.arch); protobuf reads it (a BinparseError if it is missing)."""
+    from ...deps import dependency
+    dependency("google.protobuf.text_format", "protobuf", purpose="reading an FPGA AI Suite .arch file",
+               file=str(path) if path is not None else None)
+    from .arch import ArchFile
+    return (lambda source: ArchFile(source)) if _file(path) else None
+
+
+def ip_header(path: Any, head: bytes) -> Any:
+    """The IP's fpga_arch_instantiator.h."""
+    from .ip_header import IpHeader
+    return (lambda source: IpHeader(source)) if _file(path) else None
+
+
+def layer_device(path: Any, head: bytes) -> Any:
+    """A layer placement table (*_dla_layer_device.csv)."""
+    from .layer_device import LayerDevice
+    return (lambda source: LayerDevice(source)) if _file(path) else None
+
+
+def record(path: Any, head: bytes) -> Any:
+    """A JSON build record (*.build.json, dla_compile_report.json)."""
+    from .records import BuildRecord
+    return (lambda source: BuildRecord(source)) if _file(path) else None
+
+
+__all__ = ["arch", "ip_header", "layer_device", "record"]
