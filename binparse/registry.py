@@ -235,6 +235,10 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
             if hits:
                 found = sorted(found + [f for f in hits if f not in found], key=lambda f: f.name)
         pool = registered() if len(found) != 1 else found
+    if found and buf is not None and all(f.magic is None for f in found):
+        from .lookalike import is_text
+        if is_text(bytes(buf[:4096])):  # a text file is never a binary struct known by its size alone
+            found, pool = [], registered()
     if len(found) == 1:
         return found[0]
     if not found and buf is not None and not version:
@@ -243,8 +247,8 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
             solved = solver(buf, file)
             if solved is not None:
                 return solved
-    if not found:
-        raise _no_match(pool, size, head, file)
+    if not found:  # the first 4 KiB when known, so a text file's header line is shown whole
+        raise _no_match(pool, size, head if buf is None else bytes(buf[:4096]), file)
     raise FormatError("several formats match this file", file=file,
                       found=", ".join(f.name for f in found), hint="choose one with --format NAME")
 

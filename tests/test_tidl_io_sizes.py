@@ -5,6 +5,7 @@ warning, and real files hold under the content checks."""
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 import warnings
 from typing import Any
 
@@ -212,3 +213,17 @@ def test_a_solved_io_beside_a_net_of_another_sdk_is_a_note_and_its_tensors_are_c
                  "their SDKs pair is not verified; their tensors are compared below"),
         ("ok", f"{io_name} and {net.name} agree: TIDL 09.02 / 9.0/9.1, 1 input(s) and 1 output(s) match the net's "
                "data layers by dataId and dims")]
+
+
+def test_no_tidl_sign_claims_a_text_file(tmp_path: Path) -> None:
+    """A CSV or JSON text is answered as text, never with TIDL io sizes or a netVersion, even at an io size."""
+    from binparse.lookalike import looks_like_artifact
+    csv = tmp_path / "layer_device.csv"
+    csv.write_bytes(b"layer,device,type\n" + b"conv_1,FPGA,Convolution\n" * 1552 + b"x,y,z\n")
+    assert csv.stat().st_size == 37272  # the 09.00 io size
+    with pytest.raises(FormatError) as e:
+        binparse.open(csv)
+    assert str(e.value.found) == "a CSV text file with the header 'layer,device,type', 37,272 bytes"
+    json_head = b'{\n  "model": {"layers": []}\n}\n'
+    assert looks_like_artifact(Path("report.json"), json_head) is None  # 0x20200A7B: no netVersion sign
+    assert io_solve.solve(memoryview(json_head.ljust(37912, b" ")), "x.json") is None
