@@ -47,10 +47,13 @@ def _companions(folder: Path) -> list[Path]:
     return [folder / n for n in names if (folder / n).is_dir()]
 
 
-def _identify(path: Path, name: str | None = None) -> FileReport:
+def _identify(path: Path, name: str | None = None, options: Any = None) -> FileReport:
     rep = FileReport(name or path.name)
     try:
         obj = api.open(path)
+        with_options = getattr(obj, "with_options", None)
+        if options is not None and callable(with_options):  # the command line's family options (e.g. a key)
+            obj = with_options(options)
         if isinstance(obj, Accessor) and isinstance(obj, Artifact):
             obj.summary()  # reads what `inspect` shows: a file that opens but cannot be read is caught here
     except BinparseError as exc:
@@ -71,8 +74,9 @@ def _identify(path: Path, name: str | None = None) -> FileReport:
     return rep
 
 
-def doctor(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The doctor's report of a folder or a file."""
+def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
+    """The doctor's report of a folder or a file; `options` (the command line's, e.g. `--key`) are
+    given to each opened object that takes them (`with_options`), as `inspect` does."""
     p = Path(path)
     if not p.exists():
         raise FormatError("no such file or folder", file=str(p))
@@ -80,11 +84,11 @@ def doctor(path: str | os.PathLike[str]) -> dict[str, Any]:
     paths = sorted(x for x in (p.iterdir() if p.is_dir() else [p]) if x.is_file())
     companions = _companions(p) if p.is_dir() else []
     subfolders = sorted(x.name for x in p.iterdir() if x.is_dir() and x not in companions) if p.is_dir() else []
-    reports = [_identify(x) for x in paths]
+    reports = [_identify(x, None, options) for x in paths]
     findings: list[Finding] = []
     for sub in companions:  # read with the folder's files, as the vendor's tools meant them
         inside = sorted(x for x in sub.iterdir() if x.is_file())
-        reports += [_identify(x, f"{sub.name}/{x.name}") for x in inside]
+        reports += [_identify(x, f"{sub.name}/{x.name}", options) for x in inside]
         findings.append(Finding("note", f"{sub.name}/ holds files that belong with this folder's ({len(inside)} "
                                         f"file(s)): checked together with them", [f"{sub.name}/"]))
     for r in reports:
@@ -110,7 +114,7 @@ def doctor(path: str | os.PathLike[str]) -> dict[str, Any]:
             "subfolders": subfolders, "findings": [f.to_json() for f in findings]}
 
 
-def doctor_tree(path: str | os.PathLike[str]) -> dict[str, Any]:
+def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
     """The doctor's reports of a folder and of every folder below it that holds files (`-r`).
 
     Each folder is checked on its own (files agree with the files beside them, as the tools
@@ -119,10 +123,10 @@ def doctor_tree(path: str | os.PathLike[str]) -> dict[str, Any]:
     """
     root = Path(path)
     if not root.is_dir():
-        doc = doctor(root)
+        doc = doctor(root, options)
         return {"path": str(root), "status": doc["status"], "folders": [doc]}
     folders = [root, *sorted(x for x in root.rglob("*") if x.is_dir() and x not in _companions(x.parent))]
-    docs = [doctor(f) for f in folders if f == root or any(x.is_file() for x in f.iterdir())]
+    docs = [doctor(f, options) for f in folders if f == root or any(x.is_file() for x in f.iterdir())]
     checked = [d for d in docs if d["status"] != "nothing checked"]
     status = ("problem" if any(d["status"] == "problem" for d in docs) else "ok" if checked else "nothing checked")
     return {"path": str(root), "status": status, "folders": checked or docs[:1]}

@@ -94,9 +94,11 @@ def test_container() -> None:
     p = m.payload
     assert isinstance(p, memoryview) and bytes(p) == b"FLATBUFFER!!" and p.readonly
     assert single.summary()["models"] == [{"name": "", "encrypted": False, "size": 12, "payload_offset": 16, "graph": None,
-                                           "error": "Model, offset 16 (0x10): offset points past the payload; expected a "
-                                                    "position inside the 12-byte payload, found 1413565510. The FlatBuffer "
-                                                    "payload is truncated or corrupt; re-export the model"}]
+                                           "error": "Model, offset 16 (0x10): the payload's FlatBuffer root is not a Model "
+                                                    "(offset points past the payload); expected a position inside the "
+                                                    "12-byte payload, found 1413565510. Checked the root offset, the root "
+                                                    "table's vtable, Model.graph and the Graph table's vtable: the payload "
+                                                    "is not an espdl.fbs Model"}]
     edl1 = binparse.open(b"EDL1" + struct.pack("<II", 0, 3) + b"abc")
     assert bytes(edl1.models[0].payload) == b"abc"
     m1, m2 = edl2(b"ABCDEFGH"), edl2(b"WXYZ", mode=1)

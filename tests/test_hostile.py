@@ -109,6 +109,28 @@ def test_csv_fuzz(path: Path) -> None:
         survive(lambda c=c: (read_table(c).summary()))
 
 
+INFOS = sorted(FIXTURES.rglob("*.info"))  # esp-ppq's .info printouts beside .espdl fixtures
+
+
+@pytest.mark.parametrize("path", INFOS, ids=[p.name for p in INFOS])
+def test_info_printout_fuzz(tmp_path: Path, path: Path) -> None:
+    """A printout cut, its numbers and brackets mangled: opened by name, read or refused."""
+    text = path.read_bytes()
+    cases = [b"", b"graph g (\n", text[: len(text) // 2], text.replace(b"]", b"", 3), text.replace(b", ", b",, ", 5),
+             text.replace(b"exponents: [", b"exponents: [9" * 3), text.replace(b"value: array(", b"value: (")]
+    for _ in range(CASES // 2):
+        b = bytearray(text)
+        for pos in RNG.integers(0, len(b), size=3):
+            b[pos] = int(RNG.choice(list(b"0123456789,-[]()%x \n")))
+        cases.append(bytes(b))
+    outcomes = set()
+    for k, c in enumerate(cases):
+        p = tmp_path / f"m{k}.info"
+        p.write_bytes(c)
+        outcomes.add(survive(lambda p=p: (lambda o: (o.summary(), o.report()))(binparse.open(p))))
+    assert "ok" in outcomes and len(outcomes) > 1
+
+
 def test_folder_fuzz(tmp_path: Path) -> None:
     src = FIXTURES / "intel_dla" / "testnet_2025"
     for k in range(CASES // 4 + 1):

@@ -70,7 +70,7 @@ def compare(args: argparse.Namespace) -> int:
 
 def doctor(args: argparse.Namespace) -> int:
     from ..doctor import doctor as run, doctor_tree, report_text
-    doc = doctor_tree(args.path) if args.recursive else run(args.path)
+    doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
     print(json.dumps(doc, indent=1) if args.json else report_text(doc))
     return 0 if doc["status"] == "ok" else 1
 

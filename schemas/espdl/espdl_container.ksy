@@ -10,6 +10,9 @@ doc: |
   `Model`) follows: at byte 12 of the record for EDL1/PDL1, at byte 16 for EDL2/PDL2/PDL3.
   A pack (PDL1, PDL2, PDL3) has a table of `{data_off, name_off, name_len}` entries (absolute file
   offsets); PDL3 puts a 16-byte version, the package size and a SHA-256 before the model count.
+  A PDL1 pack holds EDL1 records (its first right after the names, the next right after it: esp-dl's
+  face detector pack), PDL2 and PDL3 packs EDL2 records at 16-byte aligned offsets. The FlatBuffer
+  differs by generation too (espdl_model.yaml `generations`).
 doc-ref: espressif/esp-dl esp-dl/fbs_loader/src/fbs_loader.cpp (create_fbs_model, get_model_offset_by_index); esp-ppq esp_ppq/parser/espdl/helper.py (save)
 seq:
   - id: magic
@@ -49,7 +52,7 @@ types:
         enum: crypt_mode
         valid:
           in-enum: true
-        doc: mode. 0 plain, 1 AES-128-CTR (binparse does not decrypt).
+        doc: mode. 0 plain, 1 AES-128-CTR (decrypted with the key given, `--key`).
       - id: size
         type: u4
         doc: size. Bytes of the FlatBuffer payload.

@@ -14,7 +14,7 @@ from typing import Any
 from ...accessors.espdl.espdl_container import EspdlContainer, ModelRecord
 from ...errors import BinparseError, FormatError
 from .crypto import decrypt
-from .graph import Graph
+from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel
 from .model_tensor import ModelTensor
 from .report import model_report
 from .weights import WeightLayout
@@ -25,9 +25,12 @@ SHA256_AT, SHA256_SIZE = 24, 32  # PDL3: digest of the package with these bytes 
 class EspdlModel:
     """One model of a file or pack: its payload, graph and tensors."""
 
-    def __init__(self, name: str, record: ModelRecord, file: str | None = None, key: bytes | None = None) -> None:
+    def __init__(self, name: str, record: ModelRecord, file: str | None = None, key: bytes | None = None,
+                 magic: str = "EDL2") -> None:
         self.name, self.record, self.file, self.key = name, record, file, key
         self.encrypted = int(record.mode) == 1
+        self.magic = magic  # of the record (a PDL1 pack holds EDL1 records, PDL2/PDL3 EDL2 records)
+        self.generation = GENERATION[magic]
 
     @property
     def payload_offset(self) -> int:
@@ -48,22 +51,47 @@ class EspdlModel:
 
     @cached_property
     def graph(self) -> Graph:
+        """The decoded graph. The errors say what was checked: the root checks fail for a payload
+        that is not a Model (with AES-CTR, a wrong key gives random bytes: the key is named then);
+        a field deeper in that points outside the payload is a corrupt FlatBuffer (the container
+        already holds every byte its header announces, so the file is not truncated)."""
         try:
-            return Graph.read(self.payload, file=self.file, base=self.payload_offset)
-        except BinparseError as exc:
-            if self.encrypted:
-                exc.hint = "the payload does not decode with this key: check the key"
-                exc.args = (str(exc),)
+            return Graph.read(self.payload, file=self.file, base=self.payload_offset, generation=self.generation)
+        except NotAModel as exc:
+            what = exc.message.removeprefix("the ")  # "FlatBuffer root is not a Model (...)"
+            if self.encrypted and len(self.payload) >= 8:  # too small is too small, whatever the key
+                exc.message = "the decrypted payload's " + what
+                exc.hint = (f"checked {ROOT_CHECKS}; AES-128-CTR with a wrong key gives random bytes, which fail "
+                            "these checks: check the key")
+            else:
+                exc.message = "the payload's " + what
+                exc.hint = f"checked {ROOT_CHECKS}: the payload is not an espdl.fbs Model"
+            exc.args = (str(exc),)
+            raise
+        except FormatError as exc:
+            exc.message = f"corrupt FlatBuffer: {exc.message}"
+            exc.hint = (f"the root is a Model{' (so the key is right)' if self.encrypted else ''} and the file holds "
+                        f"all {int(self.record.size):,} payload bytes its {self.magic} header announces; "
+                        "this field of the FlatBuffer is damaged: re-export the model")
+            exc.args = (str(exc),)
             raise
 
+    @cached_property
+    def inferred_layouts(self) -> dict[str, str]:
+        """Layouts of unnamed Conv/Gemm weights that the model's named weights imply (`infer.py`)."""
+        from .infer import inferred_layouts
+        return inferred_layouts(self.graph)
+
     def tensor(self, name: str) -> ModelTensor:
-        """The initializer or test tensor `name`."""
+        """The initializer or test tensor `name` (an unnamed weight's layout inferred where the model
+        implies it: `ModelTensor.inferred`)."""
         g = self.graph
         for t in g.tensors:
             if t.name == name:
-                lay = WeightLayout.of(t.layout, t.dims, g.depthwise(t.name)) if t.role == "initializer" \
-                    else WeightLayout.of(None, t.dims)
-                return ModelTensor(t, lay, self.payload, self.file, self.payload_offset)
+                inferred = self.inferred_layouts.get(t.name, "") if t.role == "initializer" and not t.layout else ""
+                lay = WeightLayout.of(t.layout or inferred or None, t.dims, g.depthwise(t.name)) \
+                    if t.role == "initializer" else WeightLayout.of(None, t.dims)
+                return ModelTensor(t, lay, self.payload, self.file, self.payload_offset, bool(inferred))
         raise FormatError(f"no tensor named {name!r} in model {self.name or '(model)'}", file=self.file,
                           expected=f"one of {len(g.tensors)}: " + ", ".join(t.name for t in g.tensors[:12])
                           + (" ..." if len(g.tensors) > 12 else ""))
@@ -98,9 +126,10 @@ class EspdlFile(EspdlContainer):
         if got is None:
             key = self._cache.get("espdl.key")
             if self.model is not None:
-                got = [EspdlModel("", self.model, self._file, key)]
+                got = [EspdlModel("", self.model, self._file, key, str(self.magic))]
             else:
-                got = [EspdlModel(e.name, e.model, self._file, key) for e in self.entries or []]
+                inner = "EDL1" if self.magic == "PDL1" else "EDL2"
+                got = [EspdlModel(e.name, e.model, self._file, key, inner) for e in self.entries or []]
             self._cache["espdl.models"] = got
         return got
 

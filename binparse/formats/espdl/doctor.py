@@ -42,6 +42,16 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
     params = sum(prod(t.dims) for t in g.initializers)
     out.append(Finding("ok", f"{label}: {target_of(g)}; {len(g.nodes)} nodes ("
                        + ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())) + f"), {params:,} parameters", [name]))
+    unnamed = [t.name for t in g.initializers if not t.layout]
+    if unnamed:
+        inferred = m.inferred_layouts
+        kinds = sorted(set(inferred.values()))
+        out.append(Finding("note", f"{label}: {len(unnamed)} of {len(g.initializers)} initializers name no layout "
+                                   "(doc_string empty or 'layout ==> ')"
+                           + (f"; {len(inferred)} Conv/Gemm weights among them read as {', '.join(kinds)}, the "
+                              "rule of the block width the model's named weights use (esp-ppq's blocking)"
+                              if inferred else "") + f"; {len(unnamed) - len(inferred)} in their stored dims",
+                           [name]))
     for t in g.initializers:
         lay = m.tensor(t.name).layout
         if t.layout and not lay.known:
@@ -59,6 +69,10 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
             v = graph_io[role].get(t.name)
             if v is None:
                 out.append(Finding("problem", f"{label}: {role} {t.name!r} is not a graph {role.split()[1]}", [name]))
+            elif v.dims is not None and _hwc_of_nchw(t.dims, tuple(v.dims)):
+                out.append(Finding("note", f"{label}: {role} {t.name!r} {list(t.dims)} holds the graph's "
+                                           f"{list(v.dims)} in ESP-DL's H, W, C order (the graph keeps ONNX's "
+                                           "N, C, H, W dims, N = 1)", [name]))
             elif v.dims is not None and tuple(v.dims) != t.dims:
                 out.append(Finding("problem", f"{label}: {role} {t.name!r} has dims {list(t.dims)}, the graph "
                                               f"{list(v.dims)}", [name]))
@@ -67,6 +81,11 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
     if not g.test_inputs and not g.test_outputs:
         out.append(Finding("note", f"{label}: no test inputs/outputs to check a port with", [name]))
     return out
+
+
+def _hwc_of_nchw(hwc: tuple[int, ...], nchw: tuple[int | None, ...]) -> bool:
+    """True when `hwc` is (H, W, C) of the (1, C, H, W) `nchw`."""
+    return len(hwc) == 3 and len(nchw) == 4 and nchw[0] == 1 and hwc == (nchw[2], nchw[3], nchw[1])
 
 
 @register_check

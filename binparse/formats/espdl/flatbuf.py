@@ -43,10 +43,15 @@ class Field:
 
 
 class Schema:
-    """The table description as lookups: per table, its fields by name."""
+    """The table description as lookups: per table, its fields by name. `generation` names an entry
+    of the description's `generations` whose `fields` replace the types of some tables' fields."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], generation: str | None = None) -> None:
         self.data = data
+        self.generation = generation
+        changed: dict[str, dict[str, str]] = {}
+        if generation is not None:
+            changed = dict(data.get("generations", {})[generation].get("fields") or {})
         self.enums: dict[str, dict[str, Any]] = dict(data.get("enums", {}))
         self.structs: dict[str, dict[str, Any]] = dict(data.get("structs", {}))
         self.unions: dict[str, list[list[str]]] = dict(data.get("unions", {}))
@@ -54,6 +59,7 @@ class Schema:
         for tname, fields in data["tables"].items():
             slot, out = 0, {}
             for fname, ftype in fields:
+                ftype = changed.get(tname, {}).get(fname, ftype)
                 if ftype in self.unions:
                     out[fname + "_type"] = Field(fname + "_type", slot, "scalar", "uint8", "B", 1)
                     out[fname] = Field(fname, slot + 1, "union", ftype)

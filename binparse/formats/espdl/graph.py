@@ -1,4 +1,5 @@
-"""The graph of one .espdl model: nodes, initializers, inputs/outputs, test tensors, from its FlatBuffer.
+"""The graph of one .espdl model: nodes, initializers, inputs/outputs, test tensors, from its FlatBuffer
+(read with the payload schema of its container generation: `SCHEMAS`, by magic `GENERATION`).
 
 Read with the generic reader (`flatbuf`) and the table description schemas/espdl/espdl_model.yaml;
 tensors keep where their data lies in the payload, so `tensor.py` can give zero-copy views.
@@ -14,7 +15,16 @@ from ...errors import FormatError
 from .flatbuf import FlatBuffer, Schema, Table
 from .weights import DTYPES, layout_name
 
-MODEL_SCHEMA = Schema(SCHEMA)
+MODEL_SCHEMA = Schema(SCHEMA, "edl2")
+# the payload schema of each container generation (schemas/espdl/espdl_model.yaml `generations`)
+SCHEMAS = {name: Schema(SCHEMA, name) for name in SCHEMA["generations"]}
+GENERATION = {magic: name for name, g in SCHEMA["generations"].items() for magic in g["magics"]}
+ROOT_CHECKS = "the root offset, the root table's vtable, Model.graph and the Graph table's vtable"
+
+
+class NotAModel(FormatError):
+    """The payload's FlatBuffer root is not an espdl.fbs Model (what an undecrypted or wrongly
+    decrypted payload gives): raised before any deeper field is read."""
 # vectors a Tensor may keep its elements in, in the order esp-dl's loader looks (get_tensor_raw_data)
 _DATA_FIELDS = ("raw_data", "float_data", "int32_data", "int64_data", "double_data", "uint64_data")
 _VECTOR_DTYPES = {"float_data": "float32", "int32_data": "int32", "int64_data": "int64", "double_data": "float64",
@@ -138,24 +148,35 @@ class Graph:
     outputs: list[ValueInfo]
     test_inputs: list[TensorInfo]
     test_outputs: list[TensorInfo]
+    value_info: list[ValueInfo] = field(default_factory=list)  # the intermediate tensors' dims and exponents
 
     @classmethod
-    def read(cls, payload: Any, *, file: str | None = None, base: int = 0) -> Graph:
-        """Decode the graph of a model payload (espdl.fbs root Model)."""
+    def read(cls, payload: Any, *, file: str | None = None, base: int = 0, generation: str = "edl2") -> Graph:
+        """Decode the graph of a model payload (espdl.fbs root Model) with the payload schema of its
+        container generation ("edl1": EDL1/PDL1, "edl2": EDL2/PDL2/PDL3). `NotAModel` when the root
+        checks fail, `FormatError` for a field deeper in that points outside the payload."""
         if len(payload) < 8:
-            raise FormatError("FlatBuffer payload too small", file=file, path="Model", offset=base,
-                              expected="at least 8 bytes", found=f"{len(payload)} bytes")
-        model = FlatBuffer(payload, MODEL_SCHEMA, file=file, base=base).root()
-        g = model.get("graph")
+            raise NotAModel("the FlatBuffer root is not a Model (the payload is too small)", file=file, path="Model",
+                            offset=base, expected="at least 8 bytes", found=f"{len(payload)} bytes",
+                            hint=f"checked {ROOT_CHECKS}")
+        try:
+            model = FlatBuffer(payload, SCHEMAS[generation], file=file, base=base).root()
+            g = model.get("graph")
+        except FormatError as exc:
+            raise NotAModel(f"the FlatBuffer root is not a Model ({exc.message})", file=file, path=exc.path,
+                            offset=exc.offset, expected=exc.expected, found=exc.found,
+                            hint=f"checked {ROOT_CHECKS}") from None
         if g is None:
-            raise FormatError("model has no graph", file=file, path="Model.graph", offset=base)
+            raise NotAModel("the FlatBuffer root is not a Model: it has no graph", file=file, path="Model.graph",
+                            offset=base, hint=f"checked {ROOT_CHECKS}")
         nodes = [Node(n.get("name", ""), n.get("op_type", ""), tuple(n.get("input", [])), tuple(n.get("output", [])),
                       {a.get("name", ""): _attribute(a) for a in n.get("attribute", [])}) for n in g.get("node", [])]
         return cls(g.get("name", ""), int(model.get("ir_version", 0)), nodes,
                    [_tensor(t, "initializer") for t in g.get("initializer", [])],
                    [_value_info(v) for v in g.get("input", [])], [_value_info(v) for v in g.get("output", [])],
                    [_tensor(t, "test_input") for t in g.get("test_inputs_value", [])],
-                   [_tensor(t, "test_output") for t in g.get("test_outputs_value", [])])
+                   [_tensor(t, "test_output") for t in g.get("test_outputs_value", [])],
+                   [_value_info(v) for v in g.get("value_info", [])])
 
     @property
     def tensors(self) -> list[TensorInfo]:
@@ -176,4 +197,4 @@ class Graph:
                 "test_outputs": [t.to_json() for t in self.test_outputs]}
 
 
-__all__ = ["Graph", "Node", "TensorInfo", "ValueInfo"]
+__all__ = ["GENERATION", "Graph", "NotAModel", "Node", "SCHEMAS", "TensorInfo", "ValueInfo"]

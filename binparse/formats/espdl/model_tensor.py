@@ -29,6 +29,7 @@ class ModelTensor:
     payload: Any  # memoryview of the FlatBuffer
     file: str | None = None
     base: int = 0  # payload offset in the file, for errors
+    inferred: bool = False  # the layout is not named by the file but implied by the model (infer.py)
 
     @property
     def np_dtype(self) -> np.dtype[Any]:
@@ -48,6 +49,12 @@ class ModelTensor:
                               expected=f"{n} x {dt.itemsize} bytes for dims {list(self.info.dims)}",
                               found=f"{self.info.data_nbytes} bytes")
         return view(self.payload, dt, self.info.data_offset, self.info.dims, path=self.info.path)
+
+    def vector(self) -> NDArray[Any]:
+        """The whole data vector as the element type, a zero-copy view: `stored()` and what follows it
+        in the vector (EDL2's raw_data is whole 16-byte blocks; esp-ppq's .info prints all of it)."""
+        dt = self.np_dtype
+        return view(self.payload, dt, self.info.data_offset, (self.info.data_nbytes // dt.itemsize,), path=self.info.path)
 
     def logical_view(self) -> NDArray[Any]:
         """The logical array as a view; `LayoutError` for a blocked weight (use `to_logical`)."""
@@ -119,7 +126,8 @@ class ModelTensor:
     def describe(self, *, stored: bool = False, dequantize: bool = False) -> str:
         order = f"stored ({self.layout.name or 'as stored'})" if stored else \
             ("logical (N, H, W, C)" if self.layout.rank == 4 else "logical (N, W, C)" if self.layout.rank == 3 else "dims as stored")
-        return f"ESP-DL {self.info.role} {self.info.name!r}, {order}" + (", dequantized" if dequantize else "")
+        how = f", layout {self.layout.name} inferred from the model's named weights" if self.inferred else ""
+        return f"ESP-DL {self.info.role} {self.info.name!r}, {order}{how}" + (", dequantized" if dequantize else "")
 
 
 __all__ = ["ModelTensor"]

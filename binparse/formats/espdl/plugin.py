@@ -13,13 +13,19 @@ def model_head(head: bytes) -> str | None:
     return f"magic {head[:4]!r}" if head[:3] in (b"EDL", b"PDL") else None
 
 
+def info_head(head: bytes) -> str | None:
+    """Why the first bytes look like esp-ppq's .info printout: its graph header line."""
+    return "esp-ppq printout header 'graph NAME ('" if head.startswith(b"graph ") and b" (" in head[:200] else None
+
+
 FAMILY = Family(
     name="espdl",
     fixtures="binparse.formats.espdl.fixtures:write",
     load="binparse.formats.espdl.register",
-    signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head)),
+    signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
+           Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head)),
     options=(
-        Option(("--key",), ("inspect", "view", "draw", "traces", "compare"),
+        Option(("--key",), ("inspect", "view", "draw", "traces", "compare", "doctor"),
                "ESP-DL: AES-128 key (32 hex digits) of encrypted .espdl models"),
         Option(("--shape",), _LAYOUT, "ESP-DL H,W,C"),
         Option(("--padding",), _LAYOUT, "ESP-DL T,B,L,R"),

@@ -10,6 +10,7 @@ from .graph import Graph, Node, TensorInfo, ValueInfo
 from .model_tensor import ModelTensor
 from .weights import WeightLayout
 from .tensor import DlTensor, TensorBase, concat
+from ...registry import register_sniffer
 
 for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byte header"),
                       ("PDL1", "pack of models"), ("PDL2", "pack of models, 16-byte aligned"),
@@ -17,9 +18,12 @@ for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byt
     register(Format(name=f"espdl.{_magic.lower()}", accessor=EspdlFile, family="espdl", kind=".espdl",
                     version=f"ESP-DL v3 {_magic}", magic=_magic.encode(), exact_size=False,
                     describe=_what, identified_by=f"magic {_magic}"))
+# .info printouts, and .espdl names whose magic ESP-DL does not write (refused, never another family's)
+register_sniffer("binparse.formats.espdl.sniff:sniff", names=("*.espdl", "*.info"))
 
 
 register_checks_in("binparse.formats.espdl.doctor")
+register_checks_in("binparse.formats.espdl.info_check")  # an esp-ppq .info printout against its .espdl
 
 __all__ = ["DlTensor", "EspdlFile", "EspdlModel", "Graph", "ModelTensor", "Node", "TensorBase", "TensorInfo",
            "ValueInfo", "WeightLayout", "concat"]

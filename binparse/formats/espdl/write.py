@@ -7,6 +7,7 @@
       nodes: [{name: conv0, op_type: Conv, inputs: [x, w, b], outputs: [y], attributes: {group: 1, quant_type: S8}}]
       initializers:
         - {name: w, dims: [3, 3, 3, 20], dtype: int8, layout: "(N/16)HWC16_UNALIGNED", exponents: [-5]}
+        - {name: v, dims: [1, 1, 20, 16], dtype: int8, layout: "(N/16)HWC16", layout_doc: "", exponents: [-5]}
         - {name: b, dims: [20], dtype: int32, layout: UNK, exponents: [-12]}
       test_inputs: [{name: x, dims: [1, 4, 4, 3], dtype: int8, exponents: [-7]}]
 
@@ -23,7 +24,7 @@ from numpy.typing import NDArray
 
 from ...errors import FormatError
 from .flatbuild import build
-from .graph import MODEL_SCHEMA
+from .graph import SCHEMAS
 from .weights import DTYPES, PREFIX, WeightLayout
 
 _CODES = {v: k for k, v in DTYPES.items()}
@@ -72,13 +73,14 @@ def _tensor(t: dict[str, Any], depthwise: bool, with_layout: bool) -> tuple[dict
     logical, data = tensor_values(t, depthwise)
     doc: dict[str, Any] = {"name": t["name"], "dims": [int(d) for d in t["dims"]], "data_type": _code(t.get("dtype", "int8")),
                            "raw_data": data, "exponents": [int(e) for e in t.get("exponents", [0])]}
-    if with_layout and t.get("layout"):
-        doc["doc_string"] = PREFIX + str(t["layout"])
+    if with_layout and t.get("layout"):  # `layout_doc`: what the doc_string names, if not the layout (older esp-ppq: "")
+        doc["doc_string"] = PREFIX + str(t.get("layout_doc", t["layout"]))
     return doc, logical
 
 
-def model_payload(graph: dict[str, Any]) -> tuple[bytes, dict[str, NDArray[Any]]]:
-    """The FlatBuffer of a model and each tensor's logical values (by role/name)."""
+def model_payload(graph: dict[str, Any], generation: str = "edl2") -> tuple[bytes, dict[str, NDArray[Any]]]:
+    """The FlatBuffer of a model and each tensor's logical values (by role/name), with the payload
+    schema of a container generation ("edl1": raw_data a byte vector; "edl2": 16-byte blocks)."""
     nodes = graph.get("nodes", [])
     dw = {n["inputs"][1] for n in nodes if n.get("op_type") == "Conv" and len(n.get("inputs", [])) > 1
           and int(n.get("attributes", {}).get("group", 1)) > 1}
@@ -97,7 +99,7 @@ def model_payload(graph: dict[str, Any]) -> tuple[bytes, dict[str, NDArray[Any]]
          "initializer": tables["initializers"], "input": [_value_info(v) for v in graph.get("inputs", [])],
          "output": [_value_info(v) for v in graph.get("outputs", [])],
          "test_inputs_value": tables["test_inputs"], "test_outputs_value": tables["test_outputs"]}
-    return build(MODEL_SCHEMA, {"ir_version": int(graph.get("ir_version", 7)), "graph": g}), expected
+    return build(SCHEMAS[generation], {"ir_version": int(graph.get("ir_version", 7)), "graph": g}), expected
 
 
 __all__ = ["model_payload", "tensor_values"]
