@@ -134,8 +134,10 @@ def test_a_solved_io_is_viewed_packed_and_doctored(tmp_path: Any) -> None:
         doc = doctor(tmp_path)
     rep = {f["file"]: f for f in doc["files"]}["7_tidl_io_1.bin"]
     assert rep["version"] == "TIDL 09.02 layout with IN 32, OUT 32, 1 core (solved from the size, unverified)"
-    assert [f["text"][:60] for f in doc["findings"] if f["level"] == "problem"] == [
-        "7_tidl_io_1.bin was read with an unverified layout, so its v"]
+    assert [f for f in doc["findings"] if f["level"] == "problem"] == []
+    assert doc["not_verified"] == ["7_tidl_io_1.bin"]
+    assert [f["text"][:60] for f in doc["findings"] if f["text"].startswith("not verified")] == [
+        "not verified: 7_tidl_io_1.bin was read with a layout no vend"]
 
 
 def _npy(tmp_path: Any, arr: np.ndarray[Any, Any]) -> Any:
@@ -206,7 +208,7 @@ def test_a_solved_io_beside_a_net_of_another_sdk_is_a_note_and_its_tensors_are_c
     (tmp_path / "_cnn_cnn.5_relu_Relu_output_0_tidl_io_1.bin").write_bytes(data)
     with pytest.warns(BinparseWarning):
         doc = doctor(tmp_path)
-    texts = [(f["level"], f["text"]) for f in doc["findings"] if "unverified layout" not in f["text"]]
+    texts = [(f["level"], f["text"]) for f in doc["findings"] if not f["text"].startswith("not verified")]
     io_name = "_cnn_cnn.5_relu_Relu_output_0_tidl_io_1.bin"
     assert texts == [
         ("note", f"{io_name} was solved as the TIDL 09.02 io layout, {net.name} is a TIDL 9.0/9.1 network: whether "
