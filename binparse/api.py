@@ -64,7 +64,7 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         opener = _sniff_loading(Path(file) if file else None, head, mv.nbytes)
         if opener is not None:  # a text format, a folder, a file of a size or version the family works out
             return opener(file if file is not None else bytes(mv))
-        fmt = detect(mv.nbytes, head[:16], file=file, version=version)
+        fmt = detect(mv.nbytes, head, file=file, version=version, buf=mv)
     return open_as(fmt, mv, file=file, **params)
 
 

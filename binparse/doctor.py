@@ -96,9 +96,9 @@ def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
             findings.append(Finding("problem", f"{r.name} looks like a {r.family} {r.kind} ({r.evidence}) but could "
                                                f"not be read: {r.error}", [r.name]))
         unverified = getattr(r.obj, "unverified", None)
-        if unverified:
-            findings.append(Finding("problem", f"{r.name} was read with an unverified layout, so its values are "
-                                               f"not confirmed: {unverified}", [r.name]))
+        if unverified:  # nothing is proven wrong, nothing is confirmed: said as such, never a problem or an "ok"
+            findings.append(Finding("note", f"not verified: {r.name} was read with a layout no vendor file confirms, "
+                                            f"so its values are not confirmed: {unverified}", [r.name]))
     readable = [r for r in reports if not r.error]  # the checks see what could be read (they name the rest's absence)
     for check in checks():
         try:
@@ -110,7 +110,9 @@ def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
     unknown = [r.name for r in reports if r.family == "unknown"]
     status = ("problem" if any(f.level == "problem" for f in findings) else
               "ok" if known else "nothing checked")  # never "no problems" about nothing
+    not_verified = [r.name for r in reports if getattr(r.obj, "unverified", None)]
     return {"path": str(p), "status": status, "files": [r.to_json() for r in known], "unknown_files": unknown,
+            "not_verified": not_verified,
             "subfolders": subfolders, "findings": [f.to_json() for f in findings]}
 
 
@@ -139,7 +141,10 @@ _HEADLINES = {"ok": "no problems found", "problem": "PROBLEMS FOUND",
 def report_text(doc: dict[str, Any]) -> str:
     if "folders" in doc:  # a tree
         return "\n\n".join(report_text(d) for d in doc["folders"])
-    lines = [f"binparse doctor {doc['path']}: {_HEADLINES[doc['status']]}"]
+    headline = _HEADLINES[doc["status"]]
+    if doc.get("not_verified"):
+        headline += f"; NOT VERIFIED: {', '.join(doc['not_verified'])} (read with a layout no vendor file confirms)"
+    lines = [f"binparse doctor {doc['path']}: {headline}"]
     for f in doc["files"]:
         what = f"{f['family']} {f['kind']} {f['version']}".strip()
         shown = f["evidence"] and f["evidence"] not in what

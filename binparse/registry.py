@@ -16,6 +16,7 @@ from typing import Any, Callable
 from . import plugins
 from .errors import FormatError
 from .runtime import Accessor
+from .text import is_text
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,31 @@ def sniff(path: Any, head: bytes) -> Any:
     return None
 
 
+#: A family whose file sizes follow a rule rather than a table works out a size no format lists:
+#: fn(buffer, file) -> the Format it found (recorded with `register_solved`, so `format_of` knows
+#: it while `registered()` and the size index do not: the next file of that size is solved again,
+#: checks and warning included), or None when the file is not of its kind. It raises FormatError
+#: when the size fits its rule but the content does not settle it.
+#: `fn` may be "module:function", imported the first time a size needs solving.
+Solver = Callable[[memoryview, Any], "Format | None"]
+_SOLVERS: list[Solver | str] = []
+
+
+def register_solver(fn: Solver | str) -> Solver | str:
+    if fn not in _SOLVERS:
+        _SOLVERS.append(fn)
+    return fn
+
+
+_SOLVED: dict[str, Format] = {}
+
+
+def register_solved(fmt: Format) -> Format:
+    """Record a format a solver found (known to `format_of` and `get`, not a listed format)."""
+    _SOLVED[fmt.name] = fmt
+    return fmt
+
+
 def register(fmt: Format) -> Format:
     global _SORTED
     if fmt.name in _FORMATS and _FORMATS[fmt.name] != fmt:
@@ -158,6 +184,8 @@ def _index() -> _Index:
 
 
 def get(name: str) -> Format:
+    if name in _SOLVED:
+        return _SOLVED[name]
     if name not in _FORMATS:
         plugins.load_family_of_format(name)
     if name not in _FORMATS:
@@ -168,7 +196,7 @@ def get(name: str) -> Format:
 
 def format_of(acc: Accessor) -> Format:
     """The registered format an accessor was opened as (its class and params; its family is loaded)."""
-    for f in _loaded():
+    for f in [*_loaded(), *_SOLVED.values()]:
         if f.opened_as(acc) and all(acc._params.get(k) == v for k, v in f.params.items()):
             if f.magic is not None and bytes(acc._mv[acc._off:acc._off + len(f.magic)]) != f.magic:
                 continue
@@ -188,10 +216,14 @@ def has_candidate(size: int, head: bytes) -> bool:
     return size in by_size or any(head[:n] in by_magic for n in lengths)
 
 
-def detect(size: int, head: bytes, *, file: str | None = None, version: str | None = None) -> Format:
+def detect(size: int, head: bytes, *, file: str | None = None, version: str | None = None,
+           buf: memoryview | None = None) -> Format:
     """The one format a file of `size` bytes starting with `head` matches (FormatError otherwise).
 
-    With `version`, only that version's formats are candidates.
+    `head` may hold more than the magics (`binparse.open` gives the first 4 KiB, which the text
+    test then reads without another copy). With `version`, only that version's formats are
+    candidates. With `buf` (the whole file), a size no format lists is offered to the families'
+    solvers (`register_solver`) before giving up.
     """
     if version:
         pool = of_version(version)
@@ -208,10 +240,20 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
             if hits:
                 found = sorted(found + [f for f in hits if f not in found], key=lambda f: f.name)
         pool = registered() if len(found) != 1 else found
+    if found and buf is not None and all(f.magic is None for f in found):
+        first = head[:4096] if len(head) >= min(size, 4096) else bytes(buf[:4096])  # `head` when it holds them
+        if is_text(first):  # a text file is never a binary struct known by its size alone
+            found, pool = [], registered()
     if len(found) == 1:
         return found[0]
-    if not found:
-        raise _no_match(pool, size, head, file)
+    if not found and buf is not None and not version:
+        for entry in list(_SOLVERS):
+            solver: Solver = plugins.resolve(entry) if isinstance(entry, str) else entry
+            solved = solver(buf, file)
+            if solved is not None:
+                return solved
+    if not found:  # the first 4 KiB when known, so a text file's header line is shown whole
+        raise _no_match(pool, size, head if buf is None else bytes(buf[:4096]), file)
     raise FormatError("several formats match this file", file=file,
                       found=", ".join(f.name for f in found), hint="choose one with --format NAME")
 

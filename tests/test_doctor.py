@@ -21,16 +21,12 @@ def folders() -> list[Path]:
     return sorted({p.parent for p in REAL.rglob("*") if p.is_file() and p.suffix in (".bin", ".csv")})
 
 
-IO_VERSIONS = {"j7-08.2": "J7 TIDL 08.x (08_00 … 08_06)", "j7-09.x": "J7 TIDL 09.00–09.01"}
+IO_VERSIONS = {"j7-08.2": "J7 TIDL 08.x (08_00 … 08_06)", "j7-09.x": "J7 TIDL 09.00–09.01",
+               "j7-10.00": "J7 TIDL 10.00-11.x, 1 core"}
 NET_VERSIONS = {"j7-08.2": "J7 TIDL 8.2", "j7-09.x": "J7 TIDL 9.0/9.1 (", "j7-10.01": "J7 TIDL 10.01 ("}
 
 
-# New real files of issue 20 (dense_1x1, the 10.00 folder as TI's tools leave it) until it lands.
-_ISSUE_20 = pytest.mark.xfail(strict=True, reason="issue 20: new real TIDL files (dense_1x1, 10.00 tempDir/)")
-
-
-@pytest.mark.parametrize("folder", [pytest.param(f, marks=_ISSUE_20) if f.name in ("am57x", "od-8220", "tempDir")
-                                    else f for f in folders()], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_real_folders_have_no_problems(folder: Path) -> None:
     doc = doctor(folder)
     assert doc["status"] == "ok", doc["findings"]

@@ -29,7 +29,7 @@ CASES = int(os.environ.get("BINPARSE_FUZZ_CASES", "40"))
 RNG = np.random.default_rng(20261121)
 
 BINARIES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".bin", ".espdl") and ".buffer." not in p.name
-                  and "param" not in p.name)
+                  and "param" not in p.name and "tidl_trace" not in p.name)  # traces: by name (test_tidl_traces)
 CSVS = sorted(FIXTURES.rglob("*_transform_*.csv"))
 
 

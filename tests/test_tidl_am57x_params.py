@@ -53,13 +53,37 @@ def test_prelu_slopes_follow_each_batchnorm() -> None:
     assert w[27]["bias"][-4:].tolist() == list(struct.unpack("<4h", last)) == [2249, -2499, 16729, 17319]
 
 
-@pytest.mark.parametrize("net_name,param_name", [p for p in itertools.permutations(NETS, 2)])
+# dense_1x1: 1,041,488 bytes on disk; TI's readers' rule asks 1,041,512 (its input BatchNorm's 8 + 16 bytes more)
+DESCRIBED = {**SIZES, "dense_1x1": 1_041_512}
+ON_DISK = {**SIZES, "dense_1x1": 1_041_488}
+
+
+@pytest.mark.parametrize("net_name,param_name", [p for p in itertools.permutations((*NETS, "dense_1x1"), 2)])
 def test_a_param_file_of_another_net_fails(net_name: str, param_name: str) -> None:
     net, pm = pair(net_name, param_name)
     with pytest.raises(FormatError) as e:
         net.weights(pm, file=f"tidl_param_{param_name}.bin")
-    assert e.value.expected == f"{SIZES[net_name]:,} bytes (from the network's layers)"
-    assert e.value.found == f"{SIZES[param_name]:,} bytes"
+    assert e.value.expected == f"{DESCRIBED[net_name]:,} bytes (from the network's layers)"
+    assert e.value.found == f"{ON_DISK[param_name]:,} bytes"
+
+
+def test_dense_1x1_is_read_without_its_unscaled_batchnorm_and_said_not_verified() -> None:
+    pf = ParamFile.open(real("tidl/am57x/tidl_param_dense_1x1.bin"))
+    bn = pf.net.layers[1].layer_params
+    assert (int(pf.net.layers[1].layer_type), bn.num_channels, bn.weights_q, bn.bias_q) == (8, 8, 0, 1)
+    assert pf.layers[1] == {} and pf.not_verified is not None
+    assert pf.not_verified.startswith("a BatchNorm layer whose weightsQ is 0 has no arrays in the param file")
+    arrays = pf.arrays()
+    assert [(i, n, off) for i, n, off, _ in arrays[:4]] == [(2, "weights", 0), (2, "bias", 256), (3, "weights", 320),
+                                                             (3, "bias", 1344)]
+    assert arrays[1][3][:16].tolist() == [2, -4, 0, 0, 0, -1, -3, -1, 3, 0, 1, 0, 0, -1, 0, 1]  # small: biases
+    assert arrays[-1][3][-2:].tolist() == [2344, 7503] and arrays[-1][3].size == 1000  # the IP's last biases
+    assert sum(v.nbytes for *_, v in arrays) == 1_041_488
+    whole = np.frombuffer(binparse.api.map_file(real("tidl/am57x/tidl_param_dense_1x1.bin")), np.uint8)
+    assert whole[256:320].view("<i2")[:16].tolist() == arrays[1][3][:16].tolist()
+    doc = pf.summary()
+    assert doc["not_verified"] == pf.not_verified and doc["arrays"][0]["layer"] == 2
+    assert pf.report().startswith("NOT VERIFIED: a BatchNorm layer whose weightsQ is 0")
 
 
 def test_inspect_and_view_a_param_file_through_its_net(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -212,7 +212,6 @@ def test_hostile_net_files(tmp_path: Path) -> None:
     assert main(["inspect", str(p)]) == 3
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20: the new real AM57x net dense_1x1")
 def test_every_real_tidl_net_opens_as_its_version() -> None:
     expected = {"j7-08.2": "tidl.net.j7_08_2", "j7-09.x": "tidl.net.j7_09_01", "j7-10.01": "tidl.net.j7_10_01",
                 "tidl": "tidl.net.am57x"}  # by the folder above the file's own (am57x lies directly in tidl/)
@@ -222,4 +221,24 @@ def test_every_real_tidl_net_opens_as_its_version() -> None:
         acc.validate()
         assert binparse.registry.format_of(acc).name == expected[path.parent.parent.name], path
         assert acc.unverified is None
-    assert len(nets) == 8  # 4 J7 nets (8.2, two 9.0/9.1, 10.01), 4 AM57x nets
+    assert len(nets) == 9  # 4 J7 nets (8.2, two 9.0/9.1, 10.01), 5 AM57x nets
+
+
+def test_view_a_j7_nets_parameter_arrays(tmp_path: Path) -> None:
+    path = real("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin")
+    net = binparse.open(path)
+    arr, what = net.tensor_array("2.weights")
+    assert (what, arr.dtype, arr.size) == ("layer 2 weights as stored", np.dtype("i1"), 576)
+    raw = path.read_bytes()
+    offset = int(net.layers[2].layer_params.weights)
+    assert offset == 2965760 and arr[:8].tolist() == [-12, -7, -45, 44, 85, 43, -62, -34]
+    assert arr.tolist() == list(np.frombuffer(raw, np.int8, 576, offset))
+    assert not arr.flags.owndata and np.shares_memory(arr, np.frombuffer(net._mv, np.uint8))
+    assert main(["view", str(path), "--tensor", "2.bias", "--npy", str(tmp_path / "b.npy")]) == 0
+    assert np.load(tmp_path / "b.npy")[:4].tolist() == [-1, 1, -128, -1]
+    with pytest.raises(FormatError) as e:
+        net.tensor_array("1.weights")
+    assert e.value.expected[:2] == ["2.weights", "2.bias"]
+    am = binparse.open(real("tidl/am57x/tidl_net_dense_1x1.bin"))
+    with pytest.raises(FormatError, match="holds no parameter arrays"):
+        am.tensor_array("2.weights")

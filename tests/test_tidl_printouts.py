@@ -3,6 +3,7 @@ exact rows, and errors that name the file and the line."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,8 @@ def test_inspect_shows_a_printout_not_a_net(tmp_path: Path, capsys: pytest.Captu
     assert len(doc["rows"]) == 10
     assert doc["rows"][2] == {"index": 2, "layer_type": "TIDL_ConvolutionLayer", "out_name": "/cnn/cnn.0/relu/Relu_output_0",
                               "group": 0, "num_in": 1, "num_out": 1, "in_ids": [1], "out_id": 2,
-                              "in_nchw": [1, 1, 32, 100], "out_nchw": [1, 64, 32, 100], "macs": 1843200}
+                              "in_nchw": [1, 1, 32, 100], "out_nchw": [1, 64, 32, 100], "macs": 1843200,
+                              "extra": {}}
     assert main(["inspect", str(real(FCNN + ".layer_info.txt"))]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("TI layer_info printout of _cnn_cnn.5_relu_Relu_output_0_tidl_net.bin: 10 rows")
@@ -106,3 +108,97 @@ def test_inspect_shows_a_printout_not_a_net(tmp_path: Path, capsys: pytest.Captu
     assert main(["inspect", str(fake)]) == 3
     err = capsys.readouterr().err
     assert "not a TIDL netLog" in err and "Num of Layer Detected" in err
+
+
+OD = "tidl/j7-10.00/od-8220"
+
+
+def test_netlog_of_10_00_prints_six_dims() -> None:
+    rows = read_netlog(real(OD + "/tempDir/subgraph_0_tidl_net.bin_netLog.txt"))
+    assert len(rows) == 122
+    assert rows[0] == NetLogRow(0, "TIDL_DataLayer", "input", 0, -1, 1, (), 0, (0,) * 6, (1, 1, 1, 3, 640, 640), 0)
+    assert rows[2] == NetLogRow(2, "TIDL_ConvolutionLayer", "1", 0, 1, 1, (1,), 2, (1, 1, 1, 3, 640, 640),
+                                (1, 1, 1, 12, 320, 320), 33177600)
+    assert rows[118] == NetLogRow(118, "TIDL_OdOutputReformatLayer", "dets", 0, 1, 1, (117,), 118,
+                                  (1, 1, 1, 1, 1, 1405), (1, 1, 1, 1, 200, 5), 0)
+    assert rows[121] == NetLogRow(121, "TIDL_DataLayer", "labels", 0, 1, -1, (119,), 0, (1, 1, 1, 1, 1, 200),
+                                  (0,) * 6, 0)
+    info = read_layer_info(real(OD + "/tempDir/subgraph_0_tidl_net.bin.layer_info.txt"))
+    assert len(info) == 122 and info[:2] == [LayerInfoRow(0, 0, "input"), LayerInfoRow(1, 1, "input_netFormat")]
+    params = read_param_debug(real(OD + "/tempDir/subgraph_0_tidl_net.bin_paramDebug.csv"))
+    assert len(params) == 168 and (params[0].layer_id, params[0].scale) == (2, 9979.720703)
+
+
+def test_netlog_columns_are_found_by_the_header(tmp_path: Path) -> None:
+    """A column a later SDK adds (here one between MACS and the dims) is kept, not misread."""
+    head = ("Num of Layer Detected :   2 \n"
+            "  Num|TIDL Layer Name  |Out Data Name |Group |#Ins  |#Outs |Inbuf Ids       |Outbuf Id |"
+            "In NCHW          |Out NCHW             |Core Id |MACS  |\n")
+    rows = ("    0|TIDL_DataLayer   |in            |     0|    -1|     1|  x   x   x   x |  0       |"
+            "  0 0 0 0 0 0     |  1 1 1 3 8 8        |  0     |  0   |\n"
+            "    1|TIDL_DataLayer   |out|x         |     0|     1|    -1|  0   x   x   x |  0       |"
+            "  1 1 1 3 8 8     |  0 0 0 0 0 0        |  1     |  0   |\n")
+    p = tmp_path / "n_tidl_net.bin_netLog.txt"
+    p.write_text(head + rows)
+    got = read_netlog(p)
+    assert got[0] == NetLogRow(0, "TIDL_DataLayer", "in", 0, -1, 1, (), 0, (0,) * 6, (1, 1, 1, 3, 8, 8), 0,
+                               (("Core Id", "0"),))
+    assert got[1].out_name == "out|x" and got[1].in_ids == (0,) and got[1].extra == (("Core Id", "1"),)
+    p.write_text(head + rows.replace("1 1 1 3 8 8        ", "1 3 8 8 8           ", 1).replace(
+        "  0 0 0 0 0 0     |  1 3 8 8 8", "  0 0 0 0 0       |  1 3 8 8 8", 1))
+    with pytest.raises(FormatError) as e:
+        read_netlog(p)
+    assert (e.value.message, e.value.path, e.value.found) == ("wrong number of values in In NCHW", "line 3", 5)
+
+
+def test_doctor_reads_ti_folder_layout() -> None:
+    from binparse.doctor import doctor
+    doc = doctor(real(OD))
+    assert doc["status"] == "ok"
+    t = "tempDir/subgraph_0_tidl_net.bin"
+    assert [(f["level"], f["text"]) for f in doc["findings"]] == [
+        ("note", "tempDir/ holds files that belong with this folder's (3 file(s)): checked together with them"),
+        ("note", f"{t}_netLog.txt, {t}.layer_info.txt, {t}_paramDebug.csv not compared with subgraph_0_tidl_net.bin: "
+                 "it is not in the folder"),
+        ("ok", f"{t}.layer_info.txt and {t}_netLog.txt agree: 122 layers, dataIds and names"),
+        ("ok", f"{t}_paramDebug.csv lists 84 layer(s) 2-8, 11-16, 18-19, 21-22, 25-30, 32-33, 35-36, 39-41, 49-53, "
+               "55-56, 59-62, 64-65, 68-71, 73-81, 83, 85-88, 90-98, 100, 102-105, 107-115 (TIDL_ConvolutionLayer) "
+               "of the netLog"),
+        ("ok", f"subgraph_0_tidl_io_1.bin agrees with {t}_netLog.txt: 1 input(s) and 2 output(s) found by dataId "
+               "with the same dims and name")]
+
+
+def test_printout_check_matches_companion_names_to_the_folder_artifacts() -> None:
+    """The check itself, given reports named as the core names companion files ("tempDir/<file>")."""
+    import binparse
+    from binparse.family import FileReport
+    from binparse.formats.tidl.printout_checks import check_printouts
+    from binparse.formats.tidl.printout_files import Printout
+
+    io = binparse.open(real(OD + "/subgraph_0_tidl_io_1.bin"))
+    log = Printout.read(real(OD + "/tempDir/subgraph_0_tidl_net.bin_netLog.txt"))
+    reports = [FileReport("subgraph_0_tidl_io_1.bin", "tidl", "io_1.bin", format="tidl.io.j7_10.c1", obj=io),
+               FileReport("tempDir/subgraph_0_tidl_net.bin_netLog.txt", "tidl", obj=log)]
+    texts = [(f.level, f.text) for f in check_printouts(reports, real(OD))]
+    assert texts == [
+        ("note", "tempDir/subgraph_0_tidl_net.bin_netLog.txt not compared with subgraph_0_tidl_net.bin: it is not "
+                 "in the folder"),
+        ("ok", "subgraph_0_tidl_io_1.bin agrees with tempDir/subgraph_0_tidl_net.bin_netLog.txt: 1 input(s) and "
+               "2 output(s) found by dataId with the same dims and name")]
+    # an io whose output dims differ from what the netLog's layer writes: said with the six dims both carry
+    rows = list(log.rows)
+    rows[118] = dataclasses.replace(rows[118], out_nchw=(1, 1, 2, 1, 200, 5))
+    reports[1] = FileReport(reports[1].name, "tidl", obj=Printout(log.file, log.kind, log.net, rows))
+    problems = [f.text for f in check_printouts(reports, real(OD)) if f.level == "problem"]
+    assert problems == ["subgraph_0_tidl_io_1.bin: output 'dets': io says N,D1,D2,C,H,W 1x1x1x1x200x5, the netLog's "
+                        "layer 118 (TIDL_OdOutputReformatLayer) writes 1x1x2x1x200x5"]
+
+
+def test_param_debug_columns_are_found_by_the_header(tmp_path: Path) -> None:
+    """A named column a later SDK adds after Scale is kept; the histogram starts at "Hist"."""
+    p = tmp_path / "n_tidl_net.bin_paramDebug.csv"
+    p.write_text("LayerId , meanDifference, maxDifference, meanOrigFloat, meanRelDifference, orgmax, quantizedMax,"
+                 "orgAtmaxDiff, quantizedAtMaxDiff,maxRelDifference, Scale , ZeroPoint, , , Hist \n"
+                 "2,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,93.5, -3, , ,1,4,0,5,\n")
+    (row,) = read_param_debug(p)
+    assert (row.layer_id, row.scale, row.extra, row.hist.tolist()) == (2, 93.5, (("ZeroPoint", "-3"),), [1, 4, 0, 5])

@@ -1,16 +1,24 @@
 meta:
   id: tidl_io_buf_desc_tda2
-  title: TIDL sTIDL_IOBufDesc_t, TDA2/TDA3 TIDL 01.xx (16 inputs, 16 outputs)
+  title: TIDL sTIDL_IOBufDesc_t, TDA2/TDA3 TIDL 01.xx
   file-extension: bin
   endian: le
   imports:
     - tidl_enums
 doc: |
   The layer-group input/output descriptor of TDA2x/TDA3x TIDL 01.xx (sTIDL_IOBufDesc.h of Dec 2018),
-  built against TIDL_MAX_ALG_IN_BUFS = TIDL_MAX_ALG_OUT_BUFS = 16: 1,160 bytes. No names, scales or
+  8 + 36 * (TIDL_MAX_ALG_IN_BUFS + TIDL_MAX_ALG_OUT_BUFS) bytes (params): 1,160 with the 16 and 16 of
+  TDA2 TIDL 01.01.03. No names, scales or
   pitches: the channel pitch of a padded tensor is (padT + H + padB) * (padL + W + padR).
   Computed from the header; no real file has been seen.
 doc-ref: TI sTIDL_IOBufDesc.h (TDA2 TIDL 01.01.03)
+params:
+  - id: max_alg_in_bufs
+    type: u2
+    doc: TIDL_MAX_ALG_IN_BUFS the descriptor was built with (16 in TDA2 TIDL 01.01.03).
+  - id: max_alg_out_bufs
+    type: u2
+    doc: TIDL_MAX_ALG_OUT_BUFS the descriptor was built with (16 in TDA2 TIDL 01.01.03).
 seq:
   - id: num_input_buf
     type: s4
@@ -116,10 +124,3 @@ seq:
     repeat: expr
     repeat-expr: max_alg_out_bufs
     doc: outDataId[TIDL_MAX_ALG_OUT_BUFS]. Id of the network data buffer.
-instances:
-  max_alg_in_bufs:
-    value: 16
-    doc: TIDL_MAX_ALG_IN_BUFS in TDA2 TIDL 01.01.03.
-  max_alg_out_bufs:
-    value: 16
-    doc: TIDL_MAX_ALG_OUT_BUFS in TDA2 TIDL 01.01.03.

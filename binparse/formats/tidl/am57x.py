@@ -23,6 +23,7 @@ from ...errors import FormatError
 from ...lookalike import is_text
 from .net import NetTda2
 from ...render import columns
+from .weights import tda2_weights_read
 
 _CONFIG_LINE = re.compile(r"^\s*(\w+)\s*=\s*\"?([^\"\n#]*?)\"?\s*(?:#.*)?$", re.M)
 
@@ -54,6 +55,10 @@ class ParamFile:
     net_file: str
     net: NetTda2
     layers: list[dict[str, NDArray[Any]]]
+    #: The inferred rule the file was read with, when TI's readers' rule does not give its size
+    #: (`weights.UNSTORED_BN`); not `unverified`: the net's layout is verified, only which arrays
+    #: the file stores is inferred.
+    not_verified: str | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> ParamFile:
@@ -66,7 +71,8 @@ class ParamFile:
         net = api.open(net_path)
         if not isinstance(net, NetTda2):
             raise FormatError("the network beside the param file is not a TDA2/AM57x network", file=str(net_path))
-        return cls(str(p), net_path.name, net, net.weights(api.map_file(p), file=str(p)))
+        layers, rule = tda2_weights_read(net, api.map_file(p), file=str(p))
+        return cls(str(p), net_path.name, net, layers, rule)
 
     def arrays(self) -> list[tuple[int, str, int, NDArray[Any]]]:
         """(layer, array name, byte offset in the file, view) in file order."""
@@ -80,7 +86,7 @@ class ParamFile:
     def summary(self) -> dict[str, Any]:
         types = self.net.table().layer_type
         return {"family": "tidl", "kind": "param.bin", "version": self.net.version, "net": self.net_file,
-                "size": sum(v.nbytes for *_, v in self.arrays()),
+                "size": sum(v.nbytes for *_, v in self.arrays()), "not_verified": self.not_verified,
                 "arrays": [{"layer": i, "type": self.net.type_name(int(types[i])), "name": name, "offset": off,
                             "dtype": v.dtype.name, "count": int(v.size)} for i, name, off, v in self.arrays()]}
 
@@ -88,7 +94,8 @@ class ParamFile:
         types = self.net.table().layer_type
         rows = [[f"{i}.{name}", self.net.type_name(int(types[i])), off, v.dtype.name, v.size]
                 for i, name, off, v in self.arrays()]
-        return "\n".join([f"TIDL param file of {self.net_file} ({self.net.version}): {len(rows)} arrays",
+        head = [f"NOT VERIFIED: {self.not_verified}"] if self.not_verified else []
+        return "\n".join([*head, f"TIDL param file of {self.net_file} ({self.net.version}): {len(rows)} arrays",
                           *columns(["tensor", "layer type", "offset", "dtype", "count"], rows)])
 
     def tensor_array(self, name: str, buffer: Any = None, *, stored: bool = False,

@@ -12,6 +12,8 @@ from ... import api
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
+from .printouts import common_dims
+from .weights import tda2_weights_read
 from .versions import RELEASED
 
 IO_VERSIONS = (80, 90, 92, 100)  # the io layouts, named by the TIDL release that introduced each (io_version)
@@ -58,10 +60,15 @@ def _check_pair(io_rep: FileReport, net_rep: FileReport, out: list[Finding]) -> 
     io, net = io_rep.obj, net_rep.obj
     files = [io_rep.name, net_rep.name]
     if getattr(io, "io_version", None) != io_version_of(net.gen):
-        out.append(Finding("problem", f"{io_rep.name} is a TIDL {io.version} io descriptor but {net_rep.name} is a "
-                                      f"TIDL {net.version} network (netVersion {net.net_version_hex}): they come from "
-                                      f"different SDK versions, and a runtime will reject one of them", files))
-        return
+        if getattr(io, "unverified", None):  # a solved size: which SDK wrote it is what was not verified
+            out.append(Finding("note", f"{io_rep.name} was solved as the TIDL {io.version} io layout, {net_rep.name} "
+                                       f"is a TIDL {net.version} network: whether their SDKs pair is not verified; "
+                                       "their tensors are compared below", files))
+        else:
+            out.append(Finding("problem", f"{io_rep.name} is a TIDL {io.version} io descriptor but {net_rep.name} is a "
+                                          f"TIDL {net.version} network (netVersion {net.net_version_hex}): they come "
+                                          "from different SDK versions, and a runtime will reject one of them", files))
+            return
     t = net.table()
     producer = net.producers()
     bad = 0
@@ -72,12 +79,13 @@ def _check_pair(io_rep: FileReport, net_rep: FileReport, out: list[Finding]) -> 
                                           f"layer of {net_rep.name} writes", files))
             bad += 1
             continue
-        dims = t.out_shapes[k, 0].tolist()
-        n, c, h, w = (dims[0], dims[-3], dims[-2], dims[-1])
-        want_dims = (tensor.shape[0], tensor.shape[3], tensor.shape[4], tensor.shape[5])
-        if (n, c, h, w) != want_dims:
-            out.append(Finding("problem", f"{tensor.direction} '{tensor.name}': io says N,C,H,W {want_dims}, the net's "
-                                          f"layer {k} writes {(n, c, h, w)}", files))
+        dims = tuple(t.out_shapes[k, 0].tolist())
+        shape = tuple(tensor.shape) if getattr(io, "io_version", 0) >= 92 else (tensor.shape[0], *tensor.shape[-3:])
+        want_dims, got = common_dims(shape, dims)  # the dims both carry: D1, D2 only when both have them
+        if got != want_dims:
+            names = "N,C,H,W" if len(got) == 4 else "N,D1,D2,C,H,W"
+            out.append(Finding("problem", f"{tensor.direction} '{tensor.name}': io says {names} {want_dims}, the net's "
+                                          f"layer {k} writes {got}", files))
             bad += 1
     if not bad:
         out.append(Finding("ok", f"{io_rep.name} and {net_rep.name} agree: TIDL {io.version} / {net.version}, "
@@ -123,12 +131,18 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
         param = folder / rep.name.replace("tidl_net_", "tidl_param_")
         if param.exists() and param != folder / rep.name:
             try:
-                net.weights(api.map_file(param))
-                out.append(Finding("ok", f"{param.name} holds exactly the parameters {rep.name} describes", [rep.name, param.name]))
+                _, rule = tda2_weights_read(net, api.map_file(param))
+                if rule:
+                    out.append(Finding("note", f"{param.name} matches {rep.name} only under an inferred rule, so this "
+                                               f"is not verified: {rule}", [rep.name, param.name]))
+                else:
+                    out.append(Finding("ok", f"{param.name} holds exactly the parameters {rep.name} describes",
+                                       [rep.name, param.name]))
                 for other in reports:  # the param file has no header: it is identified by its network
                     if other.name == param.name:
                         other.family, other.kind, other.version = "tidl", "param.bin", rep.version
-                        other.evidence = f"its size is what {rep.name} describes"
+                        other.evidence = (f"its size is what {rep.name} describes" if not rule else
+                                          f"its size is what {rep.name} describes under an inferred rule")
             except BinparseError as exc:
                 out.append(Finding("problem", f"{param.name} does not match {rep.name}: {exc}", [rep.name, param.name]))
         for cfg in folder.glob("tidl_config_*.txt"):
@@ -141,10 +155,15 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                 continue
             _, c, h, w = net.table().out_shapes[first, 0].tolist()
             want = (int(conf["inNumChannels"]), int(conf["inHeight"]), int(conf["inWidth"]))
-            level = "ok" if (c, h, w) == want else "problem"
-            out.append(Finding(level, f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) "
-                                      f"{'matches' if level == 'ok' else 'differs from'} {rep.name}'s input data layer "
-                                      f"{c}x{h}x{w}", [cfg.name, rep.name]))
+            if (c, h, w) == want:
+                out.append(Finding("ok", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) matches "
+                                         f"{rep.name}'s input data layer {c}x{h}x{w}", [cfg.name, rep.name]))
+            else:  # TIDL-API sizes its buffers from the net (ExecutionObject ComputeInputOutputSizes), not these keys
+                out.append(Finding("note", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) differs from "
+                                           f"{rep.name}'s input data layer {c}x{h}x{w}; TIDL-API reads the frame size "
+                                           "from the net, the config's inWidth/inHeight/inNumChannels are the "
+                                           "application's, so whether this input file fits is not verified",
+                                   [cfg.name, rep.name]))
 
 
 @register_check

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from ...buffers import BufferLike, byte_view
 from ...errors import BinparseError, FormatError, warn
+from ...lookalike import is_text
 from .net import NET_VERSIONS, NetJ7
 from .net_check import structure_problems
 from .versions import BY_VALUE, LAYOUTS, OTHER, VERIFIED, as_date, nearest_layouts
@@ -88,8 +89,8 @@ def sniff(path: Path | None, head: bytes) -> Any:
     day = as_date(value)
     if day is None or not 2018 <= day.year <= 2099 or value in NET_VERSIONS or value in BY_VALUE:
         return None
-    if not (1 <= num_layers <= 4096 and weight_size in (1, 2, 4)):
-        return None
+    if not (1 <= num_layers <= 4096 and weight_size in (1, 2, 4)) or is_text(head):
+        return None  # a text file is never a net, whatever its first bytes spell
 
     def opener(source: Any) -> Any:
         from ... import api

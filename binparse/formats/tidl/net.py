@@ -191,6 +191,23 @@ class NetJ7(TidlNetJ7, _Network):
         """Zero-copy views of layer `index`'s weights, bias (and scales) in this file."""
         return j7_weights(self, index)
 
+    def tensor_array(self, name: str | None, buffer: Any = None, *, stored: bool = False,
+                     dequantize: bool = False) -> tuple[NDArray[Any], str]:
+        """The `TensorSource` protocol: parameter array LAYER.NAME ("2.weights") as stored, a view of the file."""
+        layer, _, array = (name or "").partition(".")
+        n = int(self.num_layers)
+        found = self.weights(int(layer)) if layer.isdigit() and int(layer) < n else {}
+        if array not in found:
+            listed = [f"{i}.{k}" for i in range(n) for k in self.weights(i)][:8]
+            raise FormatError(f"no parameter array {name!r}" if name else "name a parameter array with --tensor",
+                              file=self._file, expected=[*listed, "…"] if listed else "a layer with parameters",
+                              hint="arrays are LAYER.NAME: weights, bias, weight_scales, prior_box")
+        if dequantize:
+            raise FormatError("parameters are shown as stored", file=self._file,
+                              hint="the layer's scales are the arrays LAYER.weight_scales (or its params)")
+        arr: NDArray[Any] = found[array]
+        return arr, f"layer {layer} {array} as stored"
+
     def table(self) -> LayerTable:
         a = self.used_layers
         nin, nout = a["num_in_bufs"], a["num_out_bufs"]
@@ -220,6 +237,13 @@ class NetTda2(TidlNetTda2, _Network):
     def weights(self, params: BufferLike, *, file: str | None = None) -> list[dict[str, NDArray[Any]]]:
         """Zero-copy views of every used layer's parameters in the matching tidl_param_*.bin."""
         return tda2_weights(self, params, file=file)
+
+    def tensor_array(self, name: str | None, buffer: Any = None, *, stored: bool = False,
+                     dequantize: bool = False) -> tuple[NDArray[Any], str]:
+        """The `TensorSource` protocol: a TDA2/AM57x net holds no arrays; its param file does."""
+        raise FormatError("a TDA2/AM57x network holds no parameter arrays", file=self._file,
+                          hint=f"view its tidl_param_*.bin beside it: `binparse view tidl_param_NAME.bin --tensor "
+                               f"{name or '2.weights'} --npy OUT`")
 
     def table(self) -> LayerTable:
         a = self.used_layers

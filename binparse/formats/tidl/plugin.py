@@ -29,6 +29,7 @@ FAMILY = Family(
         Signs("tidl", "config", names=("tidl_config_*.txt",), binary=False),
         Signs("tidl", "printout", names=("*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv"), binary=False),
         Signs("tidl", "net.bin", head=net_head),
+        Signs("tidl", "layer trace", names=("*tidl_trace*.y", "*tidl_trace*_float.bin")),
     ),
     options=(
         Option(("--output",), _BUFFER_COMMANDS, "TIDL: output tensor name or index", {"dest": "name"}, group="side"),

@@ -3,9 +3,12 @@
 For `<net>_netLog.txt`, `<net>.layer_info.txt` and `<net>_paramDebug.csv` (readers in
 `printouts.py`) this compares, when the files are there:
 - the net's layer table with the netLog (layer count, TI layer type, #Ins/#Outs, buffer ids, Out
-  NCHW) and with layer_info (count, out dataIds), and the paramDebug layer ids with the net's layers;
+  dims) and with layer_info (count, out dataIds), and the paramDebug layer ids with the net's layers;
 - the io descriptor `<prefix>_tidl_io_1.bin` with the netLog: each input and output found by its
-  dataId among the layers that write a buffer, with the same N, C, H, W and name;
+  dataId among the layers that write a buffer, with the same dims and name.
+Dims are compared as far as both sides carry them (`printouts.common_dims`): a 4-value netLog
+(8.x, 9.0) against a 6-dim net or io by N, C, H, W; 6 against 6 (9.1 AM68A, 10.x) all six; an
+io descriptor before 09.02 has no D1, D2, so only N, C, H, W of it are compared.
 - the two printouts with each other (data ids and names).
 A net that could not be read is not compared (the doctor names it as a problem and hands the
 checks only the files it read); this says which printouts were left uncompared and why.
@@ -20,25 +23,32 @@ from typing import Any
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
 from .printout_files import Printout
-from .printouts import PRINTOUTS, LayerInfoRow, NetLogRow, ParamDebugRow
+from .printouts import PRINTOUTS, LayerInfoRow, NetLogRow, ParamDebugRow, common_dims
 
 MAX_LISTED = 10  # differences listed one by one per printout; the rest are counted
 
 
-def _nchw(dims: Sequence[int]) -> tuple[int, int, int, int]:
-    return (int(dims[0]), int(dims[-3]), int(dims[-2]), int(dims[-1]))
+def _x(dims: Sequence[int]) -> str:
+    return "x".join(map(str, dims))
+
+
+def _differ(a: Sequence[int], b: Sequence[int]) -> tuple[str, str, str] | None:
+    """The dims both carry, spelled, and their names, when they differ (None when they agree)."""
+    x, y = common_dims(a, b)
+    return None if x == y else (_x(x), _x(y), "N,C,H,W" if len(x) == 4 else "N,D1,D2,C,H,W")
 
 
 def net_rows(net: Any) -> list[NetLogRow]:
-    """The net's layer table as netLog rows (names and In NCHW are not in the net: left empty)."""
+    """The net's layer table as netLog rows (names and In dims are not in the net: left empty)."""
     t = net.table()
     rows = []
     for i in range(len(t)):
         nin, nout = int(t.num_in[i]), int(t.num_out[i])
+        out = tuple(int(v) for v in t.out_shapes[i, 0].tolist())
         rows.append(NetLogRow(index=i, layer_type=net.type_name(int(t.layer_type[i])), out_name="", group=0,
                               num_in=nin, num_out=nout, in_ids=tuple(t.in_ids[i, :max(nin, 0)].tolist()),
-                              out_id=int(t.out_ids[i, 0]) if nout > 0 else 0, in_nchw=(0, 0, 0, 0),
-                              out_nchw=_nchw(t.out_shapes[i, 0].tolist()) if nout > 0 else (0, 0, 0, 0), macs=0))
+                              out_id=int(t.out_ids[i, 0]) if nout > 0 else 0, in_nchw=(0,) * len(out),
+                              out_nchw=out if nout > 0 else (0,) * len(out), macs=0))
     return rows
 
 
@@ -68,9 +78,10 @@ def _netlog_vs_net(log: list[NetLogRow], net: list[NetLogRow]) -> tuple[list[str
                            ("#Outs", a.num_out, b.num_out), ("Inbuf Ids", a.in_ids, b.in_ids)):
             if x != y:
                 diffs.append(f"layer {a.index}: {what} {x} in the netLog, {y} in the net's layer {b.index}")
-        if a.num_out > 0 and a.out_nchw != b.out_nchw:
-            diffs.append(f"layer {a.index}: Out NCHW {'x'.join(map(str, a.out_nchw))} in the netLog, "
-                         f"{'x'.join(map(str, b.out_nchw))} in the net's layer {b.index}")
+        d = _differ(a.out_nchw, b.out_nchw) if a.num_out > 0 else None
+        if d:
+            what = "Out NCHW" if d[2] == "N,C,H,W" else f"Out {d[2]}"
+            diffs.append(f"layer {a.index}: {what} {d[0]} in the netLog, {d[1]} in the net's layer {b.index}")
     return diffs, moved
 
 
@@ -162,10 +173,10 @@ def _io_vs_netlog(io: Any, log: list[NetLogRow]) -> list[str]:
         if r is None:
             diffs.append(f"{label} has dataId {t.data_id}, which no layer of the netLog writes")
             continue
-        dims = _nchw(t.shape)
-        if dims != r.out_nchw:
-            diffs.append(f"{label}: io says N,C,H,W {'x'.join(map(str, dims))}, the netLog's layer {r.index} "
-                         f"({r.layer_type}) writes {'x'.join(map(str, r.out_nchw))}")
+        shape = tuple(t.shape) if getattr(io, "io_version", 0) >= 92 else (t.shape[0], *t.shape[-3:])
+        d = _differ(shape, r.out_nchw)
+        if d:
+            diffs.append(f"{label}: io says {d[2]} {d[0]}, the netLog's layer {r.index} ({r.layer_type}) writes {d[1]}")
         if t.name and not r.name_matches(t.name):
             diffs.append(f"{label}: the netLog's layer {r.index} names its output '{r.out_name}'")
     return diffs
@@ -210,6 +221,15 @@ def _with_net(out: list[Finding], names: dict[str, str], net_name: str, rows: li
                 [names["paramDebug"], net_name])
 
 
+def _beside(by_name: dict[str, FileReport], name: str) -> tuple[str, FileReport | None]:
+    """The report of the artifact a printout names: beside the printout, else (a printout in a
+    companion folder such as TI's `tempDir/`, named "tempDir/<file>") in the folder it belongs to."""
+    if name in by_name or "/" not in name:
+        return name, by_name.get(name)
+    owner = name.rsplit("/", 1)[1]
+    return owner, by_name.get(owner)
+
+
 @register_check
 def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
     """Findings on every group of TI printouts in the folder."""
@@ -229,7 +249,7 @@ def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
             rep.family, rep.kind, rep.version = "tidl", f"{kind} printout", "TI import tool"
             rep.evidence = f"of {net_name}"
         names = {k: found[k].name for k in data}
-        net_rep = by_name.get(net_name)
+        net_name, net_rep = _beside(by_name, net_name)
         net = net_rep.obj if net_rep is not None and net_rep.format.startswith("tidl.net.j7") else None
         log, info, params = data.get("netLog"), data.get("layer_info"), data.get("paramDebug")
         if net is not None:
@@ -249,11 +269,13 @@ def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
             diffs, listed = _param_debug_vs(params, log, "netLog")
             _report(out, diffs, f"{names['paramDebug']} lists {listed} of the netLog", names["paramDebug"],
                     [names["paramDebug"], names["netLog"]])
-        io_rep = by_name.get(net_name.replace("_tidl_net.bin", "_tidl_io_1.bin"))
+        io_rep = _beside(by_name, net_name.replace("_tidl_net.bin", "_tidl_io_1.bin"))[1]
         if log is not None and io_rep is not None and io_rep.format.startswith("tidl.io.j7"):
             io = io_rep.obj
             _report(out, _io_vs_netlog(io, log), f"{io_rep.name} agrees with {names['netLog']}: {len(io.inputs)} "
-                    f"input(s) and {len(io.outputs)} output(s) found by dataId with the same N,C,H,W and name",
+                    f"input(s) and {len(io.outputs)} output(s) found by dataId with the same "
+                    f"{'dims' if len(log[0].out_nchw) == 6 and getattr(io, 'io_version', 0) >= 92 else 'N,C,H,W'} "
+                    "and name",
                     io_rep.name, [io_rep.name, names["netLog"]])
     return out
 

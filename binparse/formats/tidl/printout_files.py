@@ -39,7 +39,8 @@ class Printout:
     def _plain_rows(self) -> list[dict[str, Any]]:
         def plain(v: Any) -> Any:
             return v.tolist() if isinstance(v, np.ndarray) else list(v) if isinstance(v, tuple) else v
-        return [{k: plain(v) for k, v in dataclasses.asdict(r).items()} for r in self.rows]
+        return [{k: dict(v) if k == "extra" else plain(v) for k, v in dataclasses.asdict(r).items()}
+                for r in self.rows]
 
     def summary(self) -> dict[str, Any]:
         return {"family": "tidl", "kind": f"{self.kind} printout", "version": "TI import tool", "net": self.net,
@@ -50,11 +51,14 @@ class Printout:
         if not self.rows:
             return head
         plain = self._plain_rows()
-        keys = [k for k in plain[0] if k != "hist"]  # paramDebug's histogram: in --json
+        # paramDebug's histogram: in --json; columns a later SDK adds: shown when a row has them
+        keys = [k for k in plain[0] if k != "hist" and (k != "extra" or any(r["extra"] for r in plain))]
         return "\n".join([head, *columns(keys, [[_cell(r[k]) for k in keys] for r in plain])])
 
 
 def _cell(v: Any) -> str:
+    if isinstance(v, dict):
+        return "; ".join(f"{k}={x}" for k, x in v.items()) or "-"
     if isinstance(v, list):
         return "x".join(map(str, v)) if v else "-"
     return f"{v:.6g}" if isinstance(v, float) else str(v)

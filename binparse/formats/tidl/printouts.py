@@ -2,9 +2,12 @@
 
 The TIDL import tool writes, next to `<name>_tidl_net.bin`:
 
-- `<name>_tidl_net.bin_netLog.txt`: "Num of Layer Detected : N", then one `|`-separated row per
-  layer: Num, TIDL layer type, out data name (the last 50 characters of a longer name), group,
-  #Ins, #Outs, 8 in-buffer ids (`x` = none), out-buffer id, In NCHW, Out NCHW, MACS.
+- `<name>_tidl_net.bin_netLog.txt`: "Num of Layer Detected : N", a header line, then one
+  `|`-separated row per layer: Num, TIDL layer type, out data name (the last 50 characters of a
+  longer name), group, #Ins, #Outs, 8 in-buffer ids (`x` = none), out-buffer id, In NCHW, Out
+  NCHW, MACS. The dims columns hold 4 values (N, C, H, W: 8.x, 9.0) or 6 (N, D1, D2, C, H, W:
+  the 9.1 AM68A and every 10.x log), whatever the header calls them. Columns are found by the
+  header line, so a column a later SDK adds is kept (`NetLogRow.extra`), not misread.
 - `<name>_tidl_net.bin.layer_info.txt`: "layer index, out dataId, data name" per layer (the
   graph's output data layer repeats dataId 0 and its name, since it writes nothing).
 - `<name>_tidl_net.bin_paramDebug.csv`: per quantised layer (one row per parameter tensor)
@@ -44,9 +47,10 @@ class NetLogRow:
     num_out: int
     in_ids: tuple[int, ...]  # the used in-buffer ids (TI prints `x` for the rest)
     out_id: int
-    in_nchw: tuple[int, int, int, int]
-    out_nchw: tuple[int, int, int, int]
+    in_nchw: tuple[int, ...]  # as printed: N,C,H,W (4 values) or N,D1,D2,C,H,W (6 values)
+    out_nchw: tuple[int, ...]
     macs: int
+    extra: tuple[tuple[str, str], ...] = ()  # columns this reader does not know: (header, text)
 
     def name_matches(self, full: str) -> bool:
         """True when `full` is the name this row shows (ends with it when TI cut it)."""
@@ -80,6 +84,7 @@ class ParamDebugRow:
     max_rel_difference: float
     scale: float
     hist: NDArray[np.int64]
+    extra: tuple[tuple[str, str], ...] = ()  # named columns this reader does not know: (header, text)
 
 
 def _lines(path: str | os.PathLike[str]) -> list[str]:
@@ -106,8 +111,48 @@ def _ints(text: str, file: str, line: int, what: str, count: int | None = None) 
     return vals
 
 
+def _dims(text: str, file: str, line: int, what: str) -> tuple[int, ...]:
+    """A dims cell: 4 values (N,C,H,W) or 6 (N,D1,D2,C,H,W)."""
+    vals = _ints(text, file, line, what)
+    if len(vals) not in (4, 6):
+        raise FormatError(f"wrong number of values in {what}", file=file, path=f"line {line}",
+                          expected="4 (N,C,H,W) or 6 (N,D1,D2,C,H,W)", found=len(vals))
+    return vals
+
+
+def common_dims(a: Sequence[int], b: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The dims two shapes both carry, in order: all of them when both print as many; else N and
+    the last three (C, H, W), since a 4-value shape carries no D1, D2."""
+    if len(a) == len(b):
+        return tuple(a), tuple(b)
+    return (a[0], *a[-3:]), (b[0], *b[-3:])
+
+
+#: the netLog columns after the name (TI's header text; a log without a header line has these)
+NETLOG_COLUMNS = ("Group", "#Ins", "#Outs", "Inbuf Ids", "Outbuf Id", "In NCHW", "Out NCHW", "MACS")
+
+
 _COUNT = re.compile(r"^\s*Num of Layer Detected\s*:\s*(\d+)")
 _ROW = re.compile(r"^\s*\d+\|")
+_HEADER = re.compile(r"^\s*Num\s*\|")
+
+
+def _after_name(lines: list[str]) -> list[str]:
+    """The header's column names after "Out Data Name" (NETLOG_COLUMNS when there is no header)."""
+    for text in lines:
+        if _HEADER.match(text):
+            cells = [c.strip() for c in text.split("|")]
+            while cells and not cells[-1]:
+                cells.pop()
+            return cells[3:]
+    return list(NETLOG_COLUMNS)
+
+
+def _column(names: list[str], *wanted: str) -> int:
+    for i, n in enumerate(names):
+        if any(n.lower().startswith(w.lower()) for w in wanted):
+            return i
+    return -1
 
 
 def read_netlog(path: str | os.PathLike[str]) -> list[NetLogRow]:
@@ -118,29 +163,41 @@ def read_netlog(path: str | os.PathLike[str]) -> list[NetLogRow]:
     if declared is None:
         raise FormatError("not a TIDL netLog", file=file, expected="a 'Num of Layer Detected : N' line",
                           found=(lines[0][:60] if lines else "an empty file"))
+    after = _after_name(lines)
+    cols = {key: _column(after, *w) for key, w in (
+        ("group", ("Group",)), ("num_in", ("#Ins",)), ("num_out", ("#Outs",)), ("in_ids", ("Inbuf",)),
+        ("out_id", ("Outbuf",)), ("in", ("In ",)), ("out", ("Out ",)), ("macs", ("MACS",)))}
+    missing = [k for k, i in cols.items() if i < 0]
+    if missing:
+        raise FormatError("netLog header lacks columns this reader needs", file=file, expected=list(NETLOG_COLUMNS),
+                          found=after)
+    known = set(cols.values())
     rows: list[NetLogRow] = []
     for n, text in enumerate(lines, 1):
         if not _ROW.match(text):
             continue
         f = text.split("|")
-        if len(f) < 12:
-            raise FormatError("netLog row has too few columns", file=file, path=f"line {n}", expected=12,
-                              found=len(f))
-        head, tail = f[:2], f[-9:-1]  # the name (3rd column) may itself hold '|'
-        name = "|".join(f[2:-9]).rstrip()
-        num_in = _int(tail[1], file, n, "#Ins")
-        in_ids = _ints(tail[3], file, n, "Inbuf Ids")
+        if f and not f[-1].strip():
+            f.pop()  # the row's closing '|'
+        if len(f) < 3 + len(after):
+            raise FormatError("netLog row has too few columns", file=file, path=f"line {n}",
+                              expected=3 + len(after), found=len(f))
+        head, tail = f[:2], f[len(f) - len(after):]  # the name (3rd column) may itself hold '|'
+        name = "|".join(f[2:len(f) - len(after)]).rstrip()
+        num_in = _int(tail[cols["num_in"]], file, n, "#Ins")
+        in_ids = _ints(tail[cols["in_ids"]], file, n, "Inbuf Ids")
         if len(in_ids) != max(num_in, 0):
             raise FormatError("netLog row lists another number of in-buffers than #Ins", file=file,
                               path=f"line {n}", expected=max(num_in, 0), found=len(in_ids))
-        in_nchw = _ints(tail[5], file, n, "In NCHW", 4)
-        out_nchw = _ints(tail[6], file, n, "Out NCHW", 4)
         rows.append(NetLogRow(
             index=_int(head[0], file, n, "Num"), layer_type=head[1].strip(), out_name=name,
-            group=_int(tail[0], file, n, "Group"), num_in=num_in, num_out=_int(tail[2], file, n, "#Outs"),
-            in_ids=in_ids, out_id=_int(tail[4], file, n, "Outbuf Id"),
-            in_nchw=(in_nchw[0], in_nchw[1], in_nchw[2], in_nchw[3]),
-            out_nchw=(out_nchw[0], out_nchw[1], out_nchw[2], out_nchw[3]), macs=_int(tail[7], file, n, "MACS")))
+            group=_int(tail[cols["group"]], file, n, "Group"), num_in=num_in,
+            num_out=_int(tail[cols["num_out"]], file, n, "#Outs"), in_ids=in_ids,
+            out_id=_int(tail[cols["out_id"]], file, n, "Outbuf Id"),
+            in_nchw=_dims(tail[cols["in"]], file, n, after[cols["in"]]),
+            out_nchw=_dims(tail[cols["out"]], file, n, after[cols["out"]]),
+            macs=_int(tail[cols["macs"]], file, n, "MACS"),
+            extra=tuple((after[i], tail[i].strip()) for i in range(len(after)) if i not in known)))
     if len(rows) != declared:
         raise FormatError("netLog has another number of rows than it declares", file=file,
                           expected=f"{declared} (Num of Layer Detected)", found=len(rows),
@@ -168,12 +225,17 @@ _PARAM_COLUMNS = 11  # LayerId and the 10 statistics, before the empty columns a
 
 
 def read_param_debug(path: str | os.PathLike[str]) -> list[ParamDebugRow]:
-    """The rows of TI's `*_paramDebug.csv` (the header line is checked, then skipped)."""
+    """The rows of TI's `*_paramDebug.csv`. The header names the columns: LayerId and the 10
+    statistics first, then (a later SDK may add some) other named columns, kept in `extra`, then
+    blank ones and "Hist", where the histogram starts."""
     file = str(path)
     lines = _lines(path)
     if not lines or not lines[0].replace(" ", "").startswith("LayerId,meanDifference"):
         raise FormatError("not a TIDL paramDebug.csv", file=file, expected="a 'LayerId , meanDifference, ...' header",
                           found=(lines[0][:60] if lines else "an empty file"))
+    header = [c.strip() for c in next(csv.reader(lines[:1]))]
+    hist_at = next((i for i, c in enumerate(header) if c.lower() == "hist"), _PARAM_COLUMNS)
+    named = [(i, c) for i, c in enumerate(header[_PARAM_COLUMNS:hist_at], _PARAM_COLUMNS) if c]
     rows: list[ParamDebugRow] = []
     for n, f in enumerate(csv.reader(lines[1:]), 2):
         if not f:
@@ -183,12 +245,13 @@ def read_param_debug(path: str | os.PathLike[str]) -> list[ParamDebugRow]:
                               expected=f">= {_PARAM_COLUMNS}", found=len(f))
         try:
             stats = [float(v) for v in f[1:_PARAM_COLUMNS]]
-            hist = np.array([v for v in f[_PARAM_COLUMNS:] if v.strip()], dtype=np.int64)
+            hist = np.array([v for v in f[min(hist_at, len(f)):] if v.strip()], dtype=np.int64)
         except ValueError as exc:
             raise FormatError("not a number in a paramDebug row", file=file, path=f"line {n}",
                               found=str(exc)) from None
+        extra = tuple((c, f[i].strip()) for i, c in named if i < len(f))
         rows.append(ParamDebugRow(_int(f[0], file, n, "LayerId"), stats[0], stats[1], stats[2], stats[3], stats[4],
-                                  stats[5], stats[6], stats[7], stats[8], stats[9], hist))
+                                  stats[5], stats[6], stats[7], stats[8], stats[9], hist, extra))
     return rows
 
 
@@ -199,5 +262,5 @@ PRINTOUTS: dict[str, tuple[str, Callable[[str | os.PathLike[str]], Sequence[Any]
     "_paramDebug.csv": ("paramDebug", read_param_debug),
 }
 
-__all__ = ["PRINTOUTS", "LayerInfoRow", "NetLogRow", "ParamDebugRow", "read_layer_info", "read_netlog",
+__all__ = ["NETLOG_COLUMNS", "PRINTOUTS", "LayerInfoRow", "common_dims", "NetLogRow", "ParamDebugRow", "read_layer_info", "read_netlog",
            "read_param_debug"]

@@ -1,7 +1,9 @@
 """The TIDL family loaded: its formats, sniffers and doctor checks registered (`plugin.FAMILY.load`).
 
 The io file is exactly one `sTIDL_IOBufDesc_t`, whose size differs per SDK version and core
-count, so the size identifies the version (TIDL-RT itself refuses a file of any other size).
+count, so the size identifies the version (TIDL-RT itself refuses a file of any other size). The
+sizes below are those seen in real files or computed from a header; any other size is solved
+from the struct rule (`io_solve.py`) and read with `unverified` set.
 """
 
 from __future__ import annotations
@@ -9,8 +11,9 @@ from __future__ import annotations
 import struct
 
 from ...family import register_checks_in
-from ...registry import Format, register, register_sniffer
+from ...registry import Format, register, register_sniffer, register_solver
 from .io import IoBufDesc, IoBufDescTda2
+from . import trace_names
 from .plugin import net_head
 from .versions import OTHER, RELEASED
 
@@ -21,6 +24,7 @@ _NET = "binparse.formats.tidl.net"
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
                     version="TDA2 TIDL 01.xx (16/16)", size=1160,
+                    params={"max_alg_in_bufs": 16, "max_alg_out_bufs": 16},
                     describe="sTIDL_IOBufDesc_t, 16 inputs / 16 outputs (computed from the header)")),
     register(Format(name="tidl.io.j7_08", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
                     version="J7 TIDL 08.x (08_00 … 08_06)", size=37256,
@@ -69,7 +73,11 @@ register_sniffer("binparse.formats.tidl.nearest:sniff", head=net_head)
 register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin", "tidl_config_*.txt"))
 register_sniffer("binparse.formats.tidl.printout_files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
                                                                        "*_paramDebug.csv"))
+register_sniffer("binparse.formats.tidl.traces:sniff", names=trace_names.NAME_PATTERNS)  # one layer trace
+register_sniffer("binparse.formats.tidl.trace_sniff:sniff_folder")  # a folder of traces or of reference .npy
+register_solver("binparse.formats.tidl.io_solve:solve")  # io sizes no format above lists: the struct rule
 register_checks_in("binparse.formats.tidl.doctor")
+register_checks_in("binparse.formats.tidl.trace_doctor")
 register_checks_in("binparse.formats.tidl.printout_checks")
 
 

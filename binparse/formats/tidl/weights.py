@@ -16,8 +16,13 @@ biases; BatchNorm: `numChannels` weights and biases, then `numChannels` PReLU sl
 weights, `numOutNodes` biases; DetectionOutput: `priorBoxSize` float32 prior boxes; no other
 layer type reads the file. Weights are weightsElementSize bytes, stored unsigned with their zero
 at zeroWeightValue (uint8 / uint16); biases biasElementSize bytes (int16 for 2); slopes
-slopeElementSize bytes. All four AM57x param files TI ships in ../shared/real/tidl/am57x match
-their nets to the byte under this rule, the PReLU one (1,984 slope bytes) included.
+slopeElementSize bytes. Four AM57x param files TI ships in ../shared/real/tidl/am57x match
+their nets to the byte under this rule, the PReLU one (1,984 slope bytes) included. The fifth,
+dense_1x1 (1,041,488 B), is 24 bytes short: exactly its BatchNorm's 8 weights and 8 biases, the
+one BatchNorm of all five nets whose weightsQ is 0 (the others have 131072). Read without them,
+layer 2's 32 biases sit on bytes 256..319, the one run of small int16 values there (they would
+be 280..343 with them), and so on for the later layers. A param file is read with that rule only
+when it is exactly that size, and is then marked as not verified (`tda2_weights_read`).
 """
 
 from __future__ import annotations
@@ -129,10 +134,43 @@ def _at(mv: memoryview, dt: np.dtype[Any], offset: int, n: int, path: str, file:
                           expected=f"{n} x {dt} inside {mv.nbytes} bytes", found=exc.found) from None
 
 
-def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> list[dict[str, NDArray[Any]]]:
-    """Views of every used layer's parameters in a TDA2/AM57x `tidl_param_*.bin` (one dict per layer).
+#: Why a param file may lack a layer's arrays (see `tda2_weights_read`).
+UNSTORED_BN = ("a BatchNorm layer whose weightsQ is 0 has no arrays in the param file (inferred from TI's "
+               "dense_1x1 pair, which TIDL-API runs with a reference output: without its BatchNorm's {bytes} bytes "
+               "the file is exactly the size the other layers need and each convolution's biases fall on the "
+               "runs of small int16 values; no TI source states it)")
 
-    Raises FormatError when the network describes more or fewer bytes than the param file holds.
+
+def _tda2_plan(net: Any, dtypes: dict[str, np.dtype[Any]], file: str | None,
+               skip_unscaled_bn: bool) -> tuple[list[list[tuple[str, int, int, str]]], int, int]:
+    """Per layer (name, count, offset, path), the total bytes, and the bytes of the layers skipped."""
+    offset = skipped = 0
+    plan: list[list[tuple[str, int, int, str]]] = []
+    for i in range(int(net.num_layers)):
+        layer = net.layers[i]
+        p = layer.layer_params
+        kind = layer.layer_type.name if hasattr(layer.layer_type, "name") else ""
+        counts = {} if isinstance(p, np.ndarray) else tda2_param_counts(params_of(p), kind)
+        if skip_unscaled_bn and kind == "batch_norm_layer" and int(p.weights_q) == 0:
+            skipped += sum(n * dtypes[name].itemsize for name, n in counts.items())
+            counts = {}
+        entries = []
+        for name, n in counts.items():
+            path = f"{layer.path}.{name}"
+            _check_count(n, path, file)
+            entries.append((name, n, offset, path))
+            offset += n * dtypes[name].itemsize
+        plan.append(entries)
+    return plan, offset, skipped
+
+
+def tda2_weights_read(net: Any, params: BufferLike, *,
+                      file: str | None = None) -> tuple[list[dict[str, NDArray[Any]]], str | None]:
+    """Views of every used layer's parameters in a TDA2/AM57x `tidl_param_*.bin` (one dict per layer),
+    and None, or the inferred rule it took (`UNSTORED_BN`) when the file is the size that rule gives.
+
+    Raises FormatError when the network describes more or fewer bytes than the param file holds
+    under both rules.
     """
     mv = byte_view(params, file=file)
     sizes = (int(net.weights_element_size), int(net.bias_element_size), int(net.slope_element_size))
@@ -142,22 +180,19 @@ def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> li
                           expected="weightsElementSize 1 or 2, biasElementSize 1, 2 or 4, slopeElementSize 1 or 2",
                           found=sizes)
     dtypes: dict[str, np.dtype[Any]] = {"weights": wdt, "bias": bdt, "slope": sdt, "prior_box": np.dtype("<f4")}
-    offset = 0
-    plan: list[list[tuple[str, int, int, str]]] = []  # per layer: (name, count, offset, path)
-    for i in range(int(net.num_layers)):
-        layer = net.layers[i]
-        p = layer.layer_params
-        kind = layer.layer_type.name if hasattr(layer.layer_type, "name") else ""
-        entries = []
-        for name, n in ({} if isinstance(p, np.ndarray) else tda2_param_counts(params_of(p), kind)).items():
-            path = f"{layer.path}.{name}"
-            _check_count(n, path, file)
-            entries.append((name, n, offset, path))
-            offset += n * dtypes[name].itemsize
-        plan.append(entries)
-    if offset != mv.nbytes:
-        raise FormatError("param file size does not match the network", file=file,
-                          expected=f"{offset:,} bytes (from the network's layers)", found=f"{mv.nbytes:,} bytes",
-                          hint="use the tidl_param_*.bin made together with this tidl_net_*.bin")
+    plan, total, _ = _tda2_plan(net, dtypes, file, False)
+    rule = None
+    if total != mv.nbytes:
+        alt, alt_total, skipped = _tda2_plan(net, dtypes, file, True)
+        if not skipped or alt_total != mv.nbytes:
+            raise FormatError("param file size does not match the network", file=file,
+                              expected=f"{total:,} bytes (from the network's layers)", found=f"{mv.nbytes:,} bytes",
+                              hint="use the tidl_param_*.bin made together with this tidl_net_*.bin")
+        plan, rule = alt, UNSTORED_BN.format(bytes=skipped)
     return [{name: _at(mv, dtypes[name], off, n, path, file) for name, n, off, path in entries}
-            for entries in plan]
+            for entries in plan], rule
+
+
+def tda2_weights(net: Any, params: BufferLike, *, file: str | None = None) -> list[dict[str, NDArray[Any]]]:
+    """Views of every used layer's parameters in a TDA2/AM57x `tidl_param_*.bin` (`tda2_weights_read`)."""
+    return tda2_weights_read(net, params, file=file)[0]
