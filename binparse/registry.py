@@ -83,11 +83,16 @@ class _Sniffer:
             named = path is not None and any(fnmatch.fnmatch(Path(path).name, p) for p in self.names)
             if not named and not (self.head is not None and head and self.head(head)):
                 return None
-        fn = plugins.resolve(self.fn) if isinstance(self.fn, str) else self.fn
+        if not isinstance(self.fn, str):
+            return self.fn(path, head)
+        fn = _SNIFFER_FNS.get(self.fn)  # resolved once: every open asks the sniffers without names or head
+        if fn is None:
+            fn = _SNIFFER_FNS[self.fn] = plugins.resolve(self.fn)
         return fn(path, head)
 
 
 _SNIFFERS: list[_Sniffer] = []
+_SNIFFER_FNS: dict[str, Sniffer] = {}  # "module:function" -> the function
 
 
 def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (),
