@@ -7,10 +7,11 @@ accessors and vendor libraries, is imported only when a file shows one of the fa
 when every family is needed (`binparse schemas`, a file no family's signs claim).
 
 Reading the installed distributions' metadata costs ~60 ms (importing `importlib.metadata`
-alone ~50 ms), a third of a CLI call, so the entry points found are cached in a small JSON
-file per Python environment, keyed by the modification times of the folders on `sys.path`
-(installing or removing a distribution changes its folder's): `$BINPARSE_CACHE_DIR`, else
-`$XDG_CACHE_HOME/binparse`, else `~/.cache/binparse`. A cache that cannot be written is skipped.
+alone ~50 ms), a third of a CLI call, so the entry points found are cached in one small JSON
+file per Python environment (its interpreter and `sys.path`), valid while the modification times
+of the folders on `sys.path` are those it was written with (installing or removing a distribution
+changes its folder's): `$BINPARSE_CACHE_DIR`, else `$XDG_CACHE_HOME/binparse`, else
+`~/.cache/binparse`. A cache that cannot be written is skipped.
 A checkout that is not installed (no metadata of binparse itself) finds the built-in families
 by their `binparse/formats/*/plugin.py` files.
 """
@@ -37,27 +38,29 @@ _LOADED: set[str] = set()
 _PENDING: tuple[list[Family], list[Family]] | None = None  # (families(), those of them not imported)
 
 
-def _fingerprint() -> str:
-    """What the cached entry points depend on: this Python, the folders on sys.path and their
-    modification times (but the working folder's: it changes all the time and holds no installs)."""
+def _environment() -> tuple[str, str]:
+    """(which environment, its state): this Python and the folders on sys.path, and their
+    modification times (installing or removing a distribution changes its folder's). The working
+    folder is left out: it changes all the time and holds no installs."""
     cwd = os.getcwd()
-    parts = [sys.executable, sys.version]
+    where = [sys.executable, sys.version]
+    state = []
     for entry in sys.path:
         if entry in ("", ".", cwd):
-            parts.append(entry)
             continue
+        where.append(entry)
         try:
-            parts.append(f"{entry}:{os.stat(entry).st_mtime_ns}")
+            state.append(str(os.stat(entry).st_mtime_ns))
         except OSError:
-            parts.append(f"{entry}:-")
-    text = "\n".join(parts).encode()
-    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+            state.append("-")
+    text = "\n".join(where).encode()
+    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}", ",".join(state)
 
 
-def _cache_file() -> Path:
+def _cache_file(key: str) -> Path:
     base = os.environ.get("BINPARSE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "binparse")
-    return Path(base) / f"families-{_fingerprint()}.json"
+    return Path(base) / f"families-{key}.json"
 
 
 def _scan_entry_points() -> list[tuple[str, str]]:
@@ -72,18 +75,20 @@ def _scan_entry_points() -> list[tuple[str, str]]:
 
 
 def entry_point_refs() -> list[tuple[str, str]]:
-    """The installed families' entry points, from the cache when it is current."""
-    cache = _cache_file()
+    """The installed families' entry points, from this environment's cache file while it is current."""
+    key, state = _environment()
+    cache = _cache_file(key)
     try:
         data = json.loads(cache.read_text())
-        return [(str(n), str(v)) for n, v in data]
-    except (OSError, ValueError, TypeError):
+        if data["state"] == state:
+            return [(str(n), str(v)) for n, v in data["families"]]
+    except (OSError, ValueError, TypeError, KeyError):
         pass
     found = _scan_entry_points()
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(found))
+        tmp.write_text(json.dumps({"state": state, "families": found}))
         os.replace(tmp, cache)
     except OSError:
         pass
@@ -210,7 +215,7 @@ def _pending() -> list[Family]:
 
 
 def load_family_of_format(name: str) -> None:
-    """Import the family a format name belongs to (names start with the family: `tidl.io.j7_08`)."""
+    """Import the family a format name belongs to (names start with the family: `<family>.<kind>...`)."""
     fam = family(name.partition(".")[0])
     if fam is not None:
         load(fam)

@@ -76,10 +76,14 @@ Sniffer = Callable[[Any, bytes], Any]
 class _Sniffer:
     fn: Sniffer | str  # or "module:function", imported the first time it is asked
     names: tuple[str, ...] = ()  # asked only for a path named so (fnmatch) ...
-    head: Callable[[bytes], Any] | None = None  # ... or whose first bytes pass this cheap test
+    head: Callable[[bytes], Any] | None = None  # ... or whose first bytes pass this cheap test ...
+    folders: bool = False  # ... or, for a sniffer of folders, only about folders
 
     def __call__(self, path: Any, head: bytes) -> Any:
-        if self.names or self.head is not None:
+        if self.folders:
+            if head or path is None or not Path(path).is_dir():
+                return None
+        elif self.names or self.head is not None:
             named = path is not None and any(fnmatch.fnmatch(Path(path).name, p) for p in self.names)
             if not named and not (self.head is not None and head and self.head(head)):
                 return None
@@ -96,10 +100,11 @@ _SNIFFER_FNS: dict[str, Sniffer] = {}  # "module:function" -> the function
 
 
 def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (),
-                     head: Callable[[bytes], Any] | None = None) -> Sniffer | str:
+                     head: Callable[[bytes], Any] | None = None, folders: bool = False) -> Sniffer | str:
     """Add a sniffer. With `names` or `head` it is asked only about a file named so or whose first
-    bytes pass `head`; `fn` may be "module:function", imported when first asked (keeps loading quick)."""
-    entry = _Sniffer(fn, tuple(names), head)
+    bytes pass `head`; with `folders`, only about folders; `fn` may be "module:function", imported
+    when first asked (keeps loading quick)."""
+    entry = _Sniffer(fn, tuple(names), head, folders)
     if entry not in _SNIFFERS:
         _SNIFFERS.append(entry)
     return fn
@@ -108,8 +113,8 @@ def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (),
 def sniff(path: Any, head: bytes) -> Any:
     """The opener of the first sniffer that recognises the source, or None."""
     for entry in _SNIFFERS:
-        if path is None and entry.head is None and entry.names:  # asked by name only, and no name
-            continue
+        if path is None and (entry.folders or (entry.head is None and entry.names)):  # a buffer: no name,
+            continue  # no folder
         opener = entry(path, head)
         if opener is not None:
             return opener

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...family import Family, Option, Signs
 
 _BUFFER_COMMANDS = ("view", "pack", "draw")
+TRACE_NAMES = ("*tidl_trace*.y", "*tidl_trace*_float.bin")  # the layer traces TIDL writes (debug_level >= 3)
 
 
 def net_head(head: bytes) -> str | None:
@@ -29,7 +30,7 @@ FAMILY = Family(
         Signs("tidl", "config", names=("tidl_config_*.txt",), binary=False),
         Signs("tidl", "printout", names=("*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv"), binary=False),
         Signs("tidl", "net.bin", head=net_head),
-        Signs("tidl", "layer trace", names=("*tidl_trace*.y", "*tidl_trace*_float.bin")),
+        Signs("tidl", "layer trace", names=TRACE_NAMES),
     ),
     options=(
         Option(("--output",), _BUFFER_COMMANDS, "TIDL: output tensor name or index", {"dest": "name"}, group="side"),

@@ -13,8 +13,7 @@ import struct
 from ...family import register_checks_in
 from ...registry import Format, register, register_sniffer, register_solver
 from .io import IoBufDesc, IoBufDescTda2
-from . import trace_names
-from .plugin import net_head
+from .plugin import TRACE_NAMES, net_head
 from .versions import OTHER, RELEASED
 
 # Nets, params, configs and printouts import their (large) modules only when such a file is opened:
@@ -73,8 +72,8 @@ register_sniffer("binparse.formats.tidl.nearest:sniff", head=net_head)
 register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin", "tidl_config_*.txt"))
 register_sniffer("binparse.formats.tidl.printout_files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
                                                                        "*_paramDebug.csv"))
-register_sniffer("binparse.formats.tidl.traces:sniff", names=trace_names.NAME_PATTERNS)  # one layer trace
-register_sniffer("binparse.formats.tidl.trace_sniff:sniff_folder")  # a folder of traces or of reference .npy
+register_sniffer("binparse.formats.tidl.traces:sniff", names=TRACE_NAMES)  # one layer trace
+register_sniffer("binparse.formats.tidl.trace_sniff:sniff_folder", folders=True)  # traces or reference .npy
 register_solver("binparse.formats.tidl.io_solve:solve")  # io sizes no format above lists: the struct rule
 register_checks_in("binparse.formats.tidl.doctor")
 register_checks_in("binparse.formats.tidl.trace_doctor")

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .plugin import TRACE_NAMES
+
 _NUM4, _NUM5 = r"(\d{4,})", r"(\d{5,})"
 _END = r"(\.y|_float\.bin)$"
 CURRENT = re.compile(rf"^(.*?){_NUM4}_{_NUM4}_{_NUM4}_{_NUM5}_{_NUM5}_{_NUM5}x{_NUM5}{_END}")
@@ -26,7 +28,7 @@ OLD = re.compile(rf"^(.*?){_NUM4}_{_NUM5}_{_NUM5}_{_NUM5}x{_NUM5}{_END}")
 _SUBGRAPH = re.compile(r"subgraph_(\d+)_")
 _CORE = re.compile(r"C7x_(\d+)_")
 #: file-name patterns of traces (for a family's name signs)
-NAME_PATTERNS = ("*tidl_trace*.y", "*tidl_trace*_float.bin")
+NAME_PATTERNS = TRACE_NAMES
 
 
 @dataclass(frozen=True)

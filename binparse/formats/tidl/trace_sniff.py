@@ -1,7 +1,7 @@
 """Which folders `binparse.open` reads as TIDL layer traces or as reference arrays.
 
-Registered without names (a folder has no telling name), so it is asked about every source: it imports
-nothing heavy and looks no further than the file names; the readers are imported by the opener.
+Registered as a sniffer of folders (a folder has no telling name), so it is asked about every folder:
+it imports nothing heavy and looks no further than the file names; the readers are imported by the opener.
 """
 
 from __future__ import annotations
