@@ -250,7 +250,8 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
             if hits:
                 found = sorted(found + [f for f in hits if f not in found], key=lambda f: f.name)
         pool = registered() if len(found) != 1 else found
-    if found and buf is not None and all(f.magic is None for f in found):
+    if found and buf is not None and (found[0].magic is None if len(found) == 1 else
+                                      all(f.magic is None for f in found)):
         first = head[:4096] if len(head) >= min(size, 4096) else bytes(buf[:4096])  # `head` when it holds them
         if is_text(first):  # a text file is never a binary struct known by its size alone
             found, pool = [], registered()

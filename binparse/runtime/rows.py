@@ -33,8 +33,8 @@ class RowPlan:
 
     `unpack` returns the values of every entry read, in the order of their offsets from `base`
     (the lowest entry's offset in the record), text as its raw bytes; `rows`: per block, per row,
-    a getter picking that row's columns from those values followed by one None (where the columns
-    this version lacks point); `strings`: (position in the values, block, row, column, encoding,
+    a getter picking that row's columns from those values followed by `tail` (None, where the
+    columns this version lacks point, then the values asked for some of them); `strings`: (position in the values, block, row, column, encoding,
     zero-terminated) of every text entry; `checked`: indices of fields with a `valid` rule
     (checked through the field getter); `size`: bytes from `base` to the end of the last entry.
     """
@@ -42,13 +42,16 @@ class RowPlan:
     unpack: Callable[[memoryview, int], tuple[Any, ...]] | None  # None: nothing to read
     base: int
     size: int
+    tail: tuple[Any, ...]
     rows: tuple[tuple[Callable[[list[Any]], tuple[Any, ...]], ...], ...]
     strings: tuple[tuple[int, int, int, int, str, bool], ...]
     checked: tuple[int, ...]
 
 
-def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Block, ...], owner: str) -> RowPlan:
-    """The plan for `blocks` of a type with `fields` laid out as `lay`.
+def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Block, ...], owner: str,
+             absent: dict[str, Any] | None = None) -> RowPlan:
+    """The plan for `blocks` of a type with `fields` laid out as `lay`; a column this version lacks
+    reads as None, or as `absent[name]` when given.
 
     Raises `BinparseError` for a name that is no field or no array of numbers or strings, and
     for a count outside 0..(entries of its arrays).
@@ -58,16 +61,16 @@ def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Blo
     entries: dict[tuple[int, int], tuple[FieldSpec, int]] = {}
     texts: dict[tuple[int, int], tuple[int, int, int, str, bool]] = {}  # -> (block, row, column, encoding, zero-term.)
     checked: set[int] = set()
-    picks: list[list[list[tuple[int, int] | None]]] = []  # per block, per row: entry per column (None: absent)
+    picks: list[list[list[tuple[int, int] | str]]] = []  # per block, per row: entry per column (absent: its name)
     for b, (names, count) in enumerate(blocks):
-        cols: list[tuple[int, FieldSpec, int, int] | None] = []  # (index, field, offset, element size) per column
+        cols: list[tuple[int, FieldSpec, int, int] | str] = []  # (index, field, offset, element size) per column
         for name in names:
             i = index.get(name)
             if i is None:
                 raise BinparseError(f"{owner} has no field {name!r}", expected=sorted(index))
             spec, n, size = fields[i], lay.counts[i], lay.elem_sizes[i]
             if size == ABSENT:
-                cols.append(None)
+                cols.append(name)
                 continue
             if n is None or spec.kind not in ("prim", "str") or spec.np is None:
                 raise BinparseError(f"{owner}.{name} is not an array of numbers or strings", found=spec.kind)
@@ -76,12 +79,12 @@ def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Blo
             cols.append((i, spec, lay.offsets[i], size))
             if spec.valid is not None:
                 checked.add(i)
-        block: list[list[tuple[int, int] | None]] = []
+        block: list[list[tuple[int, int] | str]] = []
         for k in range(count):
-            row: list[tuple[int, int] | None] = []
+            row: list[tuple[int, int] | str] = []
             for pos, col in enumerate(cols):
-                if col is None:
-                    row.append(None)
+                if isinstance(col, str):
+                    row.append(col)
                     continue
                 i, spec, off, size = col
                 at = (off + k * size, i)
@@ -92,15 +95,22 @@ def row_plan(fields: tuple[FieldSpec, ...], lay: StaticLayout, blocks: tuple[Blo
             block.append(row)
         picks.append(block)
     order = {at: j for j, at in enumerate(sorted(entries))}  # value index of each offset
-    none = len(order)  # the None after the values
-    rows = tuple(tuple(_getter([none if at is None else order[at] for at in row]) for row in block)
-                 for block in picks)
+    fills = list(dict.fromkeys(absent.values())) if absent else []  # the values absent columns ask for
+    tail = (None, *fills)
+    none = len(order)  # the None after the values, then the fills
+
+    def pick(at: tuple[int, int] | str) -> int:
+        if not isinstance(at, str):
+            return order[at]
+        return none + 1 + fills.index(absent[at]) if absent and at in absent else none
+
+    rows = tuple(tuple(_getter([pick(at) for at in row]) for row in block) for block in picks)
     strings = tuple((order[at], *texts[at]) for at in sorted(texts))
     if not entries:
-        return RowPlan(None, 0, 0, rows, (), ())
+        return RowPlan(None, 0, 0, tail, rows, (), ())
     base = min(entries)[0]
     size = max(at + z for (at, _), (_, z) in entries.items()) - base
-    return RowPlan(_unpacker(entries, base, size), base, size, rows, strings, tuple(sorted(checked)))
+    return RowPlan(_unpacker(entries, base, size), base, size, tail, rows, strings, tuple(sorted(checked)))
 
 
 def _unpacker(entries: dict[tuple[int, int], tuple[FieldSpec, int]], base: int, size: int

@@ -113,18 +113,19 @@ class Whole:
         """`to_rows` of several (names, count) blocks in one read (e.g. a struct's inputs and outputs)."""
         return self._row_blocks(blocks, blocks)
 
-    def _row_blocks(self, blocks: tuple[tuple[tuple[str, ...], int], ...], key: Hashable
-                    ) -> list[list[tuple[Any, ...]]]:
+    def _row_blocks(self, blocks: tuple[tuple[tuple[str, ...], int], ...], key: Hashable,
+                    absent: dict[str, Any] | None = None) -> list[list[tuple[Any, ...]]]:
         """`to_row_blocks(blocks)`, its plan kept under `key` (for this class and params): a caller
         that reads the same blocks again and again names them by something quicker to hash than
-        their column names (equal keys must mean equal blocks)."""
+        their column names (equal keys must mean equal blocks and `absent`). A column this version
+        lacks reads as `absent[name]` when given, else None."""
         plan = _ROW_PLANS.get((type(self), self._pkey, key))
         if plan is None:
             lay = self._lay
             if not isinstance(lay, StaticLayout):  # located through the data: read field by field
                 return [self._rows_by_field(names, count) for names, count in blocks]
             try:
-                plan = row_plan(self._FIELDS, lay, blocks, self._TYPE_PATH)
+                plan = row_plan(self._FIELDS, lay, blocks, self._TYPE_PATH, absent)
             except BinparseError as exc:
                 raise FormatError(exc.message, file=self._file, path=self._path, expected=exc.expected,
                                   found=exc.found) from None
@@ -133,8 +134,9 @@ class Whole:
         if plan.checked:
             for i in plan.checked:
                 self._array(i)  # applies the field's `valid` rule to its whole array
-        unpack = plan.unpack  # every entry's value (text as raw bytes), then the None absent columns point to
-        values: list[Any] = [*unpack(self._mv, self._off + plan.base), None] if unpack is not None else [None]
+        unpack = plan.unpack  # every entry's value (text as raw bytes), then what absent columns point to
+        values: list[Any] = [*unpack(self._mv, self._off + plan.base), *plan.tail] if unpack is not None \
+            else list(plan.tail)
         for j, b, k, pos, enc, zterm in plan.strings:
             raw = values[j]
             end = raw.find(0) if zterm else -1  # zero-terminated: up to the first NUL

@@ -18,6 +18,7 @@ from .report import io_table
 from .tensors import ENTRY_FIELDS, Tensor, entries_json, make_tensors
 
 VERSION_LABELS = {80: "08.x", 90: "09.00-09.01", 92: "09.02", 100: "10.x-11.x"}
+_NO_DIMS = {f"{side}_{dim}": 1 for side in ("in", "out") for dim in ("dim1", "dim2")}  # what a version without reads
 
 
 class IoTensors(Accessor):
@@ -52,8 +53,9 @@ class IoTensors(Accessor):
         """The used entries of the inputs and of the outputs, read together (one `to_row_blocks`)."""
         cls = type(self)
         n_in, n_out = self._num(0), self._num(1)
-        # the plan is kept under the counts (one class: the same names)
-        rows_in, rows_out = self._row_blocks(((cls._IN_NAMES, n_in), (cls._OUT_NAMES, n_out)), (n_in, n_out))
+        # the plan is kept under the counts (one class: the same names); DIM1 and DIM2 are 1 before 09.02
+        rows_in, rows_out = self._row_blocks(((cls._IN_NAMES, n_in), (cls._OUT_NAMES, n_out)), (n_in, n_out),
+                                             _NO_DIMS)
         entry = cls._entry
         if entry is None:
             return rows_in, rows_out

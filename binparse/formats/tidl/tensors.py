@@ -164,7 +164,7 @@ class Tensor:
 
 #: The fields of one io entry `make_tensors` takes, in this order (TI's names without in/out and
 #: without the Python prefix: `outNumBatches` is `num_batches`); the first 12 must be >= 0. dim1
-#: and dim2 are None in versions without them (before 09.02: 1), buf_size where it is not stored.
+#: and dim2 are 1 in versions without them (before 09.02), buf_size None where it is not stored.
 ENTRY_FIELDS = ("num_batches", "dim1", "dim2", "num_channels", "height", "width", "pad_l", "pad_t", "pad_r",
                 "pad_b", "pad_ch", "channel_pitch", "element_type", "data_name", "tensor_scale", "zero_point",
                 "layout", "buf_size", "data_id")
@@ -174,10 +174,9 @@ def entry_shape(row: tuple[Any, ...]) -> tuple[int, ...] | None:
     """The logical shape of an entry (values in `ENTRY_FIELDS` order) when it passes the sanity
     checks every tensor passes (no negative dimension, pad or pitch; a known element type), else
     None. The check of `make_tensors`; `entries_json` has it inline (its hot path)."""
-    shape = row[:6] if row[1] is not None else (row[0], 1, 1, row[3], row[4], row[5])
-    if min(shape) < 0 or min(row[6:12]) < 0 or row[12] not in ELEMENT_DTYPES:
+    if min(row[:12]) < 0 or row[12] not in ELEMENT_DTYPES:
         return None
-    return shape
+    return row[:6]
 
 
 def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any, ...]], *, root: str,
@@ -228,10 +227,10 @@ def _docs(direction: str, rows: Iterable[tuple[Any, ...]], first: int, root: str
     docs = []
     k = first
     for row in rows:
-        shape = row[:6] if row[1] is not None else (row[0], 1, 1, row[3], row[4], row[5])
         dtype = DTYPE_NAMES.get(row[12])  # entry_shape's check, inline: the hot path of summary() (tests
-        if dtype is None or min(shape) < 0 or min(row[6:12]) < 0:  # hold both to the same errors)
+        if dtype is None or min(row[:12]) < 0:  # hold both to the same errors)
             raise _bad_entry(direction, k, row, root, file)
+        shape = row[:6]
         layout, stored = row[16], row[17]
         docs.append({
             "name": row[13], "index": k, "data_id": row[18], "dtype": dtype, "shape": list(shape),
@@ -254,7 +253,7 @@ def batch_pitch(shape: tuple[int, ...], pad_ch: int, channel_pitch: int) -> int:
 def _bad_entry(direction: str, k: int, row: tuple[Any, ...], root: str, file: str | None) -> FormatError:
     """The error for an entry with a negative dimension, pad or pitch, or an unknown element type."""
     prefix = f"{root}.{'in' if direction == 'input' else 'out'}_"
-    neg = next((j for j in range(12) if row[j] is not None and row[j] < 0), None)  # None: DIM1/DIM2 absent
+    neg = next((j for j in range(12) if row[j] < 0), None)
     if neg is not None:
         return FormatError("negative value", file=file, path=f"{prefix}{ENTRY_FIELDS[neg]}[{k}]", found=row[neg],
                            expected=">= 0")
