@@ -19,7 +19,7 @@ from .rows import RowPlan, row_plan
 from .sequences import RecordArray, StrArray, _decode
 from .specs import FieldSpec, Size, StaticLayout
 
-_ROW_PLANS: dict[Any, RowPlan] = {}  # (class, params, blocks) -> plan
+_ROW_PLANS: dict[Any, tuple[StaticLayout, RowPlan]] = {}  # (class, id(layout), blocks or key) -> (layout, plan)
 
 
 class Whole:
@@ -119,9 +119,11 @@ class Whole:
         that reads the same blocks again and again names them by something quicker to hash than
         their column names (equal keys must mean equal blocks and `absent`). A column this version
         lacks reads as `absent[name]` when given, else None."""
-        plan = _ROW_PLANS.get((type(self), self._pkey, key))
-        if plan is None:
-            lay = self._lay
+        lay = self._lay  # one fixed layout object per class and params, kept for good: a cheap key
+        hit = _ROW_PLANS.get((type(self), id(lay), key))
+        if hit is not None and hit[0] is lay:
+            plan = hit[1]
+        else:
             if not isinstance(lay, StaticLayout):  # located through the data: read field by field
                 return [self._rows_by_field(names, count) for names, count in blocks]
             try:
@@ -130,7 +132,7 @@ class Whole:
                 raise FormatError(exc.message, file=self._file, path=self._path, expected=exc.expected,
                                   found=exc.found) from None
             if len(_ROW_PLANS) < 4096:  # a few per class, params and counts; bounded all the same
-                _ROW_PLANS[(type(self), self._pkey, key)] = plan
+                _ROW_PLANS[(type(self), id(lay), key)] = (lay, plan)  # the layout kept: its id stays its own
         if plan.checked:
             for i in plan.checked:
                 self._array(i)  # applies the field's `valid` rule to its whole array
