@@ -1,7 +1,9 @@
 """What generated accessor classes stand on (the one import of every generated module).
 
 `specs` holds the plain data a generated class is made of; `layout` computes where fields lie;
-`accessor` is the base class with the typed getters; `sequences` the zero-copy sequences.
+`accessor` is the base class (making accessors, locating fields), `getters` its typed getters,
+`whole` validation, rows and copies (`rows`: many entries in one read), `kept` what is worked out
+once per class and params; `sequences` the zero-copy sequences.
 """
 
 from .accessor import Accessor
