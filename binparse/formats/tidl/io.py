@@ -106,9 +106,11 @@ class IoTensors(Accessor):
     def summary(self) -> dict[str, Any]:
         """The JSON document of `binparse inspect --json`: `to_json()` of every tensor, made from the
         entries without making the tensors (the same checks)."""
-        ins, outs = entries_json(*self._entries(), root=self._path, file=self._file)
+        rows_in, rows_out = self._entries()
+        root, file = self._path, self._file
         return {"family": "tidl", "kind": "io_bufdesc", "version": self.version, "cores": self.cores,
-                "inputs": ins, "outputs": outs}
+                "inputs": entries_json("input", rows_in, 0, root, file),
+                "outputs": entries_json("output", rows_out, 0, root, file)}
 
     def report(self) -> str:
         """The table of `binparse inspect`."""

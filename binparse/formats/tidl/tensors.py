@@ -160,7 +160,7 @@ class Tensor:
         row = (*self.shape, p.left, p.top, p.right, p.bottom, p.channel, self.channel_pitch, self.element_type,
                self.name, self.scale, self.zero_point, self.layout,
                self.buf_size if self.buf_size_source == "file" else None, self.data_id)
-        return _docs(self.direction, (row,), self.index, self.path, self.file)[0]
+        return entries_json(self.direction, (row,), self.index, self.path, self.file)[0]
 
 #: The fields of one io entry `make_tensors` takes, in this order (TI's names without in/out and
 #: without the Python prefix: `outNumBatches` is `num_batches`); the first 12 must be >= 0. dim1
@@ -213,17 +213,11 @@ def make_tensors(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any,
     return out
 
 
-def entries_json(inputs: Iterable[tuple[Any, ...]], outputs: Iterable[tuple[Any, ...]], *, root: str,
-                 file: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """`to_json()` of every tensor `make_tensors` would make of the entries, without making them
-    (the body of `summary()`: the same checks, the same documents)."""
-    return _docs("input", inputs, 0, root, file), _docs("output", outputs, 0, root, file)
-
-
-def _docs(direction: str, rows: Iterable[tuple[Any, ...]], first: int, root: str, file: str | None
-          ) -> list[dict[str, Any]]:
-    """The JSON of entries first, first + 1, … (values in `ENTRY_FIELDS` order; the layout as its
-    code or its name): the one JSON rule of `summary()` and `Tensor.to_json`."""
+def entries_json(direction: str, rows: Iterable[tuple[Any, ...]], first: int, root: str, file: str | None
+                 ) -> list[dict[str, Any]]:
+    """`to_json()` of the tensors `make_tensors` would make of entries first, first + 1, … (values
+    in `ENTRY_FIELDS` order; the layout as its code or its name), without making them, after the
+    same checks: the one JSON rule of `summary()` and `Tensor.to_json`."""
     docs = []
     k = first
     for row in rows:
