@@ -7,7 +7,7 @@ accessors and vendor libraries, is imported only when a file shows one of the fa
 when every family is needed (`binparse schemas`, a file no family's signs claim).
 
 Reading the installed distributions' metadata costs ~60 ms (importing `importlib.metadata`
-alone ~50 ms), a third of a CLI call, so the entry points found are cached in one small JSON
+alone ~50 ms), a third of a CLI call, so the entry points found are cached in one small text
 file per Python environment (its interpreter and `sys.path`), valid while the modification times
 of the folders on `sys.path` are those it was written with (installing or removing a distribution
 changes its folder's): `$BINPARSE_CACHE_DIR`, else `$XDG_CACHE_HOME/binparse`, else
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
-import json
 import os
 import sys
 import warnings
@@ -60,7 +59,7 @@ def _environment() -> tuple[str, str]:
 def _cache_file(key: str) -> Path:
     base = os.environ.get("BINPARSE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "binparse")
-    return Path(base) / f"families-{key}.json"
+    return Path(base) / f"families-{key}.txt"
 
 
 def _scan_entry_points() -> list[tuple[str, str]]:
@@ -78,17 +77,17 @@ def entry_point_refs() -> list[tuple[str, str]]:
     """The installed families' entry points, from this environment's cache file while it is current."""
     key, state = _environment()
     cache = _cache_file(key)
-    try:
-        data = json.loads(cache.read_text())
-        if data["state"] == state:
-            return [(str(n), str(v)) for n, v in data["families"]]
-    except (OSError, ValueError, TypeError, KeyError):
+    try:  # tab-separated lines: "state" and the state, then one "name, module:attribute" a family
+        rows = [line.split("\t") for line in cache.read_text().splitlines()]
+        if rows and rows[0] == ["state", state] and all(len(r) == 2 for r in rows):
+            return [(r[0], r[1]) for r in rows[1:]]
+    except (OSError, UnicodeDecodeError):
         pass
     found = _scan_entry_points()
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"state": state, "families": found}))
+        tmp.write_text("".join(f"{a}\t{b}\n" for a, b in [("state", state), *found]))
         os.replace(tmp, cache)
     except OSError:
         pass

@@ -9,9 +9,9 @@ the whole list is asked for (`registered()`), so the registry is filled one dire
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass, field
+
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from . import plugins
 from .errors import FormatError
@@ -19,8 +19,7 @@ from .runtime import Accessor
 from .text import is_text
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(NamedTuple):
     """A kind of file: its accessor class and what identifies it.
 
     `size`: the file is exactly this many bytes (one struct, as TIDL io files are);
@@ -36,7 +35,7 @@ class Format:
     version: str
     size: int | None = None
     magic: bytes | None = None
-    params: dict[str, int] = field(default_factory=dict)
+    params: dict[str, int] = {}  # noqa: RUF012  (never changed)
     describe: str = ""
     exact_size: bool = True
     identified_by: str = ""  # how to say what `magic` is, e.g. "netVersion 0x20211201"
@@ -72,8 +71,7 @@ _FORMATS: dict[str, Format] = {}
 Sniffer = Callable[[Any, bytes], Any]
 
 
-@dataclass(frozen=True)
-class _Sniffer:
+class _Sniffer(NamedTuple):
     fn: Sniffer | str  # or "module:function", imported the first time it is asked
     names: tuple[str, ...] = ()  # asked only for a path named so (fnmatch) ...
     head: Callable[[bytes], Any] | None = None  # ... or whose first bytes pass this cheap test ...

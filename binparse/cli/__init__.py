@@ -45,6 +45,8 @@ def _family_options(sub: dict[str, argparse.ArgumentParser]) -> None:
         target.add_argument(*opt.flags, help="; ".join(dict.fromkeys(h for h in helps[(cmd, _flag)] if h)),
                             **opt.kwargs)
     for cmd in ("view", "pack", "draw"):
+        if cmd not in sub:
+            continue
         flags = sub[cmd].add_mutually_exclusive_group()
         for fam in families():
             for kind in fam.layouts:
@@ -54,15 +56,20 @@ def _family_options(sub: dict[str, argparse.ArgumentParser]) -> None:
                     flags.add_argument(kind.flag, action="store_true", help=kind.help)
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `only`, the arguments of that command alone are built (a call runs
+    one command: building the others' arguments is start-up time spent for nothing)."""
     p = argparse.ArgumentParser(prog="binparse", description="Read accelerator artifacts and device buffers from "
                                                              "declarative schemas.")
     s = p.add_subparsers(dest="command", required=True)
     sub: dict[str, argparse.ArgumentParser] = {}
 
     def command(name: str, module: str, help: str) -> argparse.ArgumentParser:
-        c = sub[name] = s.add_parser(name, help=help)
+        c = s.add_parser(name, help=help)
         c.set_defaults(run=_run(module, name))
+        if only is not None and name != only:  # listed in `binparse --help`, its arguments not built
+            return argparse.ArgumentParser(add_help=False)
+        sub[name] = c
         return c
 
     i = command("inspect", "artifacts", "print the fields of a file (or a folder a family reads)")
@@ -148,7 +155,8 @@ def _plain_warnings() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser(argv[0] if argv and not argv[0].startswith("-") else None).parse_args(argv)
     try:
         return int(args.run(args))
     except BinparseError as exc:

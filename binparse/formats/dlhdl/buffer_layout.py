@@ -8,7 +8,7 @@ import numpy as np
 
 from ...errors import BinparseError
 from ...options import ints
-from . import ConvLayout, FcLayout
+from .layouts import ConvLayout, FcLayout
 from .drawing import dlhdl_map
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ...fixtures.common import SENTINEL, Output, pattern
-from . import DTYPES, ConvLayout, FcLayout
+from .layouts import DTYPES, ConvLayout, FcLayout
 
 
 def write_dlhdl(spec: dict[str, Any], out: Output) -> None:

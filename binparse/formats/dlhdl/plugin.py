@@ -9,7 +9,7 @@ _LAYOUT = ("view", "pack", "draw")
 FAMILY = Family(
     name="dlhdl",
     fixtures="binparse.formats.dlhdl.fixtures:write",
-    load="binparse.formats.dlhdl",
+    load="binparse.formats.dlhdl.layouts",
     options=(
         Option(("--shape",), _LAYOUT, "dlhdl X,Y,Z"),
         Option(("--dtype",), _LAYOUT, "dlhdl float32|int8"),

@@ -8,7 +8,7 @@ import os
 from typing import Any, NoReturn
 
 from ...errors import FormatError
-from ...lookalike import is_text
+from ...text import is_text
 
 MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")  # fbs_loader.hpp's container formats
 INFO_HEAD = b"graph "  # esp-ppq's printout starts with the graph's header line

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from ... import api
 from ...errors import FormatError
-from ...lookalike import is_text
+from ...text import is_text
 from .net import NetTda2
 from ...render import columns
 from .weights import tda2_weights_read

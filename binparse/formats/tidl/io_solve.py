@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import BinparseError, FormatError, warn
-from ...lookalike import is_text
+from ...text import is_text
 from ...registry import Format, register_solved
 from .io import IoBufDesc, IoBufDescTda2, IoTensors, VERSION_LABELS
 from .tensors import ELEMENT_DTYPES

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from ...buffers import BufferLike, byte_view
 from ...errors import BinparseError, FormatError, warn
-from ...lookalike import is_text
+from ...text import is_text
 from .net import NET_VERSIONS, NetJ7
 from .net_check import structure_problems
 from .versions import BY_VALUE, LAYOUTS, OTHER, VERIFIED, as_date, nearest_layouts

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...lookalike import is_text
+from ...text import is_text
 from .printouts import PRINTOUTS
 from ...render import columns
 
