@@ -18,7 +18,6 @@ by their `binparse/formats/*/plugin.py` files.
 
 from __future__ import annotations
 
-import fnmatch
 import importlib
 import os
 import sys
@@ -29,7 +28,7 @@ from typing import Any
 
 from .errors import BinparseWarning
 from .family import Family, Signs, registered_signs
-from .text import is_text
+from .text import is_text, name_matches
 
 GROUP = "binparse.families"
 _FAMILIES: list[Family] | None = None
@@ -166,12 +165,12 @@ def matching(path: Path | None, head: bytes, among: list[Family] | None = None) 
             names = [p.name for p in path.iterdir()]
         except OSError:
             names = []
-        return [f for f in fams if any(fnmatch.fnmatch(n, pat) for s in f.signs for pat in s.names for n in names)]
+        return [f for f in fams if any(name_matches(n, pat) for s in f.signs for pat in s.names for n in names)]
     text: bool | None = None  # worked out when a sign is shown (most binary files show none)
     out = []
     for fam in fams:
         for s in fam.signs:
-            by_name = path is not None and any(fnmatch.fnmatch(path.name, pat) for pat in s.names)
+            by_name = path is not None and any(name_matches(path.name, pat) for pat in s.names)
             # a head test counts for a binary file only (`lookalike`'s rule), so a text format's sign
             # is matched by its names: its head test is not run (every open of a binary file asks)
             by_head = s.binary and s.head is not None and bool(head) and bool(s.head(head))

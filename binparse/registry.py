@@ -8,7 +8,6 @@ the whole list is asked for (`registered()`), so the registry is filled one dire
 
 from __future__ import annotations
 
-import fnmatch
 
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -16,7 +15,7 @@ from typing import Any, Callable, NamedTuple
 from . import plugins
 from .errors import FormatError
 from .runtime import Accessor
-from .text import is_text
+from .text import is_text, name_matches
 
 
 class Format(NamedTuple):
@@ -82,7 +81,7 @@ class _Sniffer(NamedTuple):
             if head or path is None or not Path(path).is_dir():
                 return None
         elif self.names or self.head is not None:
-            named = path is not None and any(fnmatch.fnmatch(Path(path).name, p) for p in self.names)
+            named = path is not None and any(name_matches(Path(path).name, p) for p in self.names)
             if not named and not (self.head is not None and head and self.head(head)):
                 return None
         if not isinstance(self.fn, str):

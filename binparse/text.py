@@ -1,6 +1,8 @@
-"""Is a file text? (A text file is never read as a binary artifact, whatever its name or first bytes.)"""
+"""Is a file text? Is it named like an artifact? (The two questions every open asks of every sign.)"""
 
 from __future__ import annotations
+
+import fnmatch
 
 
 def is_text(head: bytes) -> bool:
@@ -14,4 +16,26 @@ def is_text(head: bytes) -> bool:
     return True
 
 
-__all__ = ["is_text"]
+def name_matches(name: str, pattern: str) -> bool:
+    """`fnmatch.fnmatchcase(name, pattern)`, without compiling a regular expression for the
+    `*`-only patterns the families' signs use: every open asks about some twenty of them, and
+    fnmatch compiles each on first use (~0.15 ms apiece, a few percent of a CLI call). Patterns
+    with `?` or `[` go to fnmatch itself; a test holds the two to the same answers."""
+    if "?" in pattern or "[" in pattern:
+        return fnmatch.fnmatchcase(name, pattern)
+    first, *middle_last = pattern.split("*")
+    if not middle_last:
+        return name == pattern
+    *middle, last = middle_last
+    if len(name) < len(first) + len(last) or not name.startswith(first) or not name.endswith(last):
+        return False
+    pos, end = len(first), len(name) - len(last)
+    for part in middle:
+        found = name.find(part, pos, end)
+        if found < 0:
+            return False
+        pos = found + len(part)
+    return True
+
+
+__all__ = ["is_text", "name_matches"]

@@ -106,3 +106,19 @@ def test_inspect_imports_only_the_family_of_the_file(path: Path, own: str, not_o
     modules = _imported_by_inspect(path, tmp_path)
     assert own in modules
     assert sorted(m for m in modules if m in NEVER or m.startswith(not_others)) == []
+
+
+def test_name_matches_answers_as_fnmatch() -> None:
+    import fnmatch
+
+    from binparse.plugins import families
+    from binparse.text import name_matches
+    patterns = sorted({p for f in families() for s in f.signs for p in s.names}) + [
+        "a*b*c", "*", "**", "x", "*.bin", "abc*", "*[0-9].bin", "tidl_?o*"]
+    names = ["201_tidl_io_1.bin", "tidl_net_x.bin", "abc", "abxbc", "a*b", "ab", "", ".espdl", "m.espdl",
+             "x", "tidl_io_buff1.bin", "7_tidl_io_1.bin", "q_netLog.txt", "a.layer_info.txt", "c_transform_x.csv",
+             "tidl_trace0001_00001_00003_00005x00004.y", "AGX3.arch", "ab_c.bin", "9.bin"]
+    assert len(patterns) > 20
+    got = {(n, p): name_matches(n, p) for n in names for p in patterns}
+    assert got == {(n, p): fnmatch.fnmatchcase(n, p) for n in names for p in patterns}
+    assert sum(got.values()) > 20  # names that match something, not only misses

@@ -16,6 +16,10 @@ from typing import Any
 from ..errors import BinparseError
 
 
+COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "fixture", "generate", "doctor", "schema",
+            "schemas")
+
+
 def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
     """A command's function, imported when that command runs (start-up imports none of them)."""
     def run(args: argparse.Namespace) -> int:
@@ -57,19 +61,18 @@ def _family_options(sub: dict[str, argparse.ArgumentParser]) -> None:
 
 
 def parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The command line; with `only`, the arguments of that command alone are built (a call runs
-    one command: building the others' arguments is start-up time spent for nothing)."""
+    """The command line; with `only`, that command alone is built (a call runs one command:
+    building the others is start-up time spent for nothing)."""
     p = argparse.ArgumentParser(prog="binparse", description="Read accelerator artifacts and device buffers from "
                                                              "declarative schemas.")
     s = p.add_subparsers(dest="command", required=True)
     sub: dict[str, argparse.ArgumentParser] = {}
 
     def command(name: str, module: str, help: str) -> argparse.ArgumentParser:
-        c = s.add_parser(name, help=help)
-        c.set_defaults(run=_run(module, name))
-        if only is not None and name != only:  # listed in `binparse --help`, its arguments not built
+        if only is not None and name != only:  # another command than the one run: not built at all
             return argparse.ArgumentParser(add_help=False)
-        sub[name] = c
+        c = sub[name] = s.add_parser(name, help=help)
+        c.set_defaults(run=_run(module, name))
         return c
 
     i = command("inspect", "artifacts", "print the fields of a file (or a folder a family reads)")
@@ -156,7 +159,7 @@ def _plain_warnings() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser(argv[0] if argv and not argv[0].startswith("-") else None).parse_args(argv)
+    args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
     try:
         return int(args.run(args))
     except BinparseError as exc:
