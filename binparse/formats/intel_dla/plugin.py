@@ -9,6 +9,8 @@ _LAYOUT = ("view", "pack", "draw")
 
 def ip_header_head(head: bytes) -> str | None:
     """Why the first bytes look like the IP header dla_create_ip writes: its include guard."""
+    if b"\0" in head[:64]:  # a binary file, at once: every open of one asks
+        return None
     return "include guard __FPGA_ARCH_GEN_H__" if b"__FPGA_ARCH_GEN_H__" in head else None
 
 

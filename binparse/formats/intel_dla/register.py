@@ -30,6 +30,8 @@ def _sniff(path: Path | None, head: bytes) -> Any:
         if any(p.name.startswith(KINDS) for p in Path(path).glob("*.csv")):
             return lambda source: CompileFolder(source)
         return None
+    if b"\0" in head[:64]:  # binary at once (every open of a binary file asks)
+        return None
     end = head.find(b"\n")
     if head.find(b"\0", 0, end if end >= 0 else len(head)) >= 0:  # binary: a header line has no NUL
         return None
