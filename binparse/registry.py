@@ -9,7 +9,7 @@ the whole list is asked for (`registered()`), so the registry is filled one dire
 from __future__ import annotations
 
 
-from pathlib import Path
+import os
 from typing import Any, Callable, NamedTuple
 
 from . import plugins
@@ -75,44 +75,73 @@ class _Sniffer(NamedTuple):
     names: tuple[str, ...] = ()  # asked only for a path named so (fnmatch) ...
     head: Callable[[bytes], Any] | None = None  # ... or whose first bytes pass this cheap test ...
     folders: bool = False  # ... or, for a sniffer of folders, only about folders
+    text: bool = False  # a sniffer of text formats: never asked about a binary file
 
-    def __call__(self, path: Any, head: bytes) -> Any:
-        if self.folders:
-            if head or path is None or not Path(path).is_dir():
-                return None
-        elif self.names or self.head is not None:
-            named = path is not None and any(name_matches(Path(path).name, p) for p in self.names)
-            if not named and not (self.head is not None and head and self.head(head)):
-                return None
+    def function(self) -> Sniffer:
         if not isinstance(self.fn, str):
-            return self.fn(path, head)
-        fn = _SNIFFER_FNS.get(self.fn)  # resolved once: every open asks the sniffers without names or head
+            return self.fn
+        fn = _SNIFFER_FNS.get(self.fn)  # resolved once
         if fn is None:
             fn = _SNIFFER_FNS[self.fn] = plugins.resolve(self.fn)
-        return fn(path, head)
+        return fn
 
 
 _SNIFFERS: list[_Sniffer] = []
 _SNIFFER_FNS: dict[str, Sniffer] = {}  # "module:function" -> the function
 
 
-def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (),
-                     head: Callable[[bytes], Any] | None = None, folders: bool = False) -> Sniffer | str:
+def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (), head: Callable[[bytes], Any] | None = None,
+                     folders: bool = False, text: bool = False) -> Sniffer | str:
     """Add a sniffer. With `names` or `head` it is asked only about a file named so or whose first
-    bytes pass `head`; with `folders`, only about folders; `fn` may be "module:function", imported
-    when first asked (keeps loading quick)."""
-    entry = _Sniffer(fn, tuple(names), head, folders)
+    bytes pass `head`; with `folders`, only about folders; with `text`, never about a binary file
+    (a NUL in its first 64 bytes); `fn` may be "module:function", imported when first asked."""
+    entry = _Sniffer(fn, tuple(names), head, folders, text)
     if entry not in _SNIFFERS:
         _SNIFFERS.append(entry)
     return fn
 
 
+_FOR_BINARY_BUFFERS: tuple[list[Any], int, list[Any]] = ([], 0, [])  # (_SNIFFERS, its length, those to ask)
+
+
+def _for_binary_buffers() -> list[Any]:
+    """The sniffers a binary buffer without a name can answer to: no folder, name-only or text ones
+    (`binparse.open(bytes)` of a binary artifact asks only these; kept until a sniffer is added)."""
+    global _FOR_BINARY_BUFFERS
+    listed, n, ask = _FOR_BINARY_BUFFERS
+    if listed is not _SNIFFERS or n != len(_SNIFFERS):
+        ask = [e for e in _SNIFFERS if not isinstance(e, _Sniffer) or not (
+            e.folders or e.text or (e.names and e.head is None))]
+        _FOR_BINARY_BUFFERS = (_SNIFFERS, len(_SNIFFERS), ask)
+    return ask
+
+
 def sniff(path: Any, head: bytes) -> Any:
-    """The opener of the first sniffer that recognises the source, or None."""
-    for entry in _SNIFFERS:
-        if path is None and (entry.folders or (entry.head is None and entry.names)):  # a buffer: no name,
-            continue  # no folder
-        opener = entry(path, head)
+    """The opener of the first sniffer that recognises the source, or None.
+
+    Every open asks: the sniffers' declared names, heads, folders and text are tested here in one
+    loop, and only a sniffer they let through is called (and imported)."""
+    binary = b"\0" in head[:64]
+    name = os.path.basename(path) if path is not None else None
+    folder: bool | None = None
+    for entry in _for_binary_buffers() if binary and path is None else _SNIFFERS:
+        if not isinstance(entry, _Sniffer):  # a plain function (tests register one directly)
+            opener = entry(path, head)
+        else:
+            if entry.folders:
+                if head or path is None:
+                    continue
+                if folder is None:
+                    folder = os.path.isdir(path)
+                if not folder:
+                    continue
+            elif entry.text and binary:
+                continue
+            elif entry.names or entry.head is not None:
+                if not ((name is not None and any(name_matches(name, p) for p in entry.names))
+                        or (entry.head is not None and head and entry.head(head))):
+                    continue
+            opener = entry.function()(path, head)
         if opener is not None:
             return opener
     return None

@@ -30,8 +30,6 @@ def _sniff(path: Path | None, head: bytes) -> Any:
         if any(p.name.startswith(KINDS) for p in Path(path).glob("*.csv")):
             return lambda source: CompileFolder(source)
         return None
-    if b"\0" in head[:64]:  # binary at once (every open of a binary file asks)
-        return None
     end = head.find(b"\n")
     if head.find(b"\0", 0, end if end >= 0 else len(head)) >= 0:  # binary: a header line has no NUL
         return None
@@ -51,12 +49,12 @@ def _sniff(path: Path | None, head: bytes) -> Any:
 
 register_sniffer("binparse.formats.intel_dla.sniff_text:arch", names=("*.arch",))
 register_sniffer("binparse.formats.intel_dla.sniff_text:ip_header", names=("*fpga_arch_instantiator*.h",),
-                 head=ip_header_head)
+                 head=ip_header_head, text=True)
 register_sniffer("binparse.formats.intel_dla.sniff_text:layer_device", names=("*_dla_layer_device.csv",),
-                 head=layer_device_head)
+                 head=layer_device_head, text=True)
 register_sniffer("binparse.formats.intel_dla.sniff_text:record", names=("*.build.json", "dla_compile_report.json",
                                                                        "*_dla_compile_report.json"))
-register_sniffer(_sniff)
+register_sniffer(_sniff, text=True)  # transform reports (text with a known header) and compile folders
 
 register_checks_in("binparse.formats.intel_dla.doctor")
 register_checks_in("binparse.formats.intel_dla.arch_doctor")
