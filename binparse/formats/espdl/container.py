@@ -7,7 +7,6 @@ into a new buffer when a key is given (`EspdlFile.with_key`). PDL3 packs carry a
 
 from __future__ import annotations
 
-import hashlib
 from functools import cached_property
 from typing import Any
 
@@ -189,6 +188,7 @@ class EspdlFile(EspdlContainer):
         if size > mv.nbytes or size <= SHA256_AT + SHA256_SIZE:
             raise FormatError("PDL3 package_size outside the file", file=self._file, path="espdl_container.pdl3_header.package_size",
                               offset=20, expected=f"{SHA256_AT + SHA256_SIZE + 1}..{mv.nbytes}", found=size)
+        import hashlib  # PDL3 packs only (a few ms of every start-up otherwise)
         h = hashlib.sha256(mv[:SHA256_AT])
         h.update(bytes(SHA256_SIZE))
         h.update(mv[SHA256_AT + SHA256_SIZE:size])
