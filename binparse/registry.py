@@ -278,7 +278,7 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
         pool = registered() if len(found) != 1 else found
     if found and buf is not None and (found[0].magic is None if len(found) == 1 else
                                       all(f.magic is None for f in found)):
-        first = head[:4096] if len(head) >= min(size, 4096) else bytes(buf[:4096])  # `head` when it holds them
+        first = (head if len(head) <= 4096 else head[:4096]) if len(head) >= min(size, 4096) else bytes(buf[:4096])
         if is_text(first):  # a text file is never a binary struct known by its size alone
             found, pool = [], registered()
     if len(found) == 1:
