@@ -97,8 +97,8 @@ def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
                                                f"not be read: {r.error}", [r.name]))
         unverified = getattr(r.obj, "unverified", None)
         if unverified:  # nothing is proven wrong, nothing is confirmed: said as such, never a problem or an "ok"
-            findings.append(Finding("note", f"not verified: {r.name} was read with a layout no vendor file confirms, "
-                                            f"so its values are not confirmed: {unverified}", [r.name]))
+            findings.append(Finding("note", f"not verified: {r.name} was read only in part or with a layout no "
+                                            f"vendor file confirms: {unverified}", [r.name]))
     readable = [r for r in reports if not r.error]  # the checks see what could be read (they name the rest's absence)
     for check in checks():
         try:
@@ -143,7 +143,8 @@ def report_text(doc: dict[str, Any]) -> str:
         return "\n\n".join(report_text(d) for d in doc["folders"])
     headline = _HEADLINES[doc["status"]]
     if doc.get("not_verified"):
-        headline += f"; NOT VERIFIED: {', '.join(doc['not_verified'])} (read with a layout no vendor file confirms)"
+        headline += (f"; NOT VERIFIED: {', '.join(doc['not_verified'])} (read only in part or with a layout no "
+                     "vendor file confirms)")
     lines = [f"binparse doctor {doc['path']}: {headline}"]
     for f in doc["files"]:
         what = f"{f['family']} {f['kind']} {f['version']}".strip()

@@ -71,14 +71,13 @@ def test_a_net_read_with_the_nearest_layout_is_named(tmp_path: Path, capsys: pyt
     (note,) = [f for f in doc["findings"] if f["text"].startswith("not verified:")]
     assert note["level"] == "note" and note["files"] == ["m_tidl_net.bin"]
     assert note["text"].startswith(
-        "not verified: m_tidl_net.bin was read with a layout no vendor file confirms, so its values are not "
-        "confirmed: netVersion 0x20991231 (a version binparse does not know) has no verified layout: read with the "
-        "8.2 layout")
+        "not verified: m_tidl_net.bin was read only in part or with a layout no vendor file confirms: netVersion "
+        "0x20991231 (a version binparse does not know) has no verified layout: read with the 8.2 layout")
     with pytest.warns(BinparseWarning):
         assert main(["doctor", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"binparse doctor {folder}: no problems found; NOT VERIFIED: m_tidl_net.bin (read with a "
-                          "layout no vendor file confirms)\n")
+    assert out.startswith(f"binparse doctor {folder}: no problems found; NOT VERIFIED: m_tidl_net.bin (read only in "
+                          "part or with a layout no vendor file confirms)\n")
 
 
 def test_artifacts_recognised_by_their_first_bytes(tmp_path: Path) -> None:

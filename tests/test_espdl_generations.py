@@ -257,3 +257,16 @@ def test_unnamed_pdl1_weights_read_as_the_edl2_build_of_the_same_model_names_the
     assert not bias.inferred and bias.layout.rank == 0  # not a Conv/Gemm weight: stored dims
     enc = binparse.open(real("espdl/edl1-encrypted/quantized_320_encry.espdl")).with_key(bytes.fromhex(REAL_KEY))
     assert enc.models[0].inferred_layouts == {}  # no weight names a layout: nothing to infer from
+
+
+def test_doctor_never_says_a_plain_no_problems_about_a_model_it_could_not_decrypt() -> None:
+    from binparse.doctor import doctor
+    folder = real("espdl/edl1-encrypted")
+    doc = doctor(folder)  # no key: only the header was read
+    assert doc["status"] == "ok" and doc["not_verified"] == ["quantized_320_encry.espdl"]
+    assert [f["text"] for f in doc["findings"]] == [
+        "not verified: quantized_320_encry.espdl was read only in part or with a layout no vendor file confirms: "
+        "the model: encrypted (AES-128-CTR) and no key given, so only the header was read (pass --key HEX to read the "
+        "model)"]
+    keyed = doctor(folder, argparse.Namespace(key=REAL_KEY))
+    assert keyed["status"] == "ok" and keyed["not_verified"] == []

@@ -113,6 +113,16 @@ class EspdlFile(EspdlContainer):
 
     __slots__ = ()
 
+    @property
+    def unverified(self) -> str | None:
+        """Why the file was read only in part (encrypted models without their key), else None: the
+        doctor then says "not verified" instead of "no problems" about what it could not read."""
+        locked = [m.name or "the model" for m in self.models if m.encrypted and m.key is None]
+        if not locked:
+            return None
+        return (f"{', '.join(locked)}: encrypted (AES-128-CTR) and no key given, so only the header was read "
+                "(pass --key HEX to read the model)")
+
     def with_key(self, key: bytes | None) -> EspdlFile:
         """Use `key` (16 bytes, AES-128) for the encrypted models; returns self."""
         self._cache["espdl.key"] = key
