@@ -74,6 +74,8 @@ def _sniff_loading(path: Path | None, head: bytes, size: int | None) -> Any:
     When none of them claims it (no sniffer, no format of its size or magic), every family is
     imported and asked: signs make opening fast, they never make a file unreadable.
     """
+    if plugins.all_loaded():  # nothing left to import, nothing more to ask
+        return sniff(path, head)
     plugins.load_for(path, head)
     opener = sniff(path, head)
     if opener is None and (size is None or not has_candidate(size, head[:16])) and not plugins.all_loaded():

@@ -151,7 +151,8 @@ def loaded(name: str) -> bool:
 
 
 def all_loaded() -> bool:
-    return all(f.name in _LOADED for f in families())
+    """Whether every installed family is imported (kept: one look-up on every open)."""
+    return not _pending()
 
 
 def matching(path: Path | None, head: bytes, among: list[Family] | None = None) -> list[Family]:
