@@ -91,12 +91,14 @@ def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
         reports += [_identify(x, f"{sub.name}/{x.name}", options) for x in inside]
         findings.append(Finding("note", f"{sub.name}/ holds files that belong with this folder's ({len(inside)} "
                                         f"file(s)): checked together with them", [f"{sub.name}/"]))
+    not_verified = []
     for r in reports:
         if r.error:
             findings.append(Finding("problem", f"{r.name} looks like a {r.family} {r.kind} ({r.evidence}) but could "
                                                f"not be read: {r.error}", [r.name]))
         unverified = getattr(r.obj, "unverified", None)
         if unverified:  # nothing is proven wrong, nothing is confirmed: said as such, never a problem or an "ok"
+            not_verified.append(r.name)
             findings.append(Finding("note", f"not verified: {r.name} was read only in part or with a layout no "
                                             f"vendor file confirms: {unverified}", [r.name]))
     readable = [r for r in reports if not r.error]  # the checks see what could be read (they name the rest's absence)
@@ -110,7 +112,6 @@ def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
     unknown = [r.name for r in reports if r.family == "unknown"]
     status = ("problem" if any(f.level == "problem" for f in findings) else
               "ok" if known else "nothing checked")  # never "no problems" about nothing
-    not_verified = [r.name for r in reports if getattr(r.obj, "unverified", None)]
     return {"path": str(p), "status": status, "files": [r.to_json() for r in known], "unknown_files": unknown,
             "not_verified": not_verified,
             "subfolders": subfolders, "findings": [f.to_json() for f in findings]}

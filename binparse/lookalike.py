@@ -8,12 +8,11 @@ whatever its name: only the text formats (Intel's CSV reports) are matched by na
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
 from .plugins import signs
-from .text import is_text
+from .text import is_text, name_matches
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ def looks_like_artifact(path: Path, head: bytes | None = None) -> Lookalike | No
     text = is_text(head)
     for sign in signs():
         for pattern in sign.names:
-            if fnmatch.fnmatch(path.name, pattern) and sign.binary != text:
+            if name_matches(path.name, pattern) and sign.binary != text:
                 return Lookalike(sign.family, sign.kind, f"named like {pattern}")
     if text:
         return None

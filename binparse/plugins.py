@@ -93,12 +93,19 @@ def entry_point_refs() -> list[tuple[str, str]]:
     return found
 
 
+_RESOLVED: dict[str, Any] = {}
+
+
 def resolve(ref: str) -> Any:
-    """The object "module:attribute" names (an entry point's value, a `LayoutKind.make`)."""
-    module, _, attr = ref.partition(":")
-    obj: Any = importlib.import_module(module)
-    for part in attr.split(".") if attr else ():
-        obj = getattr(obj, part)
+    """The object "module:attribute" names (an entry point's value, a lazy accessor class, a sniffer,
+    a `LayoutKind.make`), imported the first time and kept: opening a file may ask every time."""
+    obj = _RESOLVED.get(ref)
+    if obj is None:
+        module, _, attr = ref.partition(":")
+        obj = importlib.import_module(module)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+        _RESOLVED[ref] = obj
     return obj
 
 
@@ -144,10 +151,6 @@ def load_all() -> None:
     """Import every installed family (to list all formats, or to try all on an unknown file)."""
     for fam in families():
         load(fam)
-
-
-def loaded(name: str) -> bool:
-    return name in _LOADED
 
 
 def all_loaded() -> bool:
@@ -229,4 +232,4 @@ def reset() -> None:
 
 
 __all__ = ["GROUP", "entry_point_refs", "resolve", "families", "family", "load", "load_all", "load_for",
-           "load_family_of_format", "loaded", "all_loaded", "matching", "reset", "signs"]
+           "load_family_of_format", "all_loaded", "matching", "reset", "signs"]

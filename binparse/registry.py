@@ -78,16 +78,11 @@ class _Sniffer(NamedTuple):
     text: bool = False  # a sniffer of text formats: never asked about a binary file
 
     def function(self) -> Sniffer:
-        if not isinstance(self.fn, str):
-            return self.fn
-        fn = _SNIFFER_FNS.get(self.fn)  # resolved once
-        if fn is None:
-            fn = _SNIFFER_FNS[self.fn] = plugins.resolve(self.fn)
+        fn: Sniffer = plugins.resolve(self.fn) if isinstance(self.fn, str) else self.fn
         return fn
 
 
 _SNIFFERS: list[_Sniffer] = []
-_SNIFFER_FNS: dict[str, Sniffer] = {}  # "module:function" -> the function
 
 
 def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (), head: Callable[[bytes], Any] | None = None,
@@ -301,7 +296,7 @@ def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> F
     A text file is answered in its own terms (what it looks like, the text formats binparse reads),
     never with binary layouts whose first bytes it happens to spell.
     """
-    from .lookalike import describe_text, is_text, text_kinds
+    from .lookalike import describe_text, text_kinds
     if head and is_text(head):
         return FormatError("no known format matches this file", file=file, found=f"{describe_text(head)}, "
                            f"{size:,} bytes", expected=f"a text format binparse reads: {text_kinds()}",
