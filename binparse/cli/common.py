@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import BinparseError
 
 
-def open_source(path: str, args: argparse.Namespace, *, described: bool = True) -> Any:
+def open_source(path: str, args: argparse.Namespace) -> Any:
     """`binparse.open(path)` with the options the object takes (`with_options`: e.g. a key) and,
     with `--net NET`, the artifact that describes it (`Described`)."""
     from .. import api
@@ -19,7 +19,7 @@ def open_source(path: str, args: argparse.Namespace, *, described: bool = True) 
     if callable(with_options):
         obj = with_options(args)
     net = getattr(args, "net", None)
-    if described and net:
+    if net:
         if not isinstance(obj, Described):
             raise BinparseError("--net describes trace files and folders; this file needs no net", file=path)
         obj = obj.described_by(api.open(net))
