@@ -11,7 +11,7 @@ from typing import Any
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
 from . import plugins
-from .registry import Format, detect, get, has_candidate, sniff
+from .registry import Format, detect, get, has_candidate, quick_detect, sniff
 from .runtime import Accessor
 
 
@@ -61,6 +61,9 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         fmt = get(format)
     else:
         head = bytes(mv[:4096])
+        quick = quick_detect(mv.nbytes, head) if file is None and not version else None
+        if quick is not None:  # a nameless binary buffer of one format's size or magic
+            return open_as(quick, mv, file=None, **params)
         opener = _sniff_loading(Path(file) if file else None, head, mv.nbytes)
         if opener is not None:  # a text format, a folder, a file of a size or version the family works out
             return opener(file if file is not None else bytes(mv))

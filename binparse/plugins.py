@@ -24,7 +24,7 @@ import sys
 import warnings
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .errors import BinparseWarning
 from .family import Family, Signs, registered_signs
@@ -33,7 +33,8 @@ from .text import is_text, name_matches
 GROUP = "binparse.families"
 _FAMILIES: list[Family] | None = None
 _LOADED: set[str] = set()
-_PENDING: tuple[list[Family], list[Family]] | None = None  # (families(), those of them not imported)
+# (families(), those of them not imported, the head tests of their binary signs)
+_PENDING: tuple[list[Family], list[Family], tuple[Callable[[bytes], Any], ...]] | None = None
 
 
 def _environment() -> tuple[str, str]:
@@ -212,8 +213,17 @@ def _pending() -> list[Family]:
         for fam in fams:
             if fam.load in sys.modules:  # imported already (its modules imported directly)
                 _LOADED.add(fam.name)
-        _PENDING = (fams, [f for f in fams if f.name not in _LOADED])
+        left = [f for f in fams if f.name not in _LOADED]
+        _PENDING = (fams, left, tuple(s.head for f in left for s in f.signs if s.binary and s.head is not None))
     return _PENDING[1]
+
+
+def pending_heads() -> tuple[Callable[[bytes], Any], ...]:
+    """The head tests of the binary signs of the families not imported yet: a nameless binary
+    buffer that passes none of them shows none of their signs (`load_for` would import none)."""
+    _pending()
+    assert _PENDING is not None
+    return _PENDING[2]
 
 
 def load_family_of_format(name: str) -> None:

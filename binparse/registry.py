@@ -96,19 +96,23 @@ def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (), head: Ca
     return fn
 
 
-_FOR_BINARY_BUFFERS: tuple[list[Any], int, list[Any]] = ([], 0, [])  # (_SNIFFERS, its length, those to ask)
+# (_SNIFFERS, its length, those a binary buffer asks, their head tests or None when one must be called)
+_FOR_BINARY_BUFFERS: tuple[list[Any], int, list[Any], tuple[Callable[[bytes], Any], ...] | None] = ([], 0, [], ())
 
 
-def _for_binary_buffers() -> list[Any]:
-    """The sniffers a binary buffer without a name can answer to: no folder, name-only or text ones
-    (`binparse.open(bytes)` of a binary artifact asks only these; kept until a sniffer is added)."""
+def _binary_sniffers() -> tuple[list[Any], tuple[Callable[[bytes], Any], ...] | None]:
+    """The sniffers a binary buffer without a name can answer to (no folder, name-only or text
+    ones), and their head tests (None when one of them has none: it is asked about every buffer);
+    kept until a sniffer is added."""
     global _FOR_BINARY_BUFFERS
-    listed, n, ask = _FOR_BINARY_BUFFERS
+    listed, n, ask, heads = _FOR_BINARY_BUFFERS
     if listed is not _SNIFFERS or n != len(_SNIFFERS):
         ask = [e for e in _SNIFFERS if not isinstance(e, _Sniffer) or not (
             e.folders or e.text or (e.names and e.head is None))]
-        _FOR_BINARY_BUFFERS = (_SNIFFERS, len(_SNIFFERS), ask)
-    return ask
+        tests = [e.head for e in ask if isinstance(e, _Sniffer) and e.head is not None]
+        heads = tuple(tests) if len(tests) == len(ask) else None
+        _FOR_BINARY_BUFFERS = (_SNIFFERS, len(_SNIFFERS), ask, heads)
+    return ask, heads
 
 
 def sniff(path: Any, head: bytes) -> Any:
@@ -116,10 +120,10 @@ def sniff(path: Any, head: bytes) -> Any:
 
     Every open asks: the sniffers' declared names, heads, folders and text are tested here in one
     loop, and only a sniffer they let through is called (and imported)."""
-    binary = b"\0" in head[:64]
+    binary = head.find(0, 0, 64) >= 0  # a NUL in the first 64 bytes
     name = os.path.basename(path) if path is not None else None
     folder: bool | None = None
-    for entry in _for_binary_buffers() if binary and path is None else _SNIFFERS:
+    for entry in _binary_sniffers()[0] if binary and path is None else _SNIFFERS:
         if not isinstance(entry, _Sniffer):  # a plain function (tests register one directly)
             opener = entry(path, head)
         else:
@@ -245,6 +249,35 @@ def has_candidate(size: int, head: bytes) -> bool:
     """Whether a format loaded so far is of this size or magic (else `binparse.open` loads every family)."""
     by_size, by_magic, lengths = _index()
     return size in by_size or any(head[:n] in by_magic for n in lengths)
+
+
+def quick_detect(size: int, head: bytes) -> Format | None:
+    """The format of a nameless binary buffer (a NUL in its first 64 bytes) when nothing is in
+    question: no sniffer's head test and no sign of a family not imported yet claims the buffer,
+    and one format imported so far has its size or magic. None otherwise, and then `sniff` and
+    `detect` answer in full (openers, solvers, several matches, errors). The same answer as
+    theirs without their general steps: `binparse.open(bytes)` asks this first (a test holds the
+    two to the same answers)."""
+    if head.find(0, 0, 64) < 0:  # text: its sniffers decide
+        return None
+    heads = _binary_sniffers()[1]
+    if heads is None:
+        return None
+    for test in heads:  # a sniffer would be asked
+        if test(head):
+            return None
+    for test in plugins.pending_heads():  # a family not imported yet shows its sign
+        if test(head):
+            return None
+    by_size, by_magic, lengths = _index()
+    found = by_size.get(size)
+    for n in lengths:
+        hits = by_magic.get(head[:n])
+        if hits:
+            if found is not None and hits != found:
+                return None
+            found = hits
+    return found[0] if found is not None and len(found) == 1 else None
 
 
 def detect(size: int, head: bytes, *, file: str | None = None, version: str | None = None,

@@ -220,19 +220,17 @@ def entries_json(direction: str, rows: Iterable[tuple[Any, ...]], first: int, ro
     same checks: the one JSON rule of `summary()` and `Tensor.to_json`."""
     docs = []
     k = first
-    for row in rows:
-        dtype = DTYPE_NAMES.get(row[12])  # entry_shape's check, inline: the hot path of summary() (tests
-        if dtype is None or min(row[:12]) < 0:  # hold both to the same errors)
+    for row in rows:  # the values as locals (one unpack) and entry_shape's checks inline: the hot
+        nb, d1, d2, c, h, w, pl, pt, pr, pb, pc, pitch, et, name, scale, zp, layout, stored, data_id = row
+        dtype = DTYPE_NAMES.get(et)  # path of summary() (tests hold both to the same errors)
+        if dtype is None or min(nb, d1, d2, c, h, w, pl, pt, pr, pb, pc, pitch) < 0:
             raise _bad_entry(direction, k, row, root, file)
-        shape = row[:6]
-        layout, stored = row[16], row[17]
         docs.append({
-            "name": row[13], "index": k, "data_id": row[18], "dtype": dtype, "shape": list(shape),
-            "pad": {"left": row[6], "top": row[7], "right": row[8], "bottom": row[9], "channel": row[10]},
-            "channel_pitch": row[11], "line_pitch": row[6] + shape[5] + row[8], "scale": row[14],
-            "zero_point": row[15], "layout": LAYOUTS.get(layout) or str(layout),
-            "buf_size": stored if stored is not None else  # N * batch_pitch(shape, padCh, channelPitch)
-            shape[0] * row[11] * (shape[3] + row[10]) * shape[2] * shape[1],
+            "name": name, "index": k, "data_id": data_id, "dtype": dtype, "shape": [nb, d1, d2, c, h, w],
+            "pad": {"left": pl, "top": pt, "right": pr, "bottom": pb, "channel": pc},
+            "channel_pitch": pitch, "line_pitch": pl + w + pr, "scale": scale, "zero_point": zp,
+            "layout": LAYOUTS.get(layout) or str(layout),
+            "buf_size": stored if stored is not None else nb * pitch * (c + pc) * d2 * d1,  # N * batch_pitch
             "buf_size_source": "file" if stored is not None else "computed"})
         k += 1
     return docs
