@@ -57,7 +57,7 @@ def _identify(path: Path, name: str | None = None, options: Any = None) -> FileR
         if isinstance(obj, Accessor) and isinstance(obj, Artifact):
             obj.summary()  # reads what `inspect` shows: a file that opens but cannot be read is caught here
     except BinparseError as exc:
-        return _unreadable(rep, path, str(exc).removeprefix(f"{path}: "))
+        return _unreadable(rep, path, exc.describe(known_file=str(path)))
     except Exception as exc:  # a bug must not stop the report on the other files
         return _unreadable(rep, path, f"binparse failed ({type(exc).__name__}: {exc}); please report it")
     rep.obj = obj
@@ -94,7 +94,8 @@ def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
     not_verified = []
     for r in reports:
         if r.error:
-            findings.append(Finding("problem", f"{r.name} looks like a {r.family} {r.kind} ({r.evidence}) but could "
+            a = "an" if r.family[:1] in "aeiou" else "a"
+            findings.append(Finding("problem", f"{r.name} looks like {a} {r.family} {r.kind} ({r.evidence}) but could "
                                                f"not be read: {r.error}", [r.name]))
         unverified = getattr(r.obj, "unverified", None)
         if unverified:  # nothing is proven wrong, nothing is confirmed: said as such, never a problem or an "ok"

@@ -33,9 +33,9 @@ class BinparseError(Exception):
         self.hint = hint
         super().__init__(str(self))
 
-    def where(self) -> str:
+    def where(self, known_file: str | None = None) -> str:
         parts = []
-        if self.file is not None:
+        if self.file is not None and str(self.file) != known_file:
             parts.append(str(self.file))
         if self.path is not None:
             parts.append(self.path)
@@ -44,8 +44,13 @@ class BinparseError(Exception):
         return ", ".join(parts)
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, known_file: str | None = None) -> str:
+        """The whole message, without the file name when it is `known_file` (for a report that
+        already names the file: the doctor's lines)."""
         text = self.message
-        where = self.where()
+        where = self.where(known_file)
         if where:
             text = f"{where}: {text}"
         if self.expected is not None:
@@ -76,7 +81,7 @@ class SchemaError(BinparseError):
         self.key = key
         super().__init__(message, file=file, **kw)
 
-    def where(self) -> str:
+    def where(self, known_file: str | None = None) -> str:  # a schema error names its schema file always
         loc = str(self.file) if self.file is not None else "<schema>"
         if self.line is not None:
             loc += f":{self.line}"

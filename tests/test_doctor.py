@@ -18,7 +18,8 @@ from .conftest import FIXTURES, REAL, real
 def folders() -> list[Path]:
     if not REAL.is_dir():
         return []
-    return sorted({p.parent for p in REAL.rglob("*") if p.is_file() and p.suffix in (".bin", ".csv")})
+    # every folder of real files (README.md aside): nets, io files, models, printouts, .arch files, headers
+    return sorted({p.parent for p in REAL.rglob("*") if p.is_file() and p.name != "README.md"})
 
 
 IO_VERSIONS = {"j7-08.2": "J7 TIDL 08.x (08_00 … 08_06)", "j7-09.x": "J7 TIDL 09.00–09.01",

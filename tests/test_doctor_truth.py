@@ -172,3 +172,15 @@ def test_a_folder_of_folders_is_not_called_healthy(tmp_path: Path, capsys: pytes
     assert main(["doctor", "-r", "--json", str(good)]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["status"] == "ok" and [d["path"] for d in doc["folders"]] == [str(good)]
+
+
+def test_an_unreadable_file_is_named_once_with_its_line_and_column(tmp_path: Path) -> None:
+    """The doctor's line starts with the file's name; the error after it gives the place inside
+    the file (line, column), not the file's path again."""
+    (tmp_path / "bad.arch").write_text("arch_name: \"x\"\npe_array {\n  num_lanes: [\n}\n")
+    doc = doctor(tmp_path)
+    assert [f["text"] for f in doc["findings"]] == [
+        "bad.arch looks like an intel_dla arch (named like *.arch) but could not be read: line 4, column 1: not an "
+        "FPGA AI Suite architecture description (protobuf text format); found expected a value, found '}'. An .arch "
+        "file is `name: value` lines and `group { ... }` blocks (IP Reference Manual, Architecture Description File "
+        "Format)"]

@@ -106,7 +106,7 @@ def test_an_espdl_name_with_another_magic_is_refused(tmp_path: Path, capsys: pyt
     assert "EDL1 / EDL2 / PDL1 / PDL2 / PDL3" in err and "tidl" not in err
     assert main(["doctor", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "[problem] custom.espdl looks like a espdl .espdl" in out and "found b'ESPD'" in out
+    assert "[problem] custom.espdl looks like an espdl .espdl" in out and "found b'ESPD'" in out
 
 
 @pytest.mark.parametrize("name, fmt, models", [

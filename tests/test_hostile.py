@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import struct
 import time
 import tracemalloc
@@ -23,7 +24,7 @@ from binparse.cli import main
 from binparse.formats.intel_dla import CompileFolder, read_table
 from binparse.runtime import Accessor
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, REAL
 
 CASES = int(os.environ.get("BINPARSE_FUZZ_CASES", "40"))
 RNG = np.random.default_rng(20261121)
@@ -204,3 +205,47 @@ def test_views_of_read_only_sources_are_read_only(tmp_path: Path) -> None:
     before = view_buf.stat().st_mtime
     code, _, _ = cli("view", str(p), str(view_buf), "--output", "seg_map", "--npy", str(tmp_path / "x.npy"))
     assert code == 0 and view_buf.read_bytes() == bytes(200_000) and view_buf.stat().st_mtime == before
+
+
+def _text_artifacts() -> list[Path]:
+    """Every kind of text artifact binparse reads by its name: .arch files, IP headers, layer
+    placements, build records, TI's printouts and import configs (fixtures, and real files when present)."""
+    names = ("*.arch", "*fpga_arch_instantiator*.h", "*_dla_layer_device.csv", "*.build.json", "*dla_compile_report.json",
+             "*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv", "tidl_config_*.txt")
+    roots = [FIXTURES] + ([REAL] if REAL.is_dir() else [])
+    return sorted({p for root in roots for n in names for p in root.rglob(n)})
+
+
+TEXTS = _text_artifacts()
+
+
+@pytest.mark.parametrize("path", TEXTS, ids=[p.name for p in TEXTS])
+def test_text_artifact_fuzz(tmp_path: Path, path: Path) -> None:
+    """A text artifact cut anywhere, its brackets, separators and numbers mangled: read or refused
+    with a BinparseError, and in bounded time (an alarm fails a loop that never ends)."""
+    text = path.read_bytes()
+    cuts = sorted({0, 1, len(text) // 2, len(text) - 1, *map(int, RNG.integers(0, len(text) + 1, size=CASES // 2))})
+    cases = [text[:c] for c in cuts]
+    for _ in range(CASES):
+        b = bytearray(text)
+        for pos in RNG.integers(0, len(b), size=int(RNG.integers(1, 4))):
+            b[pos] = int(RNG.choice(list(b"{}[]<>:,;\"'0123456789-x \n")))
+        cases.append(bytes(b))
+    old = signal.signal(signal.SIGALRM, _too_long)
+    signal.alarm(60)
+    try:
+        outcomes = set()
+        for k, c in enumerate(cases):
+            folder = tmp_path / str(k)
+            folder.mkdir()
+            p = folder / path.name
+            p.write_bytes(c)
+            outcomes.add(survive(lambda p=p: (lambda o: (o.summary(), o.report()))(binparse.open(p))))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert "ok" in outcomes and len(outcomes) > 1
+
+
+def _too_long(signum: int, frame: Any) -> None:
+    raise AssertionError("reading a mangled text artifact took over 60 s: a loop that never ends")

@@ -241,6 +241,11 @@ def test_out_of_range_values_are_problems_doctor_names() -> None:
     (b"arch_precision: 99\n", "line 1, column 17", "has no value with number 99"),
     (b"k_vector: 16 k_vector: 32\n", "line 1, column 24", "should not have multiple \"k_vector\" fields"),
     (b"\x00\x01\x02", "line 1, column 1", "Expected identifier or number"),
+    # lists cut or closed by a brace (these once made the reader loop for ever)
+    (b"pe_array {\n  num_lanes: [\n}\n", "line 3, column 1", "expected a value, found '}'"),
+    (b"pe_array { num_lanes: [1, 2", "line 1, column 28", "a list of values ends with ']', found the end of the file"),
+    (b"future_list: [1 2]\n", "line 1, column 17", "a list of values ends with ']', found '2'"),
+    (b"k_vector:", "line 1, column 10", "expected a value, found the end of the file"),
 ])
 def test_bad_arch_text(text: bytes, where: str, found: str) -> None:
     with pytest.raises(FormatError) as e:

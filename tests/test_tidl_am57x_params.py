@@ -14,6 +14,7 @@ import pytest
 
 import binparse
 from binparse.cli import main
+from binparse.doctor import doctor
 from binparse.errors import FormatError
 from binparse.formats.tidl import Config, ParamFile
 
@@ -116,6 +117,32 @@ def test_inspect_a_tidl_api_config(capsys: pytest.CaptureFixture[str]) -> None:
     assert cfg.values["netBinFile"] == "../test/testvecs/config/tidl_models/tidl_net_jdetNet_ssd.bin"
     assert main(["inspect", "--json", str(real("tidl/am57x/tidl_config_mnist_lenet.txt"))]) == 0
     assert json.loads(capsys.readouterr().out)["values"]["inNumChannels"] == "2"
+
+
+@pytest.mark.parametrize("text, path, found", [
+    ("# comment\ninWidth = 224\ninHeight 224\n", "line 3", "inHeight 224"),
+    ('netBinFile = "a"b"\n', "line 1", 'netBinFile = "a"b"'),
+    ("", None, "none (an empty file, or comments only)"),
+    ("# only a comment\n\n", None, "none (an empty file, or comments only)"),
+])
+def test_a_config_line_binparse_cannot_read_is_refused(tmp_path: Path, text: str, path: str | None,
+                                                        found: str) -> None:
+    cfg = tmp_path / "tidl_config_x.txt"
+    cfg.write_text(text)
+    with pytest.raises(FormatError) as e:
+        binparse.open(cfg)
+    assert e.value.file == str(cfg) and e.value.path == path and e.value.found == found
+
+
+def test_doctor_does_not_compare_a_config_size_that_is_no_number(tmp_path: Path) -> None:
+    for name in ("tidl_net_mnist_lenet.bin", "tidl_param_mnist_lenet.bin"):
+        (tmp_path / name).write_bytes(real("tidl/am57x/" + name).read_bytes())
+    text = real("tidl/am57x/tidl_config_mnist_lenet.txt").read_text()
+    (tmp_path / "tidl_config_mnist_lenet.txt").write_text(text.replace("inWidth = 28", "inWidth = 2x8"))
+    doc = doctor(tmp_path)
+    notes = [f["text"] for f in doc["findings"] if f["text"].startswith("tidl_config_mnist_lenet.txt")]
+    assert notes == ["tidl_config_mnist_lenet.txt: inNumChannels '2', inHeight '28', inWidth '2x8' are not all whole "
+                     "numbers, so its input is not compared with tidl_net_mnist_lenet.bin's"]
 
 
 def test_a_tda2_fixture_holds_what_the_readers_read(tmp_path: Path) -> None:

@@ -76,6 +76,11 @@ def test_bad_printouts_name_the_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(FormatError) as e:
         read_param_debug(csv)
     assert e.value.path == "line 2" and e.value.found == 3
+    quote = tmp_path / "q_paramDebug.csv"  # a quote never closed: the csv module reads on to the end
+    quote.write_text("LayerId , meanDifference\n" + '1,"0.1,0.2\n' + ("2," + "0.1," * 20 + "\n") * 2000)
+    with pytest.raises(FormatError) as e:
+        read_param_debug(quote)
+    assert e.value.path == "line 2" and e.value.found == "field larger than field limit (131072) (read on to line 1601)"
     info = tmp_path / "e.layer_info.txt"
     info.write_text("0 0 input\nseven 1 x\n")
     with pytest.raises(FormatError) as e:

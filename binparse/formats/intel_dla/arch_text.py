@@ -64,6 +64,10 @@ def _scalar(raw: str) -> Any:
         return raw
 
 
+def _seen(tok: Any) -> str:
+    return f"'{tok.token}'" if tok.token else "the end of the file"
+
+
 class _Walker:
     """Walks protobuf's tokens beside the descriptor; records what the descriptor lacks."""
 
@@ -77,10 +81,13 @@ class _Walker:
         return int(err.GetLine()), int(err.GetColumn())
 
     def value(self) -> Any:
+        """One scalar value (a number, a string or an enum name): never a brace, a bracket or the end."""
         tok = self.tok
         if tok.token[:1] in ("'", '"'):
             return tok.ConsumeString()
         raw = tok.token
+        if tok.AtEnd() or raw in ("{", "}", "<", ">", "[", "]", ",", ";", ":"):
+            raise tok.ParseError(f"expected a value, found {_seen(tok)}")
         tok.NextToken()
         return _scalar(raw)
 
@@ -106,9 +113,10 @@ class _Walker:
                 tok.Consume(close)
             elif tok.TryConsume("["):
                 got = []
-                while not tok.TryConsume("]"):
+                while not tok.TryConsume("]"):  # values separated by commas up to the ']'
                     got.append(self.value())
-                    tok.TryConsume(",")
+                    if not tok.TryConsume(",") and not tok.LookingAt("]"):
+                        raise tok.ParseError(f"a list of values ends with ']', found {_seen(tok)}")
             else:
                 vline, vcol = self.where()
                 raw = tok.token

@@ -8,7 +8,6 @@ layer), so it is read with the csv module.
 
 from __future__ import annotations
 
-import csv
 import io
 import os
 import re
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ... import csv_rows
 from ...errors import FormatError
 
 HEADER = ("Node name", "Device", "Node Type (extra info)", "Input Shape (extra info)", "Output Shape (extra info)")
@@ -62,7 +62,7 @@ class LayerDevice:
             text = Path(path).read_bytes().decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise FormatError("a layer placement table is UTF-8 text", file=self.file, offset=exc.start) from None
-        rows = list(csv.reader(io.StringIO(text)))
+        rows = list(csv_rows.rows(io.StringIO(text), file=self.file))
         if not rows or tuple(c.strip() for c in rows[0]) != HEADER:
             raise FormatError("not an FPGA AI Suite layer placement table", file=self.file, path="row 1",
                               expected=",".join(HEADER), found=",".join(rows[0]) if rows else "(empty)")

@@ -7,7 +7,6 @@ check fails is the file walked again, line by line, to name the row and column a
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Mapping
 import io
 import mmap
@@ -19,6 +18,7 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ... import csv_rows
 from ...errors import FormatError
 from ...progress import LONG_TABLE_ROWS, active, task
 from .arrow_read import INT64_MAX, Raw, parse_rows
@@ -158,7 +158,8 @@ def _lines(raw: Raw, start: int) -> int:
 def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:
     text = body.decode("utf-8", errors="replace")
     rows = []
-    for i, cells in enumerate(csv.reader(io.StringIO(text), delimiter=d.delimiter), start=2):
+    cells_of = csv_rows.rows(io.StringIO(text), file=file, delimiter=d.delimiter, first_line=2)
+    for i, cells in enumerate(cells_of, start=2):
         if not cells or all(not c.strip() for c in cells):
             continue
         if d.trailing_delimiter and cells[-1] == "":

@@ -28,9 +28,26 @@ from .weights import tda2_weights_read
 _CONFIG_LINE = re.compile(r"^\s*(\w+)\s*=\s*\"?([^\"\n#]*?)\"?\s*(?:#.*)?$", re.M)
 
 
-def read_config(text: str) -> dict[str, str]:
-    """The `key = value` pairs of a TIDL-API configuration (quotes and comments removed)."""
-    return {k: v.strip() for k, v in _CONFIG_LINE.findall(text)}
+def read_config(text: str, file: str | None = None) -> dict[str, str]:
+    """The `key = value` pairs of a TIDL-API configuration (quotes and comments removed).
+
+    A line that is neither blank, a `#` comment nor `key = value` is refused, and so is a text
+    without one pair: binparse does not know what TIDL-API would make of it, so it never shows
+    such a file as read."""
+    out: dict[str, str] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        m = _CONFIG_LINE.match(line)
+        if m is None:
+            raise FormatError("not a TIDL-API configuration line", file=file, path=f"line {n}",
+                              expected='key = value, key = "value" or a # comment', found=s[:60])
+        out[m[1]] = m[2].strip()
+    if not out:
+        raise FormatError("not a TIDL-API configuration", file=file, expected="key = value lines",
+                          found="none (an empty file, or comments only)")
+    return out
 
 
 @dataclass(frozen=True)
@@ -120,7 +137,7 @@ def sniff(path: Any, head: bytes) -> Any:
             name.replace("tidl_param_", "tidl_net_", 1)).is_file():
         return ParamFile.open
     if fnmatch.fnmatch(name, "tidl_config_*.txt") and is_text(head):
-        return lambda source: Config(str(source), read_config(Path(source).read_text(errors="replace")))
+        return lambda source: Config(str(source), read_config(Path(source).read_text(errors="replace"), str(source)))
     return None
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import api
-from ...errors import BinparseError
+from ...errors import BinparseError, FormatError
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
 from .printouts import common_dims
@@ -149,9 +149,18 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
             text = cfg.read_text(errors="replace")
             if rep.name not in text:
                 continue
-            conf = read_config(text)
+            try:
+                conf = read_config(text, cfg.name)
+            except FormatError:  # the configuration's own report says what could not be read
+                continue
             first = net.input_layers()[0] if net.input_layers() else None
-            if first is None or not {"inWidth", "inHeight", "inNumChannels"} <= set(conf):
+            keys = ("inNumChannels", "inHeight", "inWidth")
+            if first is None or not set(keys) <= set(conf):
+                continue
+            if not all(conf[k].isdigit() for k in keys):
+                out.append(Finding("note", f"{cfg.name}: {', '.join(f'{k} {conf[k]!r}' for k in keys)} are not all "
+                                           f"whole numbers, so its input is not compared with {rep.name}'s",
+                                   [cfg.name, rep.name]))
                 continue
             _, c, h, w = net.table().out_shapes[first, 0].tolist()
             want = (int(conf["inNumChannels"]), int(conf["inHeight"]), int(conf["inWidth"]))

@@ -19,7 +19,6 @@ naming the file and line; they compare nothing: `doctor.py` holds the comparison
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Sequence
 import os
 import re
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from ... import csv_rows
 from ...errors import FormatError
 
 NETLOG_NAME_WIDTH = 50  # TI prints `%-50s` of the name's last 50 characters
@@ -233,11 +233,11 @@ def read_param_debug(path: str | os.PathLike[str]) -> list[ParamDebugRow]:
     if not lines or not lines[0].replace(" ", "").startswith("LayerId,meanDifference"):
         raise FormatError("not a TIDL paramDebug.csv", file=file, expected="a 'LayerId , meanDifference, ...' header",
                           found=(lines[0][:60] if lines else "an empty file"))
-    header = [c.strip() for c in next(csv.reader(lines[:1]))]
+    header = [c.strip() for c in next(csv_rows.rows(lines[:1], file=file))]
     hist_at = next((i for i, c in enumerate(header) if c.lower() == "hist"), _PARAM_COLUMNS)
     named = [(i, c) for i, c in enumerate(header[_PARAM_COLUMNS:hist_at], _PARAM_COLUMNS) if c]
     rows: list[ParamDebugRow] = []
-    for n, f in enumerate(csv.reader(lines[1:]), 2):
+    for n, f in enumerate(csv_rows.rows(lines[1:], file=file, first_line=2), 2):
         if not f:
             continue
         if len(f) < _PARAM_COLUMNS:
