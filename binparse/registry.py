@@ -245,10 +245,21 @@ def of_version(version: str) -> list[Format]:
     return [f for f in registered() if token in f.name]
 
 
+def _of_size_or_magic(size: int, head: bytes) -> list[Format]:
+    """The formats imported so far of this size or whose magic `head` starts with, in name order
+    (looked up in the index, so no scan per file)."""
+    by_size, by_magic, lengths = _index()
+    found = by_size.get(size, [])
+    for n in lengths:
+        hits = by_magic.get(head[:n])
+        if hits:
+            found = sorted(found + [f for f in hits if f not in found], key=lambda f: f.name)
+    return found
+
+
 def has_candidate(size: int, head: bytes) -> bool:
     """Whether a format loaded so far is of this size or magic (else `binparse.open` loads every family)."""
-    by_size, by_magic, lengths = _index()
-    return size in by_size or any(head[:n] in by_magic for n in lengths)
+    return bool(_of_size_or_magic(size, head))
 
 
 def quick_detect(size: int, head: bytes) -> Format | None:
@@ -269,15 +280,8 @@ def quick_detect(size: int, head: bytes) -> Format | None:
     for test in plugins.pending_heads():  # a family not imported yet shows its sign
         if test(head):
             return None
-    by_size, by_magic, lengths = _index()
-    found = by_size.get(size)
-    for n in lengths:
-        hits = by_magic.get(head[:n])
-        if hits:
-            if found is not None and hits != found:
-                return None
-            found = hits
-    return found[0] if found is not None and len(found) == 1 else None
+    found = _of_size_or_magic(size, head)
+    return found[0] if len(found) == 1 else None
 
 
 def detect(size: int, head: bytes, *, file: str | None = None, version: str | None = None,
@@ -296,13 +300,8 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
                               expected=sorted({f.version for f in registered()}))
         found = [f for f in pool
                  if (f.size is not None and f.size == size) or (f.magic is not None and head.startswith(f.magic))]
-    else:  # every format, looked up by size and by magic (an index, so no scan per file)
-        by_size, by_magic, lengths = _index()
-        found = by_size.get(size, [])
-        for n in lengths:
-            hits = by_magic.get(head[:n])
-            if hits:
-                found = sorted(found + [f for f in hits if f not in found], key=lambda f: f.name)
+    else:  # every format imported, by size and by magic
+        found = _of_size_or_magic(size, head)
         pool = registered() if len(found) != 1 else found
     if found and buf is not None and (found[0].magic is None if len(found) == 1 else
                                       all(f.magic is None for f in found)):
