@@ -1,0 +1,107 @@
+"""Run a binparse command (or a Python snippet) in a subprocess under a memory cap and a time
+limit, and measure its peak RSS: the hostile-input suite's one tool (issue 27).
+
+The resource contract: peak RSS <= FACTOR x input size + ALLOWANCE, whatever the input claims.
+`bound(n)` is that number for an input of n bytes; `run_cli(...)` returns the exit code, the
+output and the child's own peak RSS (os.wait4), and kills the child at the time limit.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+FACTOR = 8
+ALLOWANCE = 256 << 20
+# The address-space cap is a backstop against a runaway child (it would otherwise take the
+# machine); the assertion is on the measured peak RSS against bound().
+ADDRESS_CAP = 3 << 30
+REPO = Path(__file__).resolve().parents[2]
+
+
+def bound(input_size: int) -> int:
+    """Peak-memory bound for an input of `input_size` bytes (bytes)."""
+    return FACTOR * input_size + ALLOWANCE
+
+
+@dataclass
+class Result:
+    returncode: int
+    stdout: str
+    stderr: str
+    peak_rss: int          # bytes, the child's own maximum resident set
+    seconds: float
+    killed: bool           # the time limit ended it
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_CAP, ADDRESS_CAP))
+    os.setsid()
+
+
+def run(argv: Sequence[str], *, timeout: float = 60.0, cwd: str | Path | None = None,
+        stdin: bytes | None = None, env: dict[str, str] | None = None) -> Result:
+    """Run `argv` capped; never raises for the child's behaviour."""
+    e = dict(os.environ)
+    e.setdefault("PYTHONPATH", str(REPO))
+    e.update(env or {})
+    start = time.monotonic()
+    p = subprocess.Popen(list(argv), stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=e, preexec_fn=_limit)
+    killed = threading.Event()
+
+    def kill() -> None:
+        killed.set()
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    timer = threading.Timer(timeout, kill)
+    timer.start()
+    out: list[bytes] = []
+    err: list[bytes] = []
+    readers = [threading.Thread(target=lambda: out.append(p.stdout.read() if p.stdout else b"")),
+               threading.Thread(target=lambda: err.append(p.stderr.read() if p.stderr else b""))]
+    for r in readers:
+        r.start()
+    if stdin is not None and p.stdin is not None:
+        try:
+            p.stdin.write(stdin)
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+    _, status, usage = os.wait4(p.pid, 0)
+    timer.cancel()
+    for r in readers:
+        r.join()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return Result(p.returncode, (out[0] if out else b"").decode("utf-8", "replace"),
+                  (err[0] if err else b"").decode("utf-8", "replace"), usage.ru_maxrss * 1024,
+                  time.monotonic() - start, killed.is_set())
+
+
+def run_cli(*args: str | Path, timeout: float = 60.0, cwd: str | Path | None = None) -> Result:
+    """`python -m binparse ARGS...` capped (the CLI as a user runs it)."""
+    return run([sys.executable, "-m", "binparse", *map(str, args)], timeout=timeout, cwd=cwd)
+
+
+def run_python(code: str, timeout: float = 60.0, cwd: str | Path | None = None) -> Result:
+    """A Python snippet capped (the Python API as a user calls it)."""
+    return run([sys.executable, "-c", code], timeout=timeout, cwd=cwd)
+
+
+def within(result: Result, input_size: int) -> bool:
+    """True when the child stayed inside the resource contract for an input of that size."""
+    return not result.killed and result.peak_rss <= bound(input_size)
+
+
+__all__ = ["ALLOWANCE", "FACTOR", "Result", "bound", "run", "run_cli", "run_python", "within"]
