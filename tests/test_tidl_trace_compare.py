@@ -203,7 +203,7 @@ def test_cli_view(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["view", str(fixture_trace(1)), "--net", str(NET_915), "--npy", str(out)]) == 0
     assert np.load(out).dtype == np.int8 and np.load(out).reshape(-1).tolist() == np.fromfile(fixture_trace(1), "i1").tolist()
     capsys.readouterr()
-    assert main(["view", str(fixture_trace(1)), "--dequantize", "--npy", str(out)]) == 3
+    assert main(["view", str(fixture_trace(1)), "--dequantize", "--npy", str(out)]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     assert "a .y trace without its net has no known element type" in capsys.readouterr().err
 
 

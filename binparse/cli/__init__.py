@@ -195,9 +195,12 @@ class _Escaped:
 
 def exit_code(exc: BaseException) -> int:
     """The contract's exit code of an error a command raised: 3 for usage and I/O (a path that is
-    missing, unreadable or not a regular file; a write refused), 2 for an input that could not be
-    read (its content: the error names file, field, offset)."""
+    missing, unreadable or not a regular file; a write refused; options that do not fit, which is
+    an error naming no input file), 2 for an input that could not be read (its content: the error
+    names the file, and the field and offset)."""
     if isinstance(exc, (PathError, WriteError, UsageError, OSError)):
+        return exitcodes.USAGE
+    if isinstance(exc, BinparseError) and exc.file is None:  # about the command line, not a file's bytes
         return exitcodes.USAGE
     return exitcodes.UNVERIFIED
 
