@@ -113,7 +113,8 @@ def _skipped(e: Entry, name: str, findings: list[Finding], not_verified: list[st
     like = _named_like(e.path.name)
     if like is not None or e.why == "permission denied":
         not_verified.append(name)
-        findings.append(Finding("note", f"not verified: {name} ({like or 'a file'}) was skipped: {e.why}", [name]))
+        what = f"named like a {like}" if like else "a file"
+        findings.append(Finding("note", f"not verified: {name} ({what}) was skipped: {e.why}", [name]))
     return {"file": name, "why": e.why}
 
 
@@ -154,9 +155,8 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
     for path_, name in files:
         if _lfs_pointer(path_):  # the artifact itself is not there: nothing of it can be read
             not_verified.append(name)
-            findings.append(Finding("note", f"not verified: {name} is a Git-LFS pointer, not the "
-                                            f"{_named_like(path_.name) or 'file'} itself (fetch it: `git lfs pull`)",
-                                    [name]))
+            findings.append(Finding("note", f"not verified: {name} is a Git-LFS pointer: the file itself was not "
+                                            "fetched (`git lfs pull`)", [name]))
         else:
             reports.append(_identify(path_, name if name != path_.name else None, options))
     for r in reports:
@@ -209,12 +209,12 @@ def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, 
     if not root.is_dir():
         doc = doctor(root, options)
         return {"path": str(root), "status": doc["status"], "folders": [doc], "tally": tally([doc], 1)}
-    folders: list[Path] = []
-    for top, dirs, _ in os.walk(root, followlinks=False):  # a folder it cannot list is reported by doctor()
+    folders: list[Path] = [root]
+    for top, dirs, _ in os.walk(root, followlinks=False):  # one it cannot list is reported by doctor() below
         here = Path(top)
         companions = set(_companions(here))
         dirs[:] = sorted(d for d in dirs if here / d not in companions and not (here / d).is_symlink())
-        folders.append(here)
+        folders += [here / d for d in dirs]
     docs = []
     for f in sorted(folders, key=lambda x: (x != root, str(x))):
         try:
