@@ -101,7 +101,8 @@ def test_fixture_writes_only_inside_its_output_folder(tmp_path: Path) -> None:
     assert r.returncode == 3 and r.stderr.startswith(f"binparse: error: {out / 'm_tidl_io_1.bin'}: is a folder: ")
     (out / "m_tidl_io_1.bin").rmdir()
     r = run_cli("fixture", spec, "-o", out, timeout=60)
-    assert r.returncode == 0 and sorted(p.name for p in out.iterdir() if p.is_file())[-1] == "m_tidl_io_1.bin"
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == str(out / "m_tidl_io_1.bin")
+    assert (out / "m_tidl_io_1.bin").stat().st_size == 37256  # a J7 08.x io descriptor
 
 
 def test_generate_never_writes_through_a_planted_tmp_link(tmp_path: Path) -> None:
