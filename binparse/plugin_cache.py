@@ -11,7 +11,8 @@ One small text file per Python environment:
 It is used only when the header, the state and the digest all hold (a cache cut short, edited or
 written by another version is rebuilt, never read in part: no family is dropped by it), and only
 for rows that an installed distribution still declares: each row names the `entry_points.txt` of
-its distribution, which must hold `family = module:attribute` (a third of a millisecond per
+its distribution (a `.dist-info` or `.egg-info` folder in a folder on `sys.path`), which must hold
+`family = module:attribute` (a third of a millisecond per
 distribution, against ~60 ms for `importlib.metadata`); "builtin" rows (a checkout that is not
 installed) must name `binparse.formats.<family>.plugin:FAMILY` with that file present. Anything
 else, and the whole cache is rebuilt from the distributions' metadata. The file is read only when
@@ -63,6 +64,17 @@ def _read(path: Path) -> str | None:
         os.close(fd)
 
 
+def _installed(source: str) -> bool:
+    """Whether `source` is the entry_points.txt of a distribution on sys.path (a `.dist-info` or
+    `.egg-info` folder in one of its folders), not a file anywhere."""
+    import sys
+    p = Path(source)
+    if not p.is_absolute() or p.name != "entry_points.txt" or not p.parent.name.endswith((".dist-info", ".egg-info")):
+        return False
+    where = os.path.realpath(p.parent.parent)
+    return any(os.path.realpath(entry or ".") == where for entry in sys.path)
+
+
 def _declared(row: Row, sources: dict[str, str | None]) -> bool:
     """Whether the distribution the row names still declares this entry point."""
     name, ref, source = row
@@ -72,7 +84,7 @@ def _declared(row: Row, sources: dict[str, str | None]) -> bool:
     if source == "builtin":
         return ref == f"binparse.formats.{name}.plugin:FAMILY" and (_FORMATS / name / "plugin.py").is_file()
     if source not in sources:
-        sources[source] = _read(Path(source)) if os.path.isabs(source) else None
+        sources[source] = _read(Path(source)) if _installed(source) else None
     text = sources[source]
     if text is None:
         return False
