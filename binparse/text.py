@@ -71,11 +71,11 @@ def shown_lines(text: str) -> str:
     return text if text.isascii() and text.isprintable() else text.translate(_KEEP_LINES)
 
 
-def xml_text(name: object) -> str:
-    """A name as SVG/XML character data or attribute value: `shown`, then XML's five escapes; the
-    result holds no character XML 1.0 forbids."""
-    from html import escape
-    return escape(shown(name), quote=True)
+def xml_text(name: object, quote: bool = False) -> str:
+    """A name as SVG/XML character data (`quote`: as an attribute value, quotes escaped too):
+    `shown`, then XML's escapes; the result holds no character XML 1.0 forbids."""
+    text = shown(name).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;").replace("'", "&apos;") if quote else text
 
 
 __all__ = ["is_text", "name_matches", "shown", "shown_lines", "xml_text"]

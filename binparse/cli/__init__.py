@@ -11,6 +11,7 @@ line printed has its control characters escaped (`binparse.text.shown_lines`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -221,6 +222,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{shown(exc.filename)}: " if exc.filename else ""
         print(f"binparse: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return exitcodes.USAGE
+    except (Exception, RecursionError) as exc:  # a bug: one line, never a traceback from deep inside
+        if os.environ.get("BINPARSE_DEBUG"):
+            raise
+        print(f"binparse: error: binparse failed ({type(exc).__name__}: {shown(exc)}); nothing was verified. "
+              "Please report it (BINPARSE_DEBUG=1 shows where)", file=sys.stderr)
+        return exitcodes.UNVERIFIED
     finally:
         sys.stdout, sys.stderr = out, err
 

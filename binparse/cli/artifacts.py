@@ -80,8 +80,21 @@ def compare(args: argparse.Namespace) -> int:
         data = str(svg()).encode()
         write_bytes(args.svg, data)
         print(f"{shown(args.svg)}: {len(data):,} bytes")
-    print(json.dumps(result.summary(), indent=1) if args.json else result.report())
-    return 0
+    doc = result.summary()
+    print(json.dumps(doc, indent=1) if args.json else result.report())
+    return compare_code(doc)
+
+
+def compare_code(doc: dict[str, object]) -> int:
+    """`compare`'s exit code: 1 when the runs diverge (`first_divergence`, named in the output: two
+    files that contradict each other), 2 when something was not compared (`unmatched` on either
+    side), else 0."""
+    if doc.get("first_divergence") is not None:
+        return exitcodes.PROBLEM
+    unmatched = doc.get("unmatched")
+    if isinstance(unmatched, dict) and any(unmatched.values()):
+        return exitcodes.UNVERIFIED
+    return exitcodes.OK
 
 
 def doctor(args: argparse.Namespace) -> int:
@@ -91,4 +104,4 @@ def doctor(args: argparse.Namespace) -> int:
     return exit_code(doc)
 
 
-__all__ = ["compare", "doctor", "inspect", "traces"]
+__all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "traces"]

@@ -109,6 +109,7 @@ def run_batch(argv: list[list[str]], largest: int, timeout: float = 120) -> list
     r = run_python(CHILD.format(args=json.dumps(argv)), timeout=timeout)
     assert not r.killed, f"time limit: {r.seconds:.0f} s"
     assert r.returncode == 0, r.stderr[-3000:]  # a traceback is a failure: only BinparseErrors end a command
+    assert "binparse failed (" not in r.stderr, r.stderr[-3000:]  # nor a bug caught at the top
     assert all(line.startswith(("binparse: error: ", "binparse: warning: ")) for line in r.stderr.splitlines()), \
         r.stderr[-2000:]
     assert r.peak_rss <= bound(largest), (r.peak_rss, bound(largest))
