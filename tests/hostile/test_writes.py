@@ -57,14 +57,15 @@ def test_writers_refuse_links_fifos_and_folders_and_keep_modes(writer: str, tmp_
     private = tmp_path / "private.out"
     private.write_bytes(b"old")
     private.chmod(0o600)
+    done = 1 if writer == "compare --svg" else 0  # the two fixture runs diverge: compare's 1, picture written
     r = run_cli(*WRITERS[writer](private, tmp_path), timeout=60)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == done, r.stderr
     assert stat.S_IMODE(private.stat().st_mode) == 0o600 and private.read_bytes() != b"old"
     new = tmp_path / "new.out"
     r = run_cli(*WRITERS[writer](new, tmp_path), timeout=60)
     umask = os.umask(0o022)
     os.umask(umask)
-    assert r.returncode == 0 and stat.S_IMODE(new.stat().st_mode) == 0o666 & ~umask
+    assert r.returncode == done and stat.S_IMODE(new.stat().st_mode) == 0o666 & ~umask
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary file left
 
 
