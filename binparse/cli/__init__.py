@@ -209,7 +209,7 @@ def exit_code(exc: BaseException) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
         args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
         return int(args.run(args))
