@@ -34,6 +34,10 @@ def test_io_errors_exit_3_at_once(tmp_path: Path) -> None:
              (["view", str(IO), str(fifo), "--input", "x", "--npy", str(tmp_path / "x.npy")], "is a FIFO"),
              (["pack", str(IO), str(fifo), "--input", "images", "--out", str(tmp_path / "o.bin")], "is a FIFO"),
              (["doctor", str(fifo)], "is a FIFO"),
+             (["fixture", str(fifo), "-o", str(tmp_path / "o")], "is a FIFO"),
+             (["schema", "diff", str(fifo), "tidl.io.j7_08"], "is a FIFO"),
+             (["schema", "from-header", str(fifo), "--struct", "x", "--out", str(tmp_path / "x.ksy")], "is a FIFO"),
+             (["traces", str(FIX / "tidl" / "traces_10_01"), "--net", str(fifo)], "is a FIFO"),
              (["doctor", str(tmp_path / "missing")], "no such file or folder")]
     for args, said in cases:
         r = run_cli(*args, timeout=20)
