@@ -52,8 +52,14 @@ def _escapes() -> dict[int, str]:
     return table
 
 
-_ESCAPES = _escapes()
-_KEEP_LINES = {k: v for k, v in _ESCAPES.items() if k not in (0x09, 0x0A)}
+_TABLES: list[dict[int, str]] = []  # built on first use: most calls print nothing that needs it
+
+
+def _tables() -> list[dict[int, str]]:
+    if not _TABLES:
+        every = _escapes()
+        _TABLES.extend([every, {k: v for k, v in every.items() if k not in (0x09, 0x0A)}])
+    return _TABLES
 
 
 def shown(name: object) -> str:
@@ -62,13 +68,13 @@ def shown(name: object) -> str:
     bidirectional overrides and undecodable bytes are written as backslash escapes (`\\n`,
     `\\x1b`, `\\u202e`). Printable text, non-ASCII letters included, is unchanged."""
     text = str(name)
-    return text if text.isascii() and text.isprintable() else text.translate(_ESCAPES)
+    return text if text.isascii() and text.isprintable() else text.translate(_tables()[0])
 
 
 def shown_lines(text: str) -> str:
     """`shown` for a whole multi-line report: line breaks and tabs kept, every other control
     character escaped (the CLI's last guard on everything it prints)."""
-    return text if text.isascii() and text.isprintable() else text.translate(_KEEP_LINES)
+    return text if text.isascii() and text.isprintable() else text.translate(_tables()[1])
 
 
 def xml_text(name: object, quote: bool = False) -> str:

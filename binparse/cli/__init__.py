@@ -186,6 +186,7 @@ class _Escaped:
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        self.unescaped = stream  # for `progress`, whose carriage returns are meant (its names are escaped)
 
     def write(self, text: str) -> int:
         return int(self._stream.write(shown_lines(text)))
