@@ -47,13 +47,19 @@ def test_writers_refuse_links_fifos_and_folders_and_keep_modes(writer: str, tmp_
     os.mkfifo(fifo)
     folder = tmp_path / "folder.out"
     folder.mkdir()
-    for target, what in ((link, "a symbolic link"), (fifo, "a FIFO (named pipe)"), (folder, "a folder")):
+    targets = [(link, "a symbolic link"), (fifo, "a FIFO (named pipe)"), (folder, "a folder")]
+    device = tmp_path / "null.out"
+    if os.geteuid() == 0:  # a device node of its own (as /dev/null is): root may make one, and would replace it
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        targets.append((device, "a character device"))
+    for target, what in targets:
         r = run_cli(*WRITERS[writer](target, tmp_path), timeout=30)
         assert not r.killed and r.returncode == 3, (writer, target, r.stderr)
         assert r.stderr == (f"binparse: error: {target}: is {what}: binparse replaces only regular files, nothing "
                             "written. Give the path of a new or regular file\n"), r.stderr
     assert victim.read_bytes() == b"not yours\n" and link.is_symlink() and os.readlink(link) == str(victim)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and list(folder.iterdir()) == []
+    assert os.geteuid() != 0 or stat.S_ISCHR(os.lstat(device).st_mode)
     private = tmp_path / "private.out"
     private.write_bytes(b"old")
     private.chmod(0o600)
