@@ -13,6 +13,7 @@ from .paths import open_regular
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
 from .runtime import Accessor
+from .text import is_lfs_pointer
 
 
 def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
@@ -57,6 +58,9 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         fmt = get(format)
     else:
         head = bytes(mv[:4096])
+        if is_lfs_pointer(head):  # the artifact itself is not here: say so, not "no known format"
+            raise FormatError("is a Git-LFS pointer, not the file itself (it was not fetched)", file=file,
+                              hint="run `git lfs pull` in its repository")
         quick = quick_detect(mv.nbytes, head) if file is None and not version else None
         if quick is not None:  # a nameless binary buffer of one format's size or magic
             return open_as(quick, mv, file=None, **params)

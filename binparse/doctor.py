@@ -35,7 +35,7 @@ from .paths import Entry, entries, require_regular
 from .plugins import signs
 from .registry import format_of
 from .runtime import Accessor
-from .text import name_matches
+from .text import LFS_POINTER, is_lfs_pointer, name_matches
 
 
 def _unreadable(rep: FileReport, path: Path, error: str) -> FileReport:
@@ -53,14 +53,11 @@ def _unreadable(rep: FileReport, path: Path, error: str) -> FileReport:
     return rep
 
 
-LFS_POINTER = b"version https://git-lfs.github.com/spec/"
-
-
 def _lfs_pointer(path: Path) -> bool:
     """True for a Git-LFS pointer (the text git leaves when the artifact itself was not fetched)."""
     try:
         with open(path, "rb") as f:  # a regular file: `paths.classify` said so
-            return f.read(len(LFS_POINTER)) == LFS_POINTER
+            return is_lfs_pointer(f.read(len(LFS_POINTER)))
     except OSError:
         return False
 

@@ -17,6 +17,14 @@ def is_text(head: bytes) -> bool:
     return True
 
 
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
+
+def is_lfs_pointer(head: bytes) -> bool:
+    """True for a Git-LFS pointer: the text git leaves in place of a file it did not fetch."""
+    return head.startswith(LFS_POINTER)
+
+
 def name_matches(name: str, pattern: str) -> bool:
     """`fnmatch.fnmatchcase(name, pattern)`, without compiling a regular expression for the
     `*`-only patterns the families' signs use: every open asks about some twenty of them, and
@@ -84,4 +92,4 @@ def xml_text(name: object, quote: bool = False) -> str:
     return text.replace('"', "&quot;").replace("'", "&apos;") if quote else text
 
 
-__all__ = ["is_text", "name_matches", "shown", "shown_lines", "xml_text"]
+__all__ = ["LFS_POINTER", "is_lfs_pointer", "is_text", "name_matches", "shown", "shown_lines", "xml_text"]

@@ -52,6 +52,11 @@ def test_content_that_cannot_be_read_exits_2(tmp_path: Path) -> None:
     r = run_cli("inspect", cut, timeout=30)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith(f"binparse: error: {cut}: no known format") and r.stderr.count("\n") == 1
+    lfs = tmp_path / "m_tidl_net.bin"
+    lfs.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:" + "0" * 64 + "\nsize 5760\n")
+    r = run_cli("inspect", lfs, timeout=30)
+    assert r.returncode == 2 and r.stderr == (f"binparse: error: {lfs}: is a Git-LFS pointer, not the file itself (it "
+                                              "was not fetched). Run `git lfs pull` in its repository\n")
 
 
 def test_inspect_of_something_read_but_not_verified_exits_2() -> None:
