@@ -74,7 +74,7 @@ def test_installed_family_layout_serves_pack_view_and_draw(installed: dict[str, 
 def test_the_family_is_there_only_when_installed(tmp_path: Path) -> None:
     env = {**os.environ, "BINPARSE_CACHE_DIR": str(tmp_path)}
     r = binparse(env, "view", "--toy", "x", "--npy", str(tmp_path / "v.npy"))
-    assert r.returncode == 2 and "unrecognized arguments: --toy" in r.stderr
+    assert r.returncode == 3 and "unrecognized arguments: --toy" in r.stderr
 
 
 # What `binparse inspect` of each kind of file may import beyond the core: its own family's modules.
