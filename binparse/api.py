@@ -10,20 +10,22 @@ from typing import Any
 
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
+from .filemap import map_fd
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
 from .runtime import Accessor
 
 
 def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
-    """Map a file read-only (an empty file gives b''). Errors become `FormatError`s."""
+    """Map a file read-only (an empty file gives b''; a `filemap.FileMap`, which knows its file).
+    Errors become `FormatError`s."""
     p = Path(path)
     try:
         with builtins.open(p, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size == 0:
                 return b""
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            return map_fd(f.fileno(), os.fspath(path))
     except IsADirectoryError:
         raise FormatError("is a directory, not a file", file=str(p)) from None
     except FileNotFoundError:
@@ -49,7 +51,7 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         plugins.load_family_of_format(format)
     if not isinstance(source, (bytes, bytearray, memoryview)) and isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
-        if not format and Path(file).is_dir():
+        if not format and os.path.isdir(file):
             opener = _sniff_loading(Path(file), b"", None)
             if opener is not None:
                 return opener(file)

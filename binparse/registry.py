@@ -15,7 +15,7 @@ from typing import Any, Callable, NamedTuple
 from . import plugins
 from .errors import FormatError
 from .runtime import Accessor
-from .text import is_text, name_matches
+from .text import is_text, matches_any
 
 
 class Format(NamedTuple):
@@ -137,7 +137,7 @@ def sniff(path: Any, head: bytes) -> Any:
             elif entry.text and binary:
                 continue
             elif entry.names or entry.head is not None:
-                if not ((name is not None and any(name_matches(name, p) for p in entry.names))
+                if not ((name is not None and matches_any(name, entry.names))
                         or (entry.head is not None and head and entry.head(head))):
                     continue
             opener = entry.function()(path, head)

@@ -38,4 +38,20 @@ def name_matches(name: str, pattern: str) -> bool:
     return True
 
 
-__all__ = ["is_text", "name_matches"]
+_ENDINGS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+
+
+def matches_any(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether `name` matches one of `patterns` (`name_matches`). Every open asks this of every
+    sign and sniffer: a name that ends as none of the patterns do is answered by one `str.endswith`
+    (the endings are worked out once per tuple of patterns; None where a pattern could end otherwise)."""
+    endings = _ENDINGS.get(patterns, ())
+    if endings == ():
+        simple = all("?" not in p and "[" not in p and not p.endswith("*") for p in patterns)
+        endings = _ENDINGS[patterns] = tuple(p.rpartition("*")[2] for p in patterns) if simple else None
+    if endings is not None and not name.endswith(endings):
+        return False
+    return any(name_matches(name, p) for p in patterns)
+
+
+__all__ = ["is_text", "matches_any", "name_matches"]
