@@ -319,7 +319,7 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
     if not found:  # the first 4 KiB when known, so a text file's header line is shown whole
         raise _no_match(pool, size, head if buf is None else bytes(buf[:4096]), file)
     raise FormatError("several formats match this file", file=file,
-                      found=", ".join(f.name for f in found), hint="choose one with --format NAME")
+                      found=", ".join(f.name for f in found), hint="choose one with format=NAME")
 
 
 def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> FormatError:
@@ -334,7 +334,7 @@ def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> F
                            f"{size:,} bytes", expected=f"a text format binparse reads: {text_kinds()}",
                            hint="binary artifacts are never read from text; `binparse schemas` lists every format")
     seen = f"{size:,} bytes starting {head[:8].hex(' ') or '(empty)'}"
-    hint = "pass --format NAME if you know what it is (`binparse schemas` lists them)"
+    hint = "pass format=NAME if you know what it is (`binparse schemas` lists them)"
     similar = []
     for f in pool:
         m = f.magic
@@ -348,13 +348,13 @@ def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> F
         seen_as = (f"netVersion 0x{int.from_bytes(head[:4], 'little'):08X}"
                    if similar[0].identified_by.startswith("netVersion") else repr(head[:4]))
         return FormatError(f"unknown {similar[0].family} {similar[0].kind} version", file=file, expected=known,
-                           found=seen_as, hint="pass --format NAME to read it as the closest known version "
+                           found=seen_as, hint="pass format=NAME to read it as the closest known version "
                                                "(fields may have moved); `binparse schemas` lists them")
     sized = sorted((f for f in pool if f.size is not None), key=lambda f: abs(f.size - size))  # type: ignore[operator]
     known = "; ".join(f"{f.size:,} bytes = {f.name} ({f.version})" for f in sized[:4]) + ("; …" if len(sized) > 4 else "")
     if sized and abs(sized[0].size - size) <= 64:  # type: ignore[operator]
         near = sized[0]
         hint = (f"it is {size - near.size:+,} bytes from {near.name} ({near.version}): a file from another SDK "  # type: ignore[operator]
-                f"version, or a truncated or padded one; pass --format NAME to read it as one anyway")
+                f"version, or a truncated or padded one; pass format=NAME to read it as one anyway")
     return FormatError("no known format matches this file", file=file, expected=f"one of: {known}", found=seen,
                        hint=hint)

@@ -3,39 +3,67 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from pathlib import Path
 
+from .. import render
 from ..errors import BinparseError
 from ..family import Artifact, Comparable
 from .common import open_source
 
 
 def inspect(args: argparse.Namespace) -> int:
-    from .. import registry, render
-    from ..runtime import Accessor
-    acc = open_source(args.file, args)
-    if not isinstance(acc, Accessor):  # text formats, folders, traces: their own summary and report
-        return _show(args, acc)
-    fmt = registry.get(args.format) if args.format else registry.format_of(acc)
-    acc.validate()
-    size = os.stat(args.file).st_size
-    meta = {"file": args.file, "format": fmt.name, "size": size}
-    family: Artifact | None = None if args.fields or not isinstance(acc, Artifact) else acc
-    if args.json:
-        doc = {**meta, **family.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
-        print(json.dumps(doc, indent=1))
-    else:
-        title = f"{args.file}: {fmt.name}, {fmt.version}, {size:,} bytes"
-        print(title + "\n" + family.report() if family else render.table(acc, title))
+    """`inspect PATH`: a warning the output itself shows (a layout not verified: the report's
+    UNVERIFIED line, the JSON's "unverified") is not printed a second time on stderr."""
+    import warnings
+    text = ""
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text = _inspect(args)
+    finally:
+        for w in caught:
+            message = str(w.message)
+            if not text or (message not in text and message.partition(": ")[2] not in text):
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    print(text)
     return 0
 
 
-def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:
+def _inspect(args: argparse.Namespace) -> str:
+    from .. import registry
+    from ..runtime import Accessor
+    acc = open_source(args.file, args)
+    if not isinstance(acc, Accessor):  # text formats, folders, traces: their own summary and report
+        return _shown(args, acc)
+    fmt = registry.get(args.format) if args.format else registry.format_of(acc)
+    acc.validate()
+    size = os.stat(args.file).st_size
+    # one meaning of each key in every command's JSON (docs/cli-json.md): `format` the registered
+    # format, `format_version` its release and layout as the registry names it, `version` the
+    # artifact's own version as its family names it (the summary's; what the accessor says)
+    meta = {"file": args.file, "format": fmt.name, "format_version": fmt.version, "size": size}
+    family: Artifact | None = None if args.fields or not isinstance(acc, Artifact) else acc
+    if args.json:
+        if family:
+            doc = {**meta, **{k: v for k, v in family.summary().items() if k not in meta}}
+        else:
+            version = getattr(acc, "version", None)
+            doc = {**meta, **({"version": version} if isinstance(version, str) else {}),
+                   "fields": render.plain_json(acc)}
+        return render.json_text(doc)
+    title = f"{args.file}: {fmt.name}, {fmt.version}, {size:,} bytes"
+    return title + "\n" + family.report() if family else render.table(acc, title)
+
+
+def _shown(args: argparse.Namespace, obj: object, path: str | None = None) -> str:
     if not isinstance(obj, Artifact):
         raise BinparseError("binparse can open this but has nothing to show of it", file=path or args.file)
-    print(json.dumps({"file": path or args.file, **obj.summary()}, indent=1) if args.json else obj.report())
+    return render.json_text({"file": path or args.file, **obj.summary()}) if args.json else obj.report()
+
+
+def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:
+    print(_shown(args, obj, path))
     return 0
 
 
@@ -64,14 +92,14 @@ def compare(args: argparse.Namespace) -> int:
         data = str(svg()).encode()
         write_atomic(Path(args.svg), data)
         print(f"{args.svg}: {len(data):,} bytes")
-    print(json.dumps(result.summary(), indent=1) if args.json else result.report())
+    print(render.json_text(result.summary()) if args.json else result.report())
     return 0
 
 
 def doctor(args: argparse.Namespace) -> int:
     from ..doctor import doctor as run, doctor_tree, report_text
     doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
-    print(json.dumps(doc, indent=1) if args.json else report_text(doc))
+    print(render.json_text(doc) if args.json else report_text(doc))
     return 0 if doc["status"] == "ok" else 1
 
 
