@@ -196,16 +196,16 @@ def signs() -> list[Signs]:
     return declared + [s for s in registered_signs() if s not in declared]
 
 
-def load_for(path: Path | None, head: bytes) -> list[Family]:
+def load_for(path: str | Path | None, head: bytes) -> list[Family]:
     """Import the families a file shows the signs of; the ones imported now. Families imported
     before are not asked again (every `binparse.open` comes here: their signs would change nothing)."""
     left = _pending()
     if not left:
         return []
-    if head and not (path is not None and matches_any(path.name, _names())) and \
+    if head and not (path is not None and matches_any(os.path.basename(path), _names())) and \
             not any(test(head) for test in pending_heads()):
         return []  # a file that shows no sign of a family not imported (most opens: one look, not one a sign)
-    fams = matching(path, head, among=left)
+    fams = matching(Path(path) if isinstance(path, str) else path, head, among=left)
     for fam in fams:
         load(fam)
     return fams

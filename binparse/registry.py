@@ -115,6 +115,12 @@ def _binary_sniffers() -> tuple[list[Any], tuple[Callable[[bytes], Any], ...] | 
     return ask, heads
 
 
+def _as_path(path: Any) -> Any:
+    """A sniffer is given a `Path` (`binparse.open` passes the name as it came, a str, to be quick)."""
+    from pathlib import Path
+    return Path(path) if isinstance(path, str) else path
+
+
 def sniff(path: Any, head: bytes) -> Any:
     """The opener of the first sniffer that recognises the source, or None.
 
@@ -125,7 +131,7 @@ def sniff(path: Any, head: bytes) -> Any:
     folder: bool | None = None
     for entry in _binary_sniffers()[0] if binary and path is None else _SNIFFERS:
         if not isinstance(entry, _Sniffer):  # a plain function (tests register one directly)
-            opener = entry(path, head)
+            opener = entry(_as_path(path), head)
         else:
             if entry.folders:
                 if head or path is None:
@@ -140,7 +146,7 @@ def sniff(path: Any, head: bytes) -> Any:
                 if not ((name is not None and matches_any(name, entry.names))
                         or (entry.head is not None and head and entry.head(head))):
                     continue
-            opener = entry.function()(path, head)
+            opener = entry.function()(_as_path(path), head)
         if opener is not None:
             return opener
     return None
