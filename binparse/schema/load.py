@@ -276,10 +276,9 @@ class _Loader:
                 raise self.err("an instance needs 'value' or 'pos'", a)
             at.pos = self.expr(a["pos"], a, "pos")
         typ = a.get("type")
-        if "-display" in a:  # a custom key (Kaitai's compiler ignores keys that start with '-')
-            if a["-display"] != "hex":
-                raise self.err("-display takes only 'hex' (print the integer in hexadecimal)", a, "-display")
-            at.display = "hex"
+        if a.get("-display", "hex") != "hex":  # a custom key (Kaitai's compiler ignores keys that start with '-')
+            raise self.err("-display takes only 'hex' (print the integer in hexadecimal)", a, "-display")
+        at.display = "hex" if "-display" in a else None
         if "if" in a:
             at.cond = self.expr(a["if"], a, "if")
         if "size" in a:
