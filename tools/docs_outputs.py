@@ -147,6 +147,7 @@ def _process_like(cwd: Path) -> Iterator[None]:
             warnings.simplefilter("default")
             for cat in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
                 warnings.simplefilter("ignore", cat)
+            warnings.showwarning = _show  # to stderr as Python does, even where pytest records warnings
             yield
     finally:
         warnings.formatwarning = old_fmt
@@ -155,6 +156,11 @@ def _process_like(cwd: Path) -> Iterator[None]:
             os.environ.pop("COLUMNS", None)
         else:
             os.environ["COLUMNS"] = old_cols
+
+
+def _show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+          file: object = None, line: str | None = None) -> None:
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def run_command(text: str, cwd: Path) -> str:
