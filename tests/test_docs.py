@@ -127,3 +127,10 @@ def test_a_command_writes_files_the_next_line_reads(tmp_path: Path) -> None:
         view, expected = np.load(cwd / "s.npy"), np.load(cwd / "fixtures/tidl/io_08x/output_1_seg_map.expected.npy")
         assert view.shape == (1, 1, 1, 21, 64, 64) and np.array_equal(view, expected)
         assert not (REPO / "s.npy").exists()
+
+
+def test_console_lines_are_binparse_or_python_without_shell_syntax(tmp_path: Path) -> None:
+    assert docs_outputs.run_command('python -c "import binparse; print(binparse.__name__)"', tmp_path) == "binparse\n"
+    for text in ("binparse schemas | head", "ls fixtures", "binparse schemas > list.txt"):
+        with pytest.raises(ValueError, match="without shell syntax"):
+            docs_outputs.run_command(text, tmp_path)

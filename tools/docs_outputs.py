@@ -3,13 +3,13 @@
     python tools/docs_outputs.py --check [FILE.md ...]    # exit 1 and a diff for each output that differs
     python tools/docs_outputs.py --update [FILE.md ...]   # rewrite the shown outputs with what runs today
 
-What runs: in a ```console block every line `$ binparse ARGS` (shell words, a trailing `# comment`
-ignored), followed by the output shown; in a ```pycon block every `>>> ` example, as a doctest
+What runs: in a ```console block every line `$ binparse ARGS` or `$ python ARGS` (shell words, a trailing
+`# comment` ignored, no pipes or redirections), followed by the output shown; in a ```pycon block every `>>> ` example, as a doctest
 (ELLIPSIS, NORMALIZE_WHITESPACE). The blocks of a file run in the order they appear, in one fresh
 copy of the checkout (the files git tracks, in a temporary folder with `../shared/real` beside it),
 from its root: a file an earlier line writes is there for the lines after it; the pycon blocks of a
 file share their names. `binparse` runs in this process (`binparse.cli.console`, stdout and stderr
-captured together, as a terminal shows them). A shown output matches when it is what the command
+captured together, as a terminal shows them); `python` in a subprocess. A shown output matches when it is what the command
 prints, trailing spaces aside; a line or part of a line `...` stands for anything (doctest's ELLIPSIS).
 Lines and blocks naming `../shared/real` are skipped when that folder is absent.
 
@@ -163,11 +163,19 @@ def _show(message: Warning | str, category: type[Warning], filename: str, lineno
     sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
+SHELL = {"|", "||", "&&", ";", ">", ">>", "<", "2>", "&"}
+
+
 def run_command(text: str, cwd: Path) -> str:
-    """stdout and stderr of `binparse ARGS`, run in this process from cwd."""
+    """stdout and stderr of `binparse ARGS` (run in this process) or `python ARGS` (a subprocess), from cwd."""
     words = shlex.split(text, comments=True)
-    if not words or words[0] != "binparse":
-        raise ValueError(f"console blocks run `binparse` commands only (use a ```sh block for others): $ {text}")
+    if not words or words[0] not in ("binparse", "python", "python3") or SHELL & set(words):
+        raise ValueError(f"console blocks run `binparse ...` or `python ...` lines without shell syntax "
+                         f"(use a ```sh block for others): $ {text}")
+    if words[0] != "binparse":
+        done = subprocess.run([sys.executable, *words[1:]], cwd=cwd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, env={**os.environ, "COLUMNS": "100"}, timeout=600)
+        return done.stdout.decode(errors="replace")
     from binparse.cli import console
     out = io.StringIO()
     old_argv = sys.argv
