@@ -93,6 +93,13 @@ $ binparse inspect fixtures/tidl/io_08x/900_tidl_io_1.bin
 ...
 ```
 
+```console
+$ binparse schema diff tidl.io.j7_08 tidl.io.j7_10.c1
+tidl.io.j7_08 → tidl.io.j7_10.c0: 47 change(s)
+...
+  added    nothing
+```
+
 ```pycon
 >>> import binparse
 >>> binparse.open("fixtures/tidl/io_08x/900_tidl_io_1.bin").num_input_buf
@@ -106,8 +113,8 @@ def test_update_rewrites_what_differs_and_keeps_what_matches(tmp_path: Path) -> 
     page.write_text(SAMPLE)
     with docs_outputs.checkout(REPO) as cwd:
         bs = docs_outputs.run_page(page, cwd)
-        assert len(docs_outputs.differences(page, bs)) == 2
-        assert docs_outputs.rewrite(page, bs) == 2
+        assert len(docs_outputs.differences(page, bs)) == 3
+        assert docs_outputs.rewrite(page, bs) == 3
         json_out = docs_outputs.run_command("binparse inspect fixtures/tidl/io_08x/900_tidl_io_1.bin --json", cwd)
         assert docs_outputs.differences(page, docs_outputs.run_page(page, cwd)) == []
     text = page.read_text()
@@ -115,6 +122,9 @@ def test_update_rewrites_what_differs_and_keeps_what_matches(tmp_path: Path) -> 
     assert f"# a comment\n{json_out}\n$ binparse inspect" in text       # the blank line between commands kept
     assert "900_tidl_io_1.bin\n...\n```" in text                           # a matching `...` output kept
     assert ".num_input_buf\n2\n```" in text                                # the io file's 2 inputs
+    # a cut output is cut again the same way: its first line, `...`, its last line
+    assert ("tidl.io.j7_10.c1\ntidl.io.j7_08 → tidl.io.j7_10.c1: 48 change(s)\n...\n"
+            "  added    num_valid_tensor_dims            at 94104 (512 bytes)\n```") in text
 
 
 def test_a_command_writes_files_the_next_line_reads(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ prints, trailing spaces aside; a line or part of a line `...` stands for anythin
 Lines and blocks naming `../shared/real` are skipped when that folder is absent.
 
 `--update` keeps every shown output that still matches (its `...` included) and replaces the others
-with the full output of today: shorten them again with `...` where the page means to.
+with the output of today, cut as the old one was (as many lines before its first whole-line `...` and
+after its last); a part of a line `...` is not kept: put it back where the page means it.
 tests/test_docs.py runs the same check.
 """
 
@@ -246,6 +247,17 @@ def differences(page: Path, bs: list[Block]) -> list[str]:
     return report
 
 
+def abbreviate(shown: list[str], new: list[str]) -> list[str]:
+    """The new output, cut as the shown one was: as many lines before its first `...` line and after its last."""
+    cuts = [i for i, line in enumerate(shown) if line.strip() == "..."]
+    if not cuts:
+        return new
+    head, tail = cuts[0], len(shown) - 1 - cuts[-1]
+    if head + tail + 1 >= len(new):
+        return new
+    return new[:head] + [shown[cuts[0]]] + (new[len(new) - tail:] if tail else [])
+
+
 def rewrite(page: Path, bs: list[Block]) -> int:
     """Write what ran in place of each shown output that differs; the number of outputs rewritten."""
     lines = page.read_text().splitlines()
@@ -256,7 +268,8 @@ def rewrite(page: Path, bs: list[Block]) -> int:
                 shown = len(c.shown)
                 while shown and not c.shown[shown - 1].strip():  # keep the blank lines between commands
                     shown -= 1
-                edits.append((c.line + 1, c.line + 1 + shown, [s.rstrip() for s in c.got.splitlines()]))
+                edits.append((c.line + 1, c.line + 1 + shown,
+                              abbreviate(c.shown[:shown], [s.rstrip() for s in c.got.splitlines()])))
         for ex, got in b.failures:
             first = b.start + ex.lineno + ex.source.count("\n")
             edits.append((first, first + len(ex.want.splitlines()),
