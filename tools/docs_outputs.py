@@ -178,7 +178,8 @@ def run_command(text: str, cwd: Path) -> str:
                               stderr=subprocess.STDOUT, env={**os.environ, "COLUMNS": "100"}, timeout=600)
         return done.stdout.decode(errors="replace")
     from binparse.cli import console
-    out = io.StringIO()
+    raw = io.BytesIO()  # a text stream with a .buffer, as sys.stdout has, for commands that write bytes
+    out = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", write_through=True)
     old_argv = sys.argv
     sys.argv = words
     try:
@@ -189,7 +190,8 @@ def run_command(text: str, cwd: Path) -> str:
                 pass
     finally:
         sys.argv = old_argv
-    return out.getvalue()
+    out.flush()
+    return raw.getvalue().decode("utf-8", errors="replace")
 
 
 class _Runner(doctest.DocTestRunner):
