@@ -295,8 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         with checkout() as cwd:
             bs = run_page(page, cwd)
         if args.update:
+            for d in differences(page, bs):
+                print("rewritten:", d.split("\n", 1)[0][:160])
             n = rewrite(page, bs)
-            print(f"{page.relative_to(ROOT)}: {n} output(s) rewritten")
+            print(f"{page.relative_to(ROOT)}: {n} output(s) rewritten (review the diff)")
         else:
             for d in differences(page, bs):
                 print(d)
