@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from ..errors import SchemaError
+from ..paths import read_text
 from . import expr as ex
 from .check import check_references
 from .model import Attr, EnumDef, Param, Schema, Switch, TypeDef, TypeRef, Valid, primitive
@@ -25,7 +26,7 @@ ROOT_KEYS = {"meta", "doc", "doc-ref", "seq", "types", "enums", "instances", "pa
 TYPE_KEYS = ROOT_KEYS - {"meta"}
 META_KEYS = {"id", "endian", "imports", "title", "file-extension", "license", "ks-version", "xref"}
 ATTR_KEYS = {"id", "type", "size", "repeat", "repeat-expr", "encoding", "contents", "valid",
-             "enum", "doc", "doc-ref", "if"}
+             "enum", "doc", "doc-ref", "if", "-display"}
 INSTANCE_KEYS = (ATTR_KEYS - {"id"}) | {"value", "pos"}
 PARAM_KEYS = {"id", "type", "doc", "doc-ref"}
 VALID_KEYS = {"eq", "min", "max", "any-of", "in-enum"}
@@ -125,10 +126,7 @@ class _Loader:
         self.loading.add(key)
         try:
             try:
-                if path.exists():  # a FIFO or device is refused before it is read (a missing one: below)
-                    from ..paths import require_regular
-                    require_regular(path)
-                text = path.read_text(encoding="utf-8")
+                text = read_text(path)  # a FIFO or device is refused before it is read
             except OSError as exc:
                 raise SchemaError(f"cannot read schema: {exc.strerror}", file=key) from exc
             self.file = key
@@ -279,6 +277,9 @@ class _Loader:
                 raise self.err("an instance needs 'value' or 'pos'", a)
             at.pos = self.expr(a["pos"], a, "pos")
         typ = a.get("type")
+        if a.get("-display", "hex") != "hex":  # a custom key (Kaitai's compiler ignores keys that start with '-')
+            raise self.err("-display takes only 'hex' (print the integer in hexadecimal)", a, "-display")
+        at.display = a.get("-display")
         if "if" in a:
             at.cond = self.expr(a["if"], a, "if")
         if "size" in a:
@@ -369,8 +370,7 @@ def _split_args(text: str) -> list[str]:
             out.append(cur)
             cur = ""
             continue
-        depth += ch in "([" 
-        depth -= ch in ")]"
+        depth += (ch in "([") - (ch in ")]")
         cur += ch
     out.append(cur)
     return [s.strip() for s in out]
