@@ -67,6 +67,18 @@ def test_inspect_of_something_read_but_not_verified_exits_2() -> None:
     assert r.returncode == 0 and r.stdout.startswith(f"{IO}: tidl.io.j7_08,")
 
 
+def test_a_net_read_with_the_nearest_layout_is_not_verified(tmp_path: Path) -> None:
+    data = bytearray((FIX / "tidl" / "net_10_01" / "914_tidl_net.bin").read_bytes())
+    data[:4] = (0x20991231).to_bytes(4, "little")  # a netVersion no SDK has written
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "m_tidl_net.bin").write_bytes(bytes(data))
+    r = run_cli("inspect", folder / "m_tidl_net.bin", timeout=30)
+    assert r.returncode == 2 and r.stdout.splitlines()[2].startswith("UNVERIFIED: netVersion 0x20991231 ")
+    r = run_cli("doctor", folder, timeout=30)
+    assert r.returncode == 2 and r.stdout.startswith(f"binparse doctor {folder}: NOT VERIFIED: 1 file (m_tidl_net.bin: ")
+
+
 def test_doctor_exits_by_its_findings(tmp_path: Path) -> None:
     r = run_cli("doctor", FIX / "tidl" / "io_08x", timeout=60)
     assert r.returncode == 0 and r.stdout.startswith(f"binparse doctor {FIX / 'tidl' / 'io_08x'}: no problems found")

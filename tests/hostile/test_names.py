@@ -67,3 +67,14 @@ def test_tensor_names_in_inspect_draw_json_and_errors(tmp_path: Path) -> None:
     assert title is not None and title.text is not None and "out\\nfake line\\r\\x9b2J<&>\\x01" in title.text
     r = run_cli("view", io, tmp_path / "missing\x1b[31m.bin", "--output", "0", "--npy", tmp_path / "x.npy", timeout=30)
     assert r.returncode == 3 and r.stderr == f"binparse: error: {tmp_path}/missing\\x1b[31m.bin: no such file or folder\n"
+
+
+def test_trace_file_names_in_traces(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    shutil.copytree(REPO / "fixtures" / "tidl" / "traces_10_01", run_dir)
+    for f in run_dir.glob("tidl_trace_subgraph_0_0001_*"):
+        f.rename(run_dir / ("e\x1b]0;t\x07" + f.name))
+    r = run_cli("traces", run_dir, timeout=30)
+    assert r.returncode == 0 and "\x1b" not in r.stdout and "\x07" not in r.stdout
+    ends = [line.rsplit("  ", 1)[-1] for line in r.stdout.splitlines()[2:]]
+    assert "e\\x1b]0;t\\x07tidl_trace_subgraph_0_0001_0001_0001_00001_00003_00005x00004.y" in ends
