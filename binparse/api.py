@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import mmap
 import os
-from pathlib import Path
 from typing import Any
 
 from .buffers import BufferLike, byte_view

@@ -6,7 +6,7 @@ import argparse
 import os
 
 from .. import exitcodes, render
-from ..errors import BinparseError, UsageError
+from ..errors import UsageError
 from ..text import shown
 from ..family import Artifact, Comparable
 from .common import open_source

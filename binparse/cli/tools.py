@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from ..errors import BinparseError, UsageError
+from ..errors import UsageError
 from ..text import shown
 
 
