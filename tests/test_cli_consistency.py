@@ -65,6 +65,14 @@ def test_json_keys_mean_one_thing(capsys: pytest.CaptureFixture[str]) -> None:
     for doc in (summary, fields):
         assert (doc["format"], doc["version"], doc["size"]) == ("tidl.net.j7_10_01", "10.01", 5888)
         assert doc["format_version"] == "J7 TIDL 10.01 (layout inferred: a real file of a known model)"
+    io = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+    assert main(["inspect", "--json", str(io)]) == 0
+    inspected = json.loads(capsys.readouterr().out)
+    main(["doctor", "--json", str(io.parent)])
+    doctored = json.loads(capsys.readouterr().out)["files"][0]
+    for key, value in (("format", "tidl.io.j7_08"), ("format_version", "J7 TIDL 08.x (08_00 … 08_06)"),
+                       ("version", "08.x")):  # the doctor's keys mean what inspect's mean
+        assert inspected[key] == doctored[key] == value
     model = FIXTURES / "espdl" / "models" / "conv_c.espdl"
     assert main(["inspect", "--json", str(model)]) == 0
     doc = json.loads(capsys.readouterr().out)
