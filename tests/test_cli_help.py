@@ -49,7 +49,7 @@ def test_bare_binparse_prints_the_overview_and_exits_3() -> None:
     commands = [line.split()[0] for line in out[out.index("commands:") + 1:out.index("options:") - 1]]
     assert commands == list(COMMANDS)
     assert "  view      write a tensor of a device buffer (or of an artifact) as .npy, in logical order" in out
-    codes = out[out.index("exit codes (every command):") + 1:]
+    codes = out[out.index("exit codes (every command):") + 1:][:4]
     assert [line.split()[0] for line in codes] == ["0", "1", "2", "3"]
     assert codes[0] == "  0  everything named was read, verified and agrees"
     assert codes[3].startswith("  3  usage or I/O error")
@@ -123,7 +123,7 @@ def _examples(capsys: pytest.CaptureFixture[str]) -> list[str]:
 
 def test_every_example_runs_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """From a folder that holds the repository's fixtures as the repository root does: every example
-    command reads what it names, exits without a usage error or a problem, and writes what it says."""
+    command reads what it names, exits without a usage or I/O error, and writes what it says."""
     for name in ("fixtures", "tests"):
         os.symlink(REPO / name, tmp_path / name)
     examples = _examples(capsys)
@@ -131,7 +131,7 @@ def test_every_example_runs_as_written(tmp_path: Path, capsys: pytest.CaptureFix
     for line in examples:
         argv = shlex.split(line)
         r = run(*argv, cwd=tmp_path)
-        assert r.returncode in (0, 2) and "Traceback" not in r.stderr, (line, r.stderr)
+        assert r.returncode in (0, 1, 2) and "Traceback" not in r.stderr, (line, r.stderr)  # 1: compare's divergence
         assert r.stdout.strip(), line
         for flag in ("--npy", "--svg", "--out", "-o"):
             if flag in argv:

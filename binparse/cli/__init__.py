@@ -2,16 +2,23 @@
 
 The commands name no family: each speaks the protocols of `binparse.family`, and the families'
 options and buffer-layout flags are added from their declarations (`binparse.plugins`); the
-command line itself is declared in `binparse.cli.parsing`. Exit codes: `binparse.exitcodes`.
+command line itself is declared in `binparse.cli.parsing`. Exit codes (`binparse.exitcodes`,
+docs/contracts.md): 0 everything named was read, verified and agrees; 1 a problem was proven; 2
+something could not be read or verified (named in the output); 3 usage or I/O error (bad arguments, a missing path, not a regular file, a write refused). Every
+line printed has its control characters escaped (`binparse.text.shown_lines`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from ..errors import BinparseError
-from .parsing import COMMANDS, parser
+from .. import exitcodes
+from ..errors import BinparseError, PathError, UsageError, WriteError
+from ..text import shown, shown_lines
+from .parsing import COMMANDS, EXIT_CODES, parser
 
 
 def _plain_warnings() -> None:
@@ -24,22 +31,64 @@ def _plain_warnings() -> None:
     def fmt(message: Warning | str, category: type[Warning], filename: str, lineno: int,
             line: str | None = None) -> str:
         if issubclass(category, BinparseWarning):
-            return f"binparse: warning: {message}\n"
+            return f"binparse: warning: {shown(message)}\n"
         return python_format(message, category, filename, lineno, line)
 
     warnings.formatwarning = fmt
 
 
+class _Escaped:
+    """A text stream whose writes have their control characters escaped (line breaks and tabs
+    kept): whatever a file's names hold, nothing the commands print can move the cursor, recolour
+    the terminal or set its title."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.unescaped = stream  # for `progress`, whose carriage returns are meant (its names are escaped)
+
+    def write(self, text: str) -> int:
+        return int(self._stream.write(shown_lines(text)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def exit_code(exc: BaseException) -> int:
+    """The contract's exit code of an error a command raised: 3 for usage and I/O (a path that is
+    missing, unreadable or not a regular file; a write refused; options that do not fit, which is
+    an error naming no input file), 2 for an input that could not be read (its content: the error
+    names the file, and the field and offset)."""
+    if isinstance(exc, (PathError, WriteError, UsageError, OSError)):
+        return exitcodes.USAGE
+    if isinstance(exc, BinparseError) and exc.file is None:  # about the command line, not a file's bytes
+        return exitcodes.USAGE
+    return exitcodes.UNVERIFIED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
+        args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
         return int(args.run(args))
     except BinparseError as exc:
-        print(f"binparse: error: {exc}", file=sys.stderr)
-        return 3
+        print(f"binparse: error: {shown(exc)}", file=sys.stderr)
+        return exit_code(exc)
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a write the system refused (no space, a read-only folder): I/O
+        where = f"{shown(exc.filename)}: " if exc.filename else ""
+        print(f"binparse: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return exitcodes.USAGE
+    except (Exception, RecursionError) as exc:  # a bug: one line, never a traceback from deep inside
+        if os.environ.get("BINPARSE_DEBUG"):
+            raise
+        print(f"binparse: error: binparse failed ({type(exc).__name__}: {shown(exc)}); nothing was verified. "
+              "Please report it (BINPARSE_DEBUG=1 shows where)", file=sys.stderr)
+        return exitcodes.UNVERIFIED
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 def console() -> int:
@@ -48,4 +97,4 @@ def console() -> int:
     return main()
 
 
-__all__ = ["console", "main", "parser"]
+__all__ = ["EXIT_CODES", "console", "exit_code", "main", "parser"]

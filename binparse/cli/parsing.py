@@ -23,7 +23,9 @@ EXIT_CODES = """exit codes (every command):
   0  everything named was read, verified and agrees
   1  a problem was proven (a vendor's tool would refuse it, or two files contradict each other)
   2  something could not be read or verified (named in the output), and no problem was proven
-  3  usage or I/O error (bad arguments, a missing path, a write refused)"""
+  3  usage or I/O error (bad arguments, a missing path, a write refused)
+Memory stays within 8 x the input + 256 MiB; writes go only where you say; names from files are
+escaped: docs/contracts.md."""
 
 OVERVIEW = ("Read, check and write the binary artifacts and device buffers of deep-learning accelerator\n"
             "toolchains ({families}),\nfrom declarative schemas.")
@@ -33,8 +35,9 @@ class Parser(argparse.ArgumentParser):
     """argparse keeping binparse's exit-code contract: a usage error exits 3 (`exitcodes.USAGE`)."""
 
     def error(self, message: str) -> NoReturn:
+        from ..text import shown
         self.print_usage(sys.stderr)
-        self.exit(USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(USAGE, f"{self.prog}: error: {shown(message)}\n")
 
 
 class _Version(argparse.Action):

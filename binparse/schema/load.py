@@ -125,6 +125,9 @@ class _Loader:
         self.loading.add(key)
         try:
             try:
+                if path.exists():  # a FIFO or device is refused before it is read (a missing one: below)
+                    from ..paths import require_regular
+                    require_regular(path)
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise SchemaError(f"cannot read schema: {exc.strerror}", file=key) from exc
@@ -263,7 +266,7 @@ class _Loader:
     def attr(self, aid: str, a: Node, schema: Schema, instance: bool = False) -> Attr:
         line = a.lines.get("id", a.line)
         at = Attr(id=aid, kind="bytes", line=line, doc=self.text(a, "doc"), doc_ref=self.text(a, "doc-ref"),
-                  key_lines={str(k): v for k, v in a.lines.items()})
+                  key_lines={str(k): v for k, v in a.lines.items()}, display=a.get("-display"))  # check.py checks it
         if instance and "value" in a:
             if set(a) - {"value", "doc", "doc-ref", "enum"}:
                 raise self.err("a value instance takes only value, enum, doc, doc-ref", a,
@@ -276,9 +279,6 @@ class _Loader:
                 raise self.err("an instance needs 'value' or 'pos'", a)
             at.pos = self.expr(a["pos"], a, "pos")
         typ = a.get("type")
-        if a.get("-display", "hex") != "hex":  # a custom key (Kaitai's compiler ignores keys that start with '-')
-            raise self.err("-display takes only 'hex' (print the integer in hexadecimal)", a, "-display")
-        at.display = "hex" if "-display" in a else None
         if "if" in a:
             at.cond = self.expr(a["if"], a, "if")
         if "size" in a:
