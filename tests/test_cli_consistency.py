@@ -89,3 +89,19 @@ def test_errors_name_python_arguments_in_python_and_options_on_the_command_line(
     assert main(["inspect", str(bad)]) != 0
     assert capsys.readouterr().err.endswith("Pass --format NAME if you know what it is (`binparse schemas` lists "
                                             "them)\n")
+
+
+def test_a_warning_the_output_says_is_not_printed_again(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import warnings
+    data = bytearray(real("tidl/j7-10.01/ow-tiny/ow_tiny_net.bin").read_bytes())
+    data[:4] = (0x20260101).to_bytes(4, "little")  # a netVersion binparse has no layout for: read with the nearest
+    (tmp_path / "new_tidl_net.bin").write_bytes(bytes(data))
+    said = "netVersion 0x20260101 (a version binparse does not know) has no verified layout"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the doctor's NOT VERIFIED line says it: no warning besides
+        assert main(["doctor", str(tmp_path)]) == 2
+    assert capsys.readouterr().out.count(said) == 1
+    with pytest.warns(binparse.BinparseWarning, match=said.replace("(", r"\(").replace(")", r"\)")):  # view's output does not say it: the warning does
+        assert main(["view", str(tmp_path / "new_tidl_net.bin"), "--tensor", "1.bias", "--npy",
+                     str(tmp_path / "b.npy")]) == 0
+    assert np.load(tmp_path / "b.npy").shape == (8,)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 
 from .. import exitcodes, render
 from ..errors import BinparseError, UsageError
@@ -13,14 +14,19 @@ from .common import open_source
 
 
 def inspect(args: argparse.Namespace) -> int:
-    """`inspect PATH`: a warning the output itself shows (a layout not verified: the report's
-    UNVERIFIED line, the JSON's "unverified") is not printed a second time on stderr."""
+    return said_once(lambda: _inspect(args))
+
+
+def said_once(run: Callable[[], tuple[str, int]]) -> int:
+    """Print what a command says (`run` gives its text and exit code) and, on stderr, only the
+    warnings that text does not say already: a layout not verified is the report's UNVERIFIED
+    line, the JSON's "unverified", the doctor's NOT VERIFIED, and is not printed a second time."""
     import warnings
     text, code = "", exitcodes.OK
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            text, code = _inspect(args)
+            text, code = run()
     finally:
         for w in caught:
             message = str(w.message)
@@ -128,9 +134,11 @@ def compare_code(doc: dict[str, object]) -> int:
 
 def doctor(args: argparse.Namespace) -> int:
     from ..doctor import doctor as run, doctor_tree, exit_code, report_text
-    doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
-    print(render.json_text(doc) if args.json else report_text(doc))
-    return exit_code(doc)
+
+    def said() -> tuple[str, int]:
+        doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
+        return render.json_text(doc) if args.json else report_text(doc), exit_code(doc)
+    return said_once(said)
 
 
-__all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "traces"]
+__all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "said_once", "traces"]
