@@ -20,12 +20,13 @@ def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
     """Map a file read-only (an empty file gives b''; else a `filemap.FileMap`, which knows its
     file). A path that is not a regular file (a FIFO, socket or device is refused before anything
     is read: `paths.open_regular`), is missing or cannot be read gives a `PathError`."""
-    fd = open_regular(path)
+    p = os.fspath(path)
+    fd = open_regular(p)
     try:
         st = os.fstat(fd)
         if st.st_size == 0:
             return b""
-        return map_fd(fd, os.fspath(path), st)
+        return map_fd(fd, p, st)
     except OSError as exc:
         raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
     finally:

@@ -101,8 +101,8 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert r.returncode == 3 and "is a directory" in r.stderr  # I/O: not a file
     r = run("inspect", str(tmp_path / "missing.bin"))
     assert r.returncode == 3 and r.stderr == f"binparse: error: {tmp_path / 'missing.bin'}: no such file or folder\n"
-    r = run("inspect")  # usage errors keep the contract (binparse.exitcodes): 3, not argparse's 2
-    assert r.returncode == 3 and r.stderr.startswith("usage: binparse inspect PATH")
+    r = run("inspect")
+    assert r.returncode == 3 and r.stderr.startswith("usage: binparse inspect PATH")  # argparse's usage errors: 3, not argparse's 2
     r = run("frobnicate")
     assert r.returncode == 3 and "invalid choice: 'frobnicate'" in r.stderr
 
@@ -127,13 +127,13 @@ def test_warnings_are_one_plain_line(tmp_path: Path) -> None:
     net = tmp_path / "new_tidl_net.bin"
     net.write_bytes(bytes(data))
     r = run("inspect", "--fields", str(net))  # the fields table does not say it: the warning does, once
-    assert r.returncode == 0
+    assert r.returncode == 2  # read with the nearest layout: not verified
     err = r.stderr.splitlines()
     assert len(err) == 1 and err[0].startswith(f"binparse: warning: {net}: netVersion 0x20260101 ")
     assert "read with the 10.01 layout (netVersion 0x20241120)" in err[0]
     assert r.stdout.splitlines()[2].split() == ["net_version", "0", "u4", "0x20260101"]
     r = run("inspect", str(net))  # the report says it (UNVERIFIED): not printed again on stderr
-    assert r.returncode == 2 and r.stderr == ""  # read with the nearest layout: not verified
+    assert r.returncode == 2 and r.stderr == ""  # not verified: exit 2
     assert "TIDL network unknown, netVersion 0x20260101, 3 layers" in r.stdout
     assert r.stdout.count("netVersion 0x20260101 (a version binparse does not know) has no verified layout") == 1
     r = run("inspect", "--json", str(net))

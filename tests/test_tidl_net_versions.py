@@ -181,12 +181,12 @@ def test_newer_net_version_reads_with_the_nearest_layout_and_says_so(capsys: pyt
     p.write_bytes(data)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the JSON says it ("unverified"): no warning besides
-        assert main(["inspect", "--json", str(p)]) == 2  # read with the nearest layout: not verified
+        assert main(["inspect", "--json", str(p)]) == 2  # nearest layout: not verified
     doc = json.loads(capsys.readouterr().out)
     assert (doc["format"], doc["version"], doc["unverified"]) == ("tidl.net.j7_other", "unknown", net.unverified)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the report says it: the command does not warn a second time
-        assert main(["inspect", str(p)]) == 2
+        assert main(["inspect", str(p)]) == 2  # nearest layout: not verified
     assert capsys.readouterr().out.splitlines()[2] == "UNVERIFIED: " + net.unverified
 
 

@@ -2,9 +2,10 @@
 
 The commands name no family: each speaks the protocols of `binparse.family`, and the families'
 options and buffer-layout flags are added from their declarations (`binparse.plugins`); the
-command line itself is declared in `binparse.cli.parsing`. Exit codes (`binparse.exitcodes`,
-docs/contracts.md): 0 everything named was read, verified and agrees; 1 a problem was proven; 2
-something could not be read or verified (named in the output); 3 usage or I/O error (bad arguments, a missing path, not a regular file, a write refused). Every
+command line itself is declared in `binparse.cli.parsing`.
+Exit codes (`binparse.exitcodes`, docs/contracts.md): 0 everything named was read, verified and
+agrees; 1 a problem was proven; 2 something could not be read or verified (named in the output);
+3 usage or I/O error (bad arguments, a missing path, not a regular file, a write refused). Every
 line printed has its control characters escaped (`binparse.text.shown_lines`).
 """
 

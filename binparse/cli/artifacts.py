@@ -51,7 +51,7 @@ def _inspect(args: argparse.Namespace) -> tuple[str, int]:
     # `version` the artifact's own version as its family names it (the summary's; the accessor's)
     meta = {"file": args.file, "format": fmt.name, "format_version": fmt.version, "size": size}
     family: Artifact | None = None if args.fields or not isinstance(acc, Artifact) else acc
-    code = read_code(acc if family else None)
+    code = read_code(acc)  # --fields too: what was read unverified is said by the exit code
     if args.json:
         if family:
             doc = {**meta, **{k: v for k, v in family.summary().items() if k not in meta}}
@@ -96,7 +96,7 @@ def traces(args: argparse.Namespace) -> int:
     kind = obj.summary().get("kind") if isinstance(obj, Artifact) else None
     if kind != "traces":
         raise UsageError("not a folder of layer traces", file=args.dir, found=kind or type(obj).__name__,
-                            hint="a folder of the per-layer trace files a runtime wrote")
+                         hint="a folder of the per-layer trace files a runtime wrote")
     return _show(args, obj, args.dir)
 
 
@@ -105,7 +105,7 @@ def compare(args: argparse.Namespace) -> int:
     a = open_source(args.a, args)
     if not isinstance(a, Comparable):
         raise UsageError("binparse does not compare this kind of artifact", file=args.a,
-                            hint="compare takes two folders of layer traces (or traces and reference .npy files)")
+                         hint="compare takes two folders of layer traces (or traces and reference .npy files)")
     result = a.compare(open_source(args.b, args), min_snr_db=args.min_snr)
     if args.svg:
         svg = getattr(result, "svg", None)

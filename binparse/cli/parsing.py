@@ -23,9 +23,11 @@ EXIT_CODES = """exit codes (every command):
   0  everything named was read, verified and agrees
   1  a problem was proven (a vendor's tool would refuse it, or two files contradict each other)
   2  something could not be read or verified (named in the output), and no problem was proven
-  3  usage or I/O error (bad arguments, a missing path, a write refused)
-Memory stays within 8 x the input + 256 MiB; writes go only where you say; names from files are
-escaped: docs/contracts.md."""
+  3  usage or I/O error (bad arguments, a missing path, a path that is not a regular file,
+     a write refused)
+memory stays within 8 x the input's size + 256 MiB whatever a file claims; writes go only to the
+path given, never through a link or onto anything but a regular file; names from files are
+printed with control characters escaped (docs/contracts.md)"""
 
 OVERVIEW = ("Read, check and write the binary artifacts and device buffers of deep-learning accelerator\n"
             "toolchains ({families}),\nfrom declarative schemas.")
