@@ -50,7 +50,7 @@ def jsonable(v: Any) -> Any:
 def json_text(doc: Any) -> str:
     """What the commands print for `--json`: `doc` with floats as `jsonable` says, indented."""
     import json
-    return json.dumps(jsonable(doc), indent=1, ensure_ascii=False)
+    return json.dumps(jsonable(doc), indent=1)  # ASCII: C1 controls and bidi marks as \u escapes
 
 
 def _hex(v: Any, digits: int) -> Any:
