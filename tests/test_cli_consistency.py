@@ -54,6 +54,8 @@ def test_float32_values_print_as_their_shortest_text(capsys: pytest.CaptureFixtu
     assert main(["inspect", "--fields", str(io)]) == 0
     rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()[2:]}
     assert rows["out_tensor_scale"].endswith("[35.14227, 0.0 ×31]")
+    assert main(["inspect", str(io)]) == 0  # the report's column too (not 35.1423, another float32)
+    assert capsys.readouterr().out.splitlines()[7].split()[7] == "35.14227"
     assert np.float32(35.14227) == np.float32(35.142269134521484)  # reads back as the same float32
 
 
