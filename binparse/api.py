@@ -23,9 +23,10 @@ def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
     p = os.fspath(path)
     fd = open_regular(p)
     try:
-        if os.fstat(fd).st_size == 0:
+        st = os.fstat(fd)
+        if st.st_size == 0:
             return b""
-        return map_fd(fd, p)
+        return map_fd(fd, p, st)
     except OSError as exc:
         raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
     finally:

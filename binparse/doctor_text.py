@@ -67,7 +67,7 @@ def report_text(doc: dict[str, Any]) -> str:
         return "\n\n".join(report_text(d) for d in doc["folders"]) + "\n\n" + tally_line(doc)
     lines = [f"binparse doctor {shown(doc['path'])}: {headline(doc)}"]
     for f in doc["files"]:
-        what = shown(f"{f['family']} {f['kind']} {f['version']}".strip())
+        what = shown(f"{f['family']} {f['kind']} {f.get('format_version') or f['version']}".strip())
         evidence = f["evidence"] and f["evidence"] not in what
         name = shown(f["file"])
         lines.append(f"  {name}: {what} ({shown(f['evidence'])})" if evidence else f"  {name}: {what}")

@@ -118,8 +118,14 @@ class FileReport:
     error: str = ""  # set when the file looks like an artifact but could not be read
 
     def to_json(self) -> dict[str, Any]:
-        doc = {"file": self.name, "family": self.family, "kind": self.kind, "version": self.version,
-               "format": self.format, "evidence": self.evidence, "runtime": self.runtime}
+        """The file's JSON; its keys mean what they mean in `inspect --json` (docs/cli-conventions.md):
+        `format` the registered format, `format_version` the registry's label of it, `version` the
+        artifact's own version as its family names it (the label where the object names none)."""
+        own = getattr(self.obj, "version", None) if self.obj is not None else None
+        doc = {"file": self.name, "family": self.family, "kind": self.kind,
+               "version": own if isinstance(own, str) and self.format else self.version,
+               "format": self.format, "format_version": self.version if self.format else "",
+               "evidence": self.evidence, "runtime": self.runtime}
         if self.error:
             doc["error"] = self.error
         return doc

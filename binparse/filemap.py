@@ -26,9 +26,10 @@ class FileMap(mmap.mmap):
     identity: tuple[int, int, int, int]
 
 
-def map_fd(fd: int, path: str) -> FileMap:
-    """A read-only mapping of the whole open file `fd`, remembering `path` and the file's identity."""
-    st = os.fstat(fd)
+def map_fd(fd: int, path: str, st: os.stat_result | None = None) -> FileMap:
+    """A read-only mapping of the whole open file `fd`, remembering `path` and the file's identity
+    (`st`: its `os.fstat`, when the caller has it)."""
+    st = st if st is not None else os.fstat(fd)
     m = FileMap(fd, 0, access=mmap.ACCESS_READ)
     m.path = path
     m.identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)

@@ -36,6 +36,13 @@ def shortest(x: float) -> float:
     return float(str(s))
 
 
+def float_text(x: float) -> str:
+    """A number for a report's column: a float32 value as its shortest text (`shortest`), an
+    integral value without ".0" (35.14227, 4, 0.01)."""
+    text = repr(shortest(float(x)))
+    return text[:-2] if text.endswith(".0") else text
+
+
 def jsonable(v: Any) -> Any:
     """A JSON document with every float32-exact float as its shortest float32 text (`shortest`)."""
     if isinstance(v, float):
@@ -50,7 +57,7 @@ def jsonable(v: Any) -> Any:
 def json_text(doc: Any) -> str:
     """What the commands print for `--json`: `doc` with floats as `jsonable` says, indented."""
     import json
-    return json.dumps(jsonable(doc), indent=1)
+    return json.dumps(jsonable(doc), indent=1)  # ASCII: C1 controls and bidi marks as \u escapes
 
 
 def _hex(v: Any, digits: int) -> Any:

@@ -54,6 +54,8 @@ def test_float32_values_print_as_their_shortest_text(capsys: pytest.CaptureFixtu
     assert main(["inspect", "--fields", str(io)]) == 0
     rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()[2:]}
     assert rows["out_tensor_scale"].endswith("[35.14227, 0.0 ×31]")
+    assert main(["inspect", str(io)]) == 0  # the report's column too (not 35.1423, another float32)
+    assert capsys.readouterr().out.splitlines()[7].split()[7] == "35.14227"
     assert np.float32(35.14227) == np.float32(35.142269134521484)  # reads back as the same float32
 
 
@@ -65,6 +67,14 @@ def test_json_keys_mean_one_thing(capsys: pytest.CaptureFixture[str]) -> None:
     for doc in (summary, fields):
         assert (doc["format"], doc["version"], doc["size"]) == ("tidl.net.j7_10_01", "10.01", 5888)
         assert doc["format_version"] == "J7 TIDL 10.01 (layout inferred: a real file of a known model)"
+    io = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+    assert main(["inspect", "--json", str(io)]) == 0
+    inspected = json.loads(capsys.readouterr().out)
+    main(["doctor", "--json", str(io.parent)])
+    doctored = json.loads(capsys.readouterr().out)["files"][0]
+    for key, value in (("format", "tidl.io.j7_08"), ("format_version", "J7 TIDL 08.x (08_00 … 08_06)"),
+                       ("version", "08.x")):  # the doctor's keys mean what inspect's mean
+        assert inspected[key] == doctored[key] == value
     model = FIXTURES / "espdl" / "models" / "conv_c.espdl"
     assert main(["inspect", "--json", str(model)]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -81,3 +91,19 @@ def test_errors_name_python_arguments_in_python_and_options_on_the_command_line(
     assert main(["inspect", str(bad)]) != 0
     assert capsys.readouterr().err.endswith("Pass --format NAME if you know what it is (`binparse schemas` lists "
                                             "them)\n")
+
+
+def test_a_warning_the_output_says_is_not_printed_again(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import warnings
+    data = bytearray(real("tidl/j7-10.01/ow-tiny/ow_tiny_net.bin").read_bytes())
+    data[:4] = (0x20260101).to_bytes(4, "little")  # a netVersion binparse has no layout for: read with the nearest
+    (tmp_path / "new_tidl_net.bin").write_bytes(bytes(data))
+    said = "netVersion 0x20260101 (a version binparse does not know) has no verified layout"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the doctor's NOT VERIFIED line says it: no warning besides
+        assert main(["doctor", str(tmp_path)]) == 2
+    assert capsys.readouterr().out.count(said) == 1
+    with pytest.warns(binparse.BinparseWarning, match=said.replace("(", r"\(").replace(")", r"\)")):  # view's output does not say it: the warning does
+        assert main(["view", str(tmp_path / "new_tidl_net.bin"), "--tensor", "1.bias", "--npy",
+                     str(tmp_path / "b.npy")]) == 0
+    assert np.load(tmp_path / "b.npy").shape == (8,)

@@ -38,11 +38,11 @@ def test_real_folders_have_no_problems(folder: Path) -> None:
     assert not [name for name, f in files.items() if f.get("error")]  # every artifact was read
     for name, f in files.items():
         if name.endswith("_tidl_io_1.bin"):
-            assert f["version"] == IO_VERSIONS[folder.parent.name]
+            assert f["format_version"] == IO_VERSIONS[folder.parent.name]
         if name.endswith("_net.bin") and folder.parent.name in NET_VERSIONS:
-            assert f["version"].startswith(NET_VERSIONS[folder.parent.name])
+            assert f["format_version"].startswith(NET_VERSIONS[folder.parent.name])
         if name.startswith("tidl_net_"):
-            assert f["version"] == "AM57x TIDL-API 1.3"
+            assert f["format_version"] == "AM57x TIDL-API 1.3"
 
 
 def test_real_findings() -> None:

@@ -134,7 +134,8 @@ def test_a_solved_io_is_viewed_packed_and_doctored(tmp_path: Any) -> None:
     with pytest.warns(BinparseWarning):
         doc = doctor(tmp_path)
     rep = {f["file"]: f for f in doc["files"]}["7_tidl_io_1.bin"]
-    assert rep["version"] == "TIDL 09.02 layout with IN 32, OUT 32, 1 core (solved from the size, unverified)"
+    assert rep["format_version"] == "TIDL 09.02 layout with IN 32, OUT 32, 1 core (solved from the size, unverified)"
+    assert rep["version"] == "09.02"  # the artifact's own, as `inspect --json` says it
     assert [f for f in doc["findings"] if f["level"] == "problem"] == []
     assert doc["not_verified"] == ["7_tidl_io_1.bin"]
     assert [f["text"][:60] for f in doc["findings"] if f["text"].startswith("not verified")] == [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 
 from .. import exitcodes, render
 from ..errors import UsageError
@@ -13,14 +14,19 @@ from .common import open_source
 
 
 def inspect(args: argparse.Namespace) -> int:
-    """`inspect PATH`: a warning the output itself shows (a layout not verified: the report's
-    UNVERIFIED line, the JSON's "unverified") is not printed a second time on stderr."""
+    return said_once(lambda: _inspect(args))
+
+
+def said_once(run: Callable[[], tuple[str, int]]) -> int:
+    """Print what a command says (`run` gives its text and exit code) and, on stderr, only the
+    warnings that text does not say already: a layout not verified is the report's UNVERIFIED
+    line, the JSON's "unverified", the doctor's NOT VERIFIED, and is not printed a second time."""
     import warnings
     text, code = "", exitcodes.OK
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            text, code = _inspect(args)
+            text, code = run()
     finally:
         for w in caught:
             message = str(w.message)
@@ -31,7 +37,7 @@ def inspect(args: argparse.Namespace) -> int:
 
 
 def _inspect(args: argparse.Namespace) -> tuple[str, int]:
-    """The text `inspect` prints, and its exit code (`read_code`)."""
+    """What `inspect` prints, and its exit code."""
     from .. import registry
     from ..runtime import Accessor
     acc = open_source(args.file, args)
@@ -40,11 +46,12 @@ def _inspect(args: argparse.Namespace) -> tuple[str, int]:
     fmt = registry.get(args.format) if args.format else registry.format_of(acc)
     acc.validate()
     size = os.stat(args.file).st_size
-    # one meaning of each key in every command's JSON (docs/cli-json.md): `format` the registered
-    # format, `format_version` its release and layout as the registry names it, `version` the
-    # artifact's own version as its family names it (the summary's; what the accessor says)
+    # one meaning of each key in every command's JSON (docs/cli-conventions.md): `format` the
+    # registered format, `format_version` its release and layout as the registry names it,
+    # `version` the artifact's own version as its family names it (the summary's; the accessor's)
     meta = {"file": args.file, "format": fmt.name, "format_version": fmt.version, "size": size}
     family: Artifact | None = None if args.fields or not isinstance(acc, Artifact) else acc
+    code = read_code(acc)  # --fields too: what was read unverified is said by the exit code
     if args.json:
         if family:
             doc = {**meta, **{k: v for k, v in family.summary().items() if k not in meta}}
@@ -52,9 +59,9 @@ def _inspect(args: argparse.Namespace) -> tuple[str, int]:
             version = getattr(acc, "version", None)
             doc = {**meta, **({"version": version} if isinstance(version, str) else {}),
                    "fields": render.plain_json(acc)}
-        return render.json_text(doc), read_code(acc)
+        return render.json_text(doc), code
     title = f"{shown(args.file)}: {fmt.name}, {fmt.version}, {size:,} bytes"
-    return (title + "\n" + family.report() if family else render.table(acc, title)), read_code(acc)
+    return (title + "\n" + family.report() if family else render.table(acc, title)), code
 
 
 def read_code(obj: object) -> int:
@@ -127,9 +134,11 @@ def compare_code(doc: dict[str, object]) -> int:
 
 def doctor(args: argparse.Namespace) -> int:
     from ..doctor import doctor as run, doctor_tree, exit_code, report_text
-    doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
-    print(render.json_text(doc) if args.json else report_text(doc))
-    return exit_code(doc)
+
+    def said() -> tuple[str, int]:
+        doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
+        return render.json_text(doc) if args.json else report_text(doc), exit_code(doc)
+    return said_once(said)
 
 
-__all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "traces"]
+__all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "said_once", "traces"]

@@ -37,8 +37,8 @@ class Parser(argparse.ArgumentParser):
     """argparse keeping binparse's exit-code contract: a usage error exits 3 (`exitcodes.USAGE`)."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
         from ..text import shown  # an argument's value quoted in the message is a name like any other
+        self.print_usage(sys.stderr)
         self.exit(USAGE, f"{self.prog}: error: {shown(message)}\n")
 
 

@@ -264,7 +264,7 @@ class _Loader:
     def attr(self, aid: str, a: Node, schema: Schema, instance: bool = False) -> Attr:
         line = a.lines.get("id", a.line)
         at = Attr(id=aid, kind="bytes", line=line, doc=self.text(a, "doc"), doc_ref=self.text(a, "doc-ref"),
-                  key_lines={str(k): v for k, v in a.lines.items()})
+                  key_lines={str(k): v for k, v in a.lines.items()}, display=a.get("-display"))  # check.py checks it
         if instance and "value" in a:
             if set(a) - {"value", "doc", "doc-ref", "enum"}:
                 raise self.err("a value instance takes only value, enum, doc, doc-ref", a,
@@ -277,9 +277,6 @@ class _Loader:
                 raise self.err("an instance needs 'value' or 'pos'", a)
             at.pos = self.expr(a["pos"], a, "pos")
         typ = a.get("type")
-        if a.get("-display", "hex") != "hex":  # a custom key (Kaitai's compiler ignores keys that start with '-')
-            raise self.err("-display takes only 'hex' (print the integer in hexadecimal)", a, "-display")
-        at.display = a.get("-display")
         if "if" in a:
             at.cond = self.expr(a["if"], a, "if")
         if "size" in a:

@@ -51,6 +51,7 @@ class LayerTable:
         return int(self.layer_type.shape[0])
 
 
+_RECORDS: dict[tuple[Any, ...], tuple[int, np.dtype[Any]]] = {}  # (class, params) -> layers field, record dtype
 _SLOTS: dict[int, NDArray[np.int32]] = {}  # slot count -> 0, 1, ..., count - 1 (made once)
 
 
@@ -217,10 +218,17 @@ class NetJ7(TidlNetJ7, _Network):
     def table(self) -> LayerTable:
         """The columns, over a private copy of the used layer records (`filemap.read_range`: a dense
         read of a mapped file is quicker by pread than by page faults); views of that copy."""
-        records = self.layers
-        dt, n = records.array.dtype, self._num(2)
-        start = records._offsets[0] if n else 0
-        a = np.frombuffer(read_range(self._mv, start, n * dt.itemsize), dt, n) if n else records.array[:0]
+        key = (type(self), self._pkey)
+        known = _RECORDS.get(key)  # (the layers field's index, the record dtype): the same for every file of a layout
+        if known is None:
+            index = next(i for i, spec in enumerate(self._FIELDS) if spec.name == "layers")
+            known = _RECORDS[key] = (index, self.layers.array.dtype)
+        (index, dt), n = known, self._num(2)
+        start = self._loc(index)[0]
+        if n > 0 and start + n * dt.itemsize <= self._mv.nbytes:
+            a = np.frombuffer(read_range(self._mv, start, n * dt.itemsize), dt, n)
+        else:  # none, or records cut short: the accessor's own reading names what is wrong
+            a = self.used_layers.copy()
         nin, nout = a["num_in_bufs"], a["num_out_bufs"]
         if self.gen == 82:
             in_ids, out_ids = a["in_data_params"]["data_id"], a["out_data_params"]["data_id"]

@@ -68,7 +68,16 @@ NET_FORMATS.append(register(Format(
     version="J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)",
     exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
     describe="sTIDL_Network_t of an SDK binparse does not know")))
-register_sniffer("binparse.formats.tidl.nearest:sniff", head=net_head)
+_LISTED = frozenset(v.value for v in RELEASED)  # netVersions with a format of their own (found by their magic)
+
+
+def _unlisted_net_head(head: bytes) -> str | None:
+    """`net_head` for a netVersion that is not listed: only such a net is the nearest sniffer's (every
+    open of a J7 net asks: a listed one is answered here, without calling the sniffer)."""
+    return None if head[:4] and int.from_bytes(head[:4], "little") in _LISTED else net_head(head)
+
+
+register_sniffer("binparse.formats.tidl.nearest:sniff", head=_unlisted_net_head)
 register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin", "tidl_config_*.txt"))
 register_sniffer("binparse.formats.tidl.printout_files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
                                                                        "*_paramDebug.csv"))

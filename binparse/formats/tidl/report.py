@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ...render import columns
+from ...render import columns, float_text
 from .tensors import DTYPE_NAMES, Tensor
 
 
@@ -37,7 +37,7 @@ def tensor_rows(tensors: Sequence[Tensor]) -> list[list[Any]]:
         p = t.pad
         rows.append([t.index, tail(t.name) or "-", DTYPE_NAMES[t.element_type], ",".join(map(str, t.shape)),
                      f"{p.left},{p.top},{p.right},{p.bottom},{p.channel}", t.channel_pitch, t.line_pitch,
-                     "-" if t.scale is None else f"{t.scale:g}", t.zero_point, t.layout,
+                     "-" if t.scale is None else float_text(t.scale), t.zero_point, t.layout,
                      f"{t.buf_size} ({t.buf_size_source})"])
     return rows
 

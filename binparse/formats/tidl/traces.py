@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from ...errors import BinparseError, FormatError, warn
 from ...paths import files_in
-from ...render import columns
+from ...render import columns, float_text
 from .report import tail
 from .trace_names import TraceName, parse
 from .trace_compare import Source, TraceComparison, chunked, compare_runs
@@ -182,7 +182,7 @@ _HEAD = ["dataId", "layer", "layer type", "N,D1,D2,C,H,W", "dtype", "scale", "ze
 def _row(f: TraceFile) -> list[Any]:
     e = f.entry()
     return [e["data_id"], "-" if e["layer"] is None else e["layer"], e["layer_type"] or "-",
-            ",".join(map(str, e["shape"])), e["dtype"] or "? (no net)", "-" if e["scale"] is None else f"{e['scale']:g}",
+            ",".join(map(str, e["shape"])), e["dtype"] or "? (no net)", "-" if e["scale"] is None else float_text(e["scale"]),
             "-" if e["zero_point"] is None else e["zero_point"], tail(e["name"] or "-", 32), e["file"]]
 
 
