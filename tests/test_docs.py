@@ -144,3 +144,45 @@ def test_console_lines_are_binparse_or_python_without_shell_syntax(tmp_path: Pat
     for text in ("binparse schemas | head", "ls fixtures", "binparse schemas > list.txt"):
         with pytest.raises(ValueError, match="without shell syntax"):
             docs_outputs.run_command(text, tmp_path)
+
+
+CODE = re.compile(r"`([^`\n]+)`")
+DOTTED = re.compile(r"^binparse(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+REPO_PATH = re.compile(r"^(binparse|schemas|tests|tools|bench|fixtures|docs|\.ci)/[A-Za-z0-9_./-]*$")
+
+
+# Named in `code` but not a module or a path in the repository: the entry-point group, what the bench generates.
+NOT_NAMES = {"binparse.families", "bench/.out/"}
+
+
+def _resolves(dotted: str) -> bool:
+    import importlib
+    parts = dotted.split(".")
+    for n in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:n]))
+        except ImportError:
+            continue
+        for attr in parts[n:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+def test_names_of_modules_and_files_in_the_docs_exist() -> None:
+    """A module, function or repository path the pages name in `code` exists (they drift when code moves)."""
+    missing, checked = [], 0
+    for page in docs_outputs.pages(REPO):
+        for name in CODE.findall(page.read_text()):
+            name = name.strip().rstrip(".,:;")
+            if name in NOT_NAMES:
+                continue
+            checked += bool(DOTTED.match(name) or REPO_PATH.match(name))
+            if DOTTED.match(name) and not _resolves(name):
+                missing.append(f"{page.relative_to(REPO)}: {name}")
+            elif REPO_PATH.match(name) and "*" not in name and not (REPO / name).exists():
+                missing.append(f"{page.relative_to(REPO)}: {name}")
+    assert not missing, missing
+    assert checked > 20, checked
