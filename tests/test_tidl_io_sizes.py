@@ -17,8 +17,8 @@ from binparse.backends import construct_backend
 from binparse.errors import BinparseWarning, FormatError
 from binparse.fixtures.build import defaults
 from binparse.formats.tidl.fixtures import io_values
-from binparse.formats.tidl import io_solve
-from binparse.formats.tidl.io_solve import BUFS, GENERATIONS, Candidate, candidates, problems
+from binparse.formats.tidl.io import solve as io_solve
+from binparse.formats.tidl.io.solve import BUFS, GENERATIONS, Candidate, candidates, problems
 from binparse.registry import format_of
 from binparse.schema import SCHEMAS_DIR, load_schema
 

@@ -12,9 +12,9 @@ from ... import api
 from ...errors import BinparseError, FormatError
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
-from .printouts import common_dims
-from .weights import tda2_weights_read
-from .versions import RELEASED
+from .printouts.parse import common_dims
+from .net.weights import tda2_weights_read
+from .net.versions import RELEASED
 
 IO_VERSIONS = (80, 90, 92, 100)  # the io layouts, named by the TIDL release that introduced each (io_version)
 

@@ -12,13 +12,13 @@ import struct
 
 from ...family import register_checks_in
 from ...registry import Format, register, register_sniffer, register_solver
-from .io import IoBufDesc, IoBufDescTda2
+from .io.desc import IoBufDesc, IoBufDescTda2
 from .plugin import TRACE_NAMES, net_head
-from .versions import OTHER, RELEASED
+from .net.versions import OTHER, RELEASED
 
 # Nets, params, configs and printouts import their (large) modules only when such a file is opened:
 # accessors and sniffers are named "module:attribute", each sniffer asked only about its names or heads.
-_NET = "binparse.formats.tidl.net"
+_NET = "binparse.formats.tidl.net.model"
 
 IO_FORMATS = [
     register(Format(name="tidl.io.tda2", accessor=IoBufDescTda2, family="tidl", kind="io_1.bin",
@@ -48,7 +48,7 @@ for _io_version, _name, _label, _sizes in (
             describe=f"sTIDL_IOBufDesc_t, {_cores} x (32 inputs / 128 outputs)"
                      + (" with buffer sizes" if _io_version >= 100 else ""))))
 
-_NEAREST = "binparse.formats.tidl.nearest:NetJ7Nearest"
+_NEAREST = "binparse.formats.tidl.net.nearest:NetJ7Nearest"
 NET_FORMATS = [
     register(Format(name="tidl.net.tda2", accessor=f"{_NET}:NetTda2", family="tidl", kind="net.bin",
                     version="TDA2 TIDL 01.01.03 / TIDL-API 1.2", size=483364, params={"api": 12},
@@ -68,16 +68,16 @@ NET_FORMATS.append(register(Format(
     version="J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)",
     exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
     describe="sTIDL_Network_t of an SDK binparse does not know")))
-register_sniffer("binparse.formats.tidl.nearest:sniff", head=net_head)
+register_sniffer("binparse.formats.tidl.net.nearest:sniff", head=net_head)
 register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin", "tidl_config_*.txt"))
-register_sniffer("binparse.formats.tidl.printout_files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
+register_sniffer("binparse.formats.tidl.printouts.files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
                                                                        "*_paramDebug.csv"))
-register_sniffer("binparse.formats.tidl.traces:sniff", names=TRACE_NAMES)  # one layer trace
-register_sniffer("binparse.formats.tidl.trace_sniff:sniff_folder", folders=True)  # traces or reference .npy
-register_solver("binparse.formats.tidl.io_solve:solve")  # io sizes no format above lists: the struct rule
+register_sniffer("binparse.formats.tidl.traces.read:sniff", names=TRACE_NAMES)  # one layer trace
+register_sniffer("binparse.formats.tidl.traces.sniff:sniff_folder", folders=True)  # traces or reference .npy
+register_solver("binparse.formats.tidl.io.solve:solve")  # io sizes no format above lists: the struct rule
 register_checks_in("binparse.formats.tidl.doctor")
-register_checks_in("binparse.formats.tidl.trace_doctor")
-register_checks_in("binparse.formats.tidl.printout_checks")
+register_checks_in("binparse.formats.tidl.traces.doctor")
+register_checks_in("binparse.formats.tidl.printouts.checks")
 
 
 __all__ = ["IO_FORMATS", "NET_FORMATS"]

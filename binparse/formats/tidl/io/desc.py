@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
-from ...accessors.tidl.tidl_io_buf_desc import TidlIoBufDesc
-from ...accessors.tidl.tidl_io_buf_desc_tda2 import TidlIoBufDescTda2
-from ...errors import FormatError
-from ...runtime import Accessor
-from .report import io_table
-from .tensors import ENTRY_FIELDS, Tensor, entries_json, make_tensors
+from ....accessors.tidl.tidl_io_buf_desc import TidlIoBufDesc
+from ....accessors.tidl.tidl_io_buf_desc_tda2 import TidlIoBufDescTda2
+from ....errors import FormatError
+from ....runtime import Accessor
+from ..report import io_table
+from ..tensors import ENTRY_FIELDS, Tensor, entries_json, make_tensors
 
 VERSION_LABELS = {80: "08.x", 90: "09.00-09.01", 92: "09.02", 100: "10.x-11.x"}
 _NO_DIMS = {f"{side}_{dim}": 1 for side in ("in", "out") for dim in ("dim1", "dim2")}  # DIM1/DIM2 before 09.02

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import BinparseError
-from .drawing import tidl_map
-from .tensors import Tensor
+from ....errors import BinparseError
+from ..drawing import tidl_map
+from ..tensors import Tensor
 
 
 class TensorLayout:

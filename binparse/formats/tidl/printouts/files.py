@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from ...text import is_text
-from .printouts import PRINTOUTS
-from ...render import columns
+from ....text import is_text
+from .parse import PRINTOUTS
+from ....render import columns
 
 
 @dataclasses.dataclass

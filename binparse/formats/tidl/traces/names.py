@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .plugin import TRACE_NAMES
+from ..plugin import TRACE_NAMES
 
 _NUM4, _NUM5 = r"(\d{4,})", r"(\d{5,})"
 _END = r"(\.y|_float\.bin)$"

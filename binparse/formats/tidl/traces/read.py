@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...errors import BinparseError, FormatError, warn
-from ...render import columns
-from .report import tail
-from .trace_names import TraceName, parse
-from .trace_compare import Source, TraceComparison, chunked, compare_runs
-from .trace_net import DataInfo, net_data
+from ....errors import BinparseError, FormatError, warn
+from ....render import columns
+from ..report import tail
+from .names import TraceName, parse
+from .compare import Source, TraceComparison, chunked, compare_runs
+from .net import DataInfo, net_data
 
 
 def _mapped(path: Path, dtype: np.dtype[Any], shape: tuple[int, ...]) -> NDArray[Any]:

@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...accessors.tidl.tidl_enums import TidlEnums
-from ...accessors.tidl.tidl_net_j7 import TidlNetJ7
-from ...accessors.tidl.tidl_net_tda2 import TidlNetTda2
-from ...buffers import BufferLike
-from ...errors import FormatError
-from ...runtime import Accessor
-from .report import net_table
+from ....accessors.tidl.tidl_enums import TidlEnums
+from ....accessors.tidl.tidl_net_j7 import TidlNetJ7
+from ....accessors.tidl.tidl_net_tda2 import TidlNetTda2
+from ....buffers import BufferLike
+from ....errors import FormatError
+from ....runtime import Accessor
+from ..report import net_table
 from .versions import LAYOUTS, RELEASED
 from .weights import j7_weights, tda2_weights
 

@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...errors import FormatError
-from ...render import columns
-from .report import tail
-from .trace_compare import Source, TraceComparison, chunked, compare_runs
-from .trace_net import DataInfo, net_data
+from ....errors import FormatError
+from ....render import columns
+from ..report import tail
+from .compare import Source, TraceComparison, chunked, compare_runs
+from .net import DataInfo, net_data
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 

@@ -13,11 +13,11 @@ import struct
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ...buffers import BufferLike, byte_view
-from ...errors import BinparseError, FormatError, warn
-from ...text import is_text
-from .net import NET_VERSIONS, NetJ7
-from .net_check import structure_problems
+from ....buffers import BufferLike, byte_view
+from ....errors import BinparseError, FormatError, warn
+from ....text import is_text
+from .model import NET_VERSIONS, NetJ7
+from .check import structure_problems
 from .versions import BY_VALUE, LAYOUTS, OTHER, VERIFIED, as_date, nearest_layouts
 
 N = TypeVar("N", bound="NetJ7Nearest")
@@ -93,7 +93,7 @@ def sniff(path: Path | None, head: bytes) -> Any:
         return None  # a text file is never a net, whatever its first bytes spell
 
     def opener(source: Any) -> Any:
-        from ... import api
+        from .... import api
         return api.open(source, format=OTHER)
     return opener
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import FormatError
-from .tensors import DTYPE_NAMES, ELEMENT_DTYPES
+from ....errors import FormatError
+from ..tensors import DTYPE_NAMES, ELEMENT_DTYPES
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def shape6(dims: list[int]) -> tuple[int, int, int, int, int, int]:
 
 def _names(net: Any) -> dict[tuple[int, int], str]:
     """(layer index, dataId) → name from `<net>.layer_info.txt` beside the net, if there is one."""
-    from .printouts import read_layer_info  # only when a net is read with its printout
+    from ..printouts.parse import read_layer_info  # only when a net is read with its printout
     file = getattr(net, "_file", None)
     if not file:
         return {}
@@ -71,7 +71,7 @@ def _names(net: Any) -> dict[tuple[int, int], str]:
 def net_data(net: Any) -> dict[int, DataInfo]:
     """dataId → DataInfo for every buffer a layer of `net` writes (the graph's output data
     layers write none). Raises FormatError for a net that is not a J7 net."""
-    from .net import NetJ7
+    from ..net.model import NetJ7
     if not isinstance(net, NetJ7):
         raise FormatError("layer traces are read with a J7 TIDL net", file=getattr(net, "_file", None),
                           expected="a J7 *_tidl_net.bin (8.2, 08.06, 9.x, 10.x)", found=type(net).__name__,

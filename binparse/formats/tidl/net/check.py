@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...errors import BinparseError
+from ....errors import BinparseError
 from .versions import LAYOUTS
 
 if TYPE_CHECKING:
-    from .net import NetJ7
+    from .model import NetJ7
 
 ALIGN_NET_DATA = 64
 

@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...errors import FormatError
-from ...progress import steps
-from ...render import columns
-from .trace_net import DataInfo, net_data, topological_ids
-from .trace_plot import snr_svg
+from ....errors import FormatError
+from ....progress import steps
+from ....render import columns
+from .net import DataInfo, net_data, topological_ids
+from .plot import snr_svg
 
 CHUNK = 1 << 20  # elements per step (8 MB as float64)
 _TINY = float(np.finfo(np.float64).tiny)

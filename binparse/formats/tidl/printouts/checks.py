@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...errors import BinparseError
-from ...family import FileReport, Finding, register_check
-from .printout_files import Printout
-from .printouts import PRINTOUTS, LayerInfoRow, NetLogRow, ParamDebugRow, common_dims
+from ....errors import BinparseError
+from ....family import FileReport, Finding, register_check
+from .files import Printout
+from .parse import PRINTOUTS, LayerInfoRow, NetLogRow, ParamDebugRow, common_dims
 
 MAX_LISTED = 10  # differences listed one by one per printout; the rest are counted
 

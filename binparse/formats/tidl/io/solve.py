@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import BinparseError, FormatError, warn
-from ...text import is_text
-from ...registry import Format, register_solved
-from .io import IoBufDesc, IoBufDescTda2, IoTensors, VERSION_LABELS
-from .tensors import ELEMENT_DTYPES
+from ....errors import BinparseError, FormatError, warn
+from ....text import is_text
+from ....registry import Format, register_solved
+from .desc import IoBufDesc, IoBufDescTda2, IoTensors, VERSION_LABELS
+from ..tensors import ELEMENT_DTYPES
 
 BUFS = (16, 32, 64, 128)
 CORES = (1, 2, 4)

@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ... import csv_rows
-from ...errors import FormatError
+from .... import csv_rows
+from ....errors import FormatError
 
 NETLOG_NAME_WIDTH = 50  # TI prints `%-50s` of the name's last 50 characters
 

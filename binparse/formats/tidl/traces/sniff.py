@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .trace_names import parse
+from .names import parse
 
 NOTES = (".json", ".txt", ".md")  # what may lie beside reference arrays (a manifest, a readme)
 
@@ -31,12 +31,12 @@ def folder_kind(path: Path) -> str | None:
 
 
 def _open_traces(source: str) -> Any:
-    from .traces import TraceFolder
+    from .read import TraceFolder
     return TraceFolder(source)
 
 
 def _open_reference(source: str) -> Any:
-    from .trace_reference import ReferenceFolder
+    from .reference import ReferenceFolder
     return ReferenceFolder(source)
 
 

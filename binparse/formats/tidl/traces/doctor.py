@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...family import FileReport, Finding, register_check
-from .trace_net import net_data
-from .traces import TraceFile
+from ....family import FileReport, Finding, register_check
+from .net import net_data
+from .read import TraceFile
 
 
 @register_check
