@@ -187,7 +187,7 @@ def test_real_io_files_hold_under_the_content_checks() -> None:
         io = binparse.open(path)
         gen = next(g for g in GENERATIONS if g.io_version == io.io_version)
         assert problems(io, gen) == [], path
-    assert len(files) == 9
+    assert len(files) == 10
 
 
 def test_a_solved_io_beside_a_net_of_another_sdk_is_a_note_and_its_tensors_are_compared(tmp_path: Any) -> None:

@@ -42,7 +42,9 @@ for _io_version, _name, _label, _sizes in (
     for _cores, _size in zip((1, 2, 4), _sizes):
         IO_FORMATS.append(register(Format(
             name=f"tidl.io.{_name}.c{_cores}", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
-            version=f"{_label}, {_cores} core{'s' if _cores > 1 else ''}", size=_size,
+            version=(f"{_label}, {_cores} core{'s' if _cores > 1 else ''}" if (_io_version, _cores) != (100, 4) else
+                     "J7 TIDL 10.00-11.01, 4 cores, and 11.02 on every SoC (itidl_io.h: TIDL_IO_MAX_NUM_CORES 4)"),
+            size=_size,
             params={"max_num_cores": _cores, "max_alg_in_bufs": 32, "max_alg_out_bufs": 128,
                     "io_version": _io_version},
             describe=f"sTIDL_IOBufDesc_t, {_cores} x (32 inputs / 128 outputs)"
@@ -61,7 +63,7 @@ for _v in RELEASED:  # every released netVersion; those without a verified layou
     NET_FORMATS.append(register(Format(
         name=f"tidl.net.j7_{_v.key}", accessor=f"{_NET}:NetJ7" if _v.gen else _NEAREST, family="tidl", kind="net.bin",
         version=f"J7 TIDL {_v.sdk} ({_v.evidence})", magic=struct.pack("<I", _v.value),
-        params={"gen": _v.gen} if _v.gen else {}, exact_size=False, identified_by=f"netVersion {_v.hex}",
+        params={"gen": _v.gen, **({"cores": 1} if _v.gen < 112 else {})} if _v.gen else {}, exact_size=False, identified_by=f"netVersion {_v.hex}",
         describe="sTIDL_Network_t header + numLayers layers, then parameters")))
 NET_FORMATS.append(register(Format(
     name=OTHER, accessor=_NEAREST, family="tidl", kind="net.bin",

@@ -151,10 +151,12 @@ def _side_problems(acc: Any, gen: Generation, side: str, n: int) -> list[str]:
     if ((et < 0) | (et >= gen.element_types)).any():
         out.append(f"{side}_element_type: not an element type (0..{gen.element_types - 1})")
     if j7:
-        plane = ((_ints(acc, f"{side}_pad_t") + _ints(acc, f"{side}_height") + _ints(acc, f"{side}_pad_b"))
+        # the rows a channel's data reaches; its bottom padding may run into the next channel (TI's own
+        # fastdepth io: padT 1, H 224, padB 34, W 224 in a channel pitch of 57,920 < 259 x 224)
+        plane = ((_ints(acc, f"{side}_pad_t") + _ints(acc, f"{side}_height"))
                  * (_ints(acc, f"{side}_pad_l") + _ints(acc, f"{side}_width") + _ints(acc, f"{side}_pad_r")))[:n]
         if (_ints(acc, f"{side}_channel_pitch")[:n] < plane).any():
-            out.append(f"{side}_channel_pitch: smaller than a padded plane (padT+H+padB)*(padL+W+padR)")
+            out.append(f"{side}_channel_pitch: smaller than the rows a channel's data reaches (padT+H)*(padL+W+padR)")
         names = getattr(acc, f"{side}_data_name")
         if not all(names[i] and names[i].isprintable() for i in range(n)):
             out.append(f"{side}_data_name: a used name is empty or not printable")

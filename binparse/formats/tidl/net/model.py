@@ -1,6 +1,6 @@
 """TIDL network files (`*_tidl_net.bin`, `tidl_net_*.bin`): layers, graph, weights.
 
-`NetJ7` (8.2, 08.06, 9.0/9.1, 09.02, 10.01) and `NetTda2` (TDA2 / AM57x TIDL-API) extend the generated accessor
+`NetJ7` (8.2, 08.06, 9.0/9.1, 09.02, 10.01, 11.02) and `NetTda2` (TDA2 / AM57x TIDL-API) extend the generated accessor
 classes with what a user of the network wants: a vectorised layer table (types, buffer counts,
 data ids, out dims, read as columns of the structured layer array, no per-layer parsing), TI's
 layer-type names, producers/consumers by dataId, a topological order, and the weight views
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,8 +25,10 @@ from ....errors import FormatError
 from ....runtime import Accessor
 from ..report import net_table
 from .versions import LAYOUTS, RELEASED
+from .cores import resolve as resolve_cores
 from .weights import j7_weights, tda2_weights
 
+J = TypeVar("J", bound="NetJ7")
 J7_GENERATIONS = LAYOUTS  # gen → (SDK label, layer-type numbering)
 NET_VERSIONS = {v.value: v.gen for v in RELEASED if v.gen is not None}  # netVersion → its verified layout
 
@@ -167,9 +169,22 @@ class _Network(Accessor):
 
 
 class NetJ7(TidlNetJ7, _Network):
-    """A J7 network file (8.2, 08.06, 9.0/9.1, 09.02 or 10.01)."""
+    """A J7 network file (8.2, 08.06, 9.0/9.1, 09.02, 10.01 or 11.02)."""
 
     __slots__ = ("_unverified",)
+
+    @classmethod
+    def from_buffer(cls: type[J], buf: BufferLike, offset: int = 0, *, file: str | None = None,
+                    **params: int) -> J:
+        """`gen=` picks the layout; `cores=` the SoC's TIDL_MAX_NUM_CORES (11.02: read from the header if not given)."""
+        if "gen" in params and "cores" not in params:
+            params["cores"] = resolve_cores(buf, offset, file, params["gen"]) if params["gen"] >= 112 else 1
+        return super().from_buffer(buf, offset, file=file, **params)
+
+    @property
+    def soc_cores(self) -> int | None:
+        """TIDL_MAX_NUM_CORES of the SoC the header was laid out for (10.01 and later)."""
+        return int(self.cores) if self.gen >= 100 else None
 
     @property
     def unverified(self) -> str | None:

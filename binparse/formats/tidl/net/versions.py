@@ -39,19 +39,28 @@ class NetVersion:
 LAYOUTS: dict[int, tuple[str, type[TidlEnums.LayerTypeJ708] | type[TidlEnums.LayerTypeJ709]]] = {
     82: ("8.2", TidlEnums.LayerTypeJ708), 86: ("08.06", TidlEnums.LayerTypeJ708),
     90: ("9.0/9.1", TidlEnums.LayerTypeJ709), 92: ("09.02", TidlEnums.LayerTypeJ709),
-    101: ("10.01", TidlEnums.LayerTypeJ709)}
+    101: ("10.01", TidlEnums.LayerTypeJ709), 112: ("11.02", TidlEnums.LayerTypeJ709)}
 
 NONE = "no verified layout: nearest, with a warning"
+# 11.00-11.01 publish no header; TI's 11.02 source reads every net from TIDL_NET_VERSION_FW_11_00_00_00
+# (0x20250429) on through the one sTIDL_Network_t, branching only kernel behaviour on the netVersion
+# (tidl_rt_ovx.c, tidl_batchNorm_ref.c, tidl_layerNorm_ref.c, tidl_transpose.c): the 11.02 layout is nearest.
+ELEVEN = "no header of its own: the 11.02 layout, nearest, with a warning"
 RELEASED: tuple[NetVersion, ...] = (
     NetVersion(0x20211201, "8.2", "08_2", 82, "layout inferred: real files + netLog"),
     NetVersion(0x20230208, "08.06", "08_06", 86, "layout: 08.06 header"),
     NetVersion(0x20230802, "9.0/9.1", "09_01", 90, "layout inferred: real files + netLog, paramDebug"),
     NetVersion(0x20240401, "09.02", "09_02", 92, "layout: 09.02 header"),
-    NetVersion(0x20240719, "10.00", "10_00", None, NONE),
+    NetVersion(0x20240719, "10.00", "10_00", None, "no header or net file: the 10.01 layout, nearest, with a warning"),
     NetVersion(0x20241120, "10.01", "10_01", 101, "layout inferred: a real file of a known model"),
-    NetVersion(0x20250429, "11.00.04", "11_00_04", None, NONE),
-    NetVersion(0x20250630, "11.00", "11_00", None, NONE),
-    NetVersion(0x20250821, "11.01", "11_01", None, NONE),
+    NetVersion(0x20250429, "11.00.04", "11_00_04", None, ELEVEN),
+    NetVersion(0x20250630, "11.00", "11_00", None, ELEVEN),
+    NetVersion(0x20250821, "11.01", "11_01", None, ELEVEN),
+    NetVersion(0x20251208, "11.02", "11_02", 112, "layout: 11.02 header (11_02_04_00) through schema from-header"),
+    # the 11_02_12_00 header (Processor-SDK-TDA) adds dynDimMask to sTIDL_DataParams_t: its layers are
+    # longer than 11.02's, and no file or generated layout confirms them; refused unless a layout holds
+    NetVersion(0x20260423, "11.02.12", "11_02_12", None,
+               "no verified layout: its header grows the data params (dynDimMask); nearest, with a warning"),
 )
 BY_VALUE = {v.value: v for v in RELEASED}
 VERIFIED = {v.gen: v for v in RELEASED if v.gen is not None}
