@@ -72,7 +72,7 @@ def preprocess(headers: list[str], defines: dict[str, str]) -> str:
         from pcpp import Preprocessor
     except ImportError as exc:  # pragma: no cover - the extra is missing
         raise FormatError("C header support needs the 'headers' extra", hint="pip install 'binparse[headers]'") from exc
-    from pcpp.preprocessor import Action, OutputDirective
+    from pcpp.preprocessor import Action, OutputDirective  # type: ignore[import-untyped]
 
     class _Quiet(Preprocessor):  # type: ignore[misc]
         def on_include_not_found(self, is_malformed: bool, is_system_include: bool, curdir: str,

@@ -175,6 +175,27 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                                    [cfg.name, rep.name]))
 
 
+def _combined(reports: list[FileReport], out: list[Finding]) -> None:
+    """A combined 11.x net with the combined io beside it: the same N (TI's runtime refuses others), then
+    each subgraph pair checked as a net and io are."""
+    ios = [r for r in reports if r.kind == "combined io"]
+    nets = [r for r in reports if r.kind == "combined net"]
+    for io_rep in ios:
+        prefix = io_rep.name.split("_tidl_io")[0]
+        match = [n for n in nets if n.name.split("_tidl_net")[0] == prefix] or (nets if len(ios) == len(nets) == 1 else [])
+        for net_rep in match[:1]:
+            files = [io_rep.name, net_rep.name]
+            n_io, n_net = io_rep.obj.num_subgraphs, net_rep.obj.num_subgraphs
+            if n_io != n_net:
+                out.append(Finding("problem", f"{io_rep.name} holds {n_io} subgraphs, {net_rep.name} {n_net}: TI's "
+                                              "runtime refuses the pair (number of subgraphs in net and io differ)",
+                                   files))
+                continue
+            for i in range(n_net):
+                _check_pair(FileReport(f"{io_rep.name}[subgraph {i}]", obj=io_rep.obj.subgraph(i)),
+                            FileReport(f"{net_rep.name}[subgraph {i}]", obj=net_rep.obj.subgraph(i)), out)
+
+
 @register_check
 def check_tidl(reports: list[FileReport], folder: Path) -> list[Finding]:
     """The TIDL findings of one folder."""
@@ -183,6 +204,7 @@ def check_tidl(reports: list[FileReport], folder: Path) -> list[Finding]:
         rep.runtime = RUNTIMES.get(rep.format, rep.runtime)
     for io_rep, net_rep in _tidl_pairs(reports):
         _check_pair(io_rep, net_rep, out)
+    _combined(reports, out)
     for rep in reports:
         if rep.format.startswith("tidl.io"):
             _padding_notes(rep, out)

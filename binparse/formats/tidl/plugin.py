@@ -36,6 +36,8 @@ FAMILY = Family(
         Option(("--output",), _BUFFER_COMMANDS, "TIDL: output tensor name or index", {"dest": "name"}, group="side"),
         Option(("--input",), _BUFFER_COMMANDS, "TIDL: input tensor name or index", {"dest": "input_name"},
                group="side"),
+        Option(("--subgraph",), ("inspect", "view", "pack", "draw", "traces", "compare"),
+               "TIDL: subgraph N of a combined 11.x net or io (magic 0xFF00FF00)", {"type": int, "metavar": "N"}),
     ),
     companions=("tempDir",),
 )

@@ -12,6 +12,7 @@ import struct
 
 from ...family import register_checks_in
 from ...registry import Format, register, register_sniffer, register_solver
+from .combined import is_combined_net
 from .io.desc import IoBufDesc, IoBufDescTda2
 from .plugin import TRACE_NAMES, net_head
 from .net.versions import OTHER, RELEASED
@@ -70,6 +71,8 @@ NET_FORMATS.append(register(Format(
     version="J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)",
     exact_size=False, identified_by="a date-like netVersion 0x20YYMMDD not listed (sniffed)",
     describe="sTIDL_Network_t of an SDK binparse does not know")))
+register_sniffer("binparse.formats.tidl.combined:sniff", names=("*_tidl_io_1.bin", "*_tidl_io_*.bin"),
+                 head=is_combined_net)  # 11.x combined subgraphs: before any reading of one net
 register_sniffer("binparse.formats.tidl.net.nearest:sniff", head=net_head)
 register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin", "tidl_config_*.txt"))
 register_sniffer("binparse.formats.tidl.printouts.files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
