@@ -116,12 +116,17 @@ class FileReport:
     runtime: str = ""
     obj: Any = None
     error: str = ""  # set when the file looks like an artifact but could not be read
+    # set by a check when vendor evidence beside the file (a printout, a record) confirms what its own
+    # layout could not: the file is then verified by that evidence, named here
+    verified_by: str = ""
 
     def to_json(self) -> dict[str, Any]:
         doc = {"file": self.name, "family": self.family, "kind": self.kind, "version": self.version,
                "format": self.format, "evidence": self.evidence, "runtime": self.runtime}
         if self.error:
             doc["error"] = self.error
+        if self.verified_by:
+            doc["verified_by"] = self.verified_by
         return doc
 
 

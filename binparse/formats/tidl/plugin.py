@@ -6,6 +6,7 @@ from ...family import Family, Option, Signs
 
 _BUFFER_COMMANDS = ("view", "pack", "draw")
 TRACE_NAMES = ("*tidl_trace*.y", "*tidl_trace*_float.bin")  # the layer traces TIDL writes (debug_level >= 3)
+RECORD_NAMES = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")  # what TI's tools record of a compile
 
 
 def net_head(head: bytes) -> str | None:
@@ -31,6 +32,7 @@ FAMILY = Family(
         Signs("tidl", "printout", names=("*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv"), binary=False),
         Signs("tidl", "net.bin", head=net_head),
         Signs("tidl", "layer trace", names=TRACE_NAMES),
+        Signs("tidl", "record", names=RECORD_NAMES, binary=False),
     ),
     options=(
         Option(("--output",), _BUFFER_COMMANDS, "TIDL: output tensor name or index", {"dest": "name"}, group="side"),

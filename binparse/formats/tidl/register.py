@@ -14,7 +14,7 @@ from ...family import register_checks_in
 from ...registry import Format, register, register_sniffer, register_solver
 from .combined import is_combined_net
 from .io.desc import IoBufDesc, IoBufDescTda2
-from .plugin import TRACE_NAMES, net_head
+from .plugin import RECORD_NAMES, TRACE_NAMES, net_head
 from .net.versions import OTHER, RELEASED
 
 # Nets, params, configs and printouts import their (large) modules only when such a file is opened:
@@ -78,11 +78,14 @@ register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin",
 register_sniffer("binparse.formats.tidl.printouts.files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
                                                                        "*_paramDebug.csv"))
 register_sniffer("binparse.formats.tidl.traces.read:sniff", names=TRACE_NAMES)  # one layer trace
+register_sniffer("binparse.formats.tidl.records.read:sniff", names=RECORD_NAMES)  # param.yaml, OSRT records
 register_sniffer("binparse.formats.tidl.traces.sniff:sniff_folder", folders=True)  # traces or reference .npy
+register_sniffer("binparse.formats.tidl.records.folder:sniff_folder", folders=True)  # an artifacts folder
 register_solver("binparse.formats.tidl.io.solve:solve")  # io sizes no format above lists: the struct rule
 register_checks_in("binparse.formats.tidl.doctor")
 register_checks_in("binparse.formats.tidl.traces.doctor")
 register_checks_in("binparse.formats.tidl.printouts.checks")
+register_checks_in("binparse.formats.tidl.records.checks")
 
 
 __all__ = ["IO_FORMATS", "NET_FORMATS"]

@@ -270,13 +270,18 @@ def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
             _report(out, diffs, f"{names['paramDebug']} lists {listed} of the netLog", names["paramDebug"],
                     [names["paramDebug"], names["netLog"]])
         io_rep = _beside(by_name, net_name.replace("_tidl_net.bin", "_tidl_io_1.bin"))[1]
-        if log is not None and io_rep is not None and io_rep.format.startswith("tidl.io.j7"):
+        if log is not None and io_rep is not None and io_rep.format.startswith(("tidl.io.j7", "tidl.io.solved")):
             io = io_rep.obj
-            _report(out, _io_vs_netlog(io, log), f"{io_rep.name} agrees with {names['netLog']}: {len(io.inputs)} "
+            diffs = _io_vs_netlog(io, log)
+            solved = io_rep.format.startswith("tidl.io.solved")
+            _report(out, diffs, f"{io_rep.name} agrees with {names['netLog']}: {len(io.inputs)} "
                     f"input(s) and {len(io.outputs)} output(s) found by dataId with the same "
                     f"{'dims' if len(log[0].out_nchw) == 6 and getattr(io, 'io_version', 0) >= 92 else 'N,C,H,W'} "
-                    "and name",
-                    io_rep.name, [io_rep.name, names["netLog"]])
+                    "and name" + (f"; its solved layout ({io.version}) is verified by TI's printout" if solved else ""),
+                    io_rep.name + (f" (solved as {io.version}: refuted by TI's printout)" if solved else ""),
+                    [io_rep.name, names["netLog"]])
+            if solved and not diffs:
+                io_rep.verified_by = f"{names['netLog']} (TI's printout of the same import)"
     return out
 
 
