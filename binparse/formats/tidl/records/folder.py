@@ -43,13 +43,13 @@ def _entry(path: Path, rel: str) -> dict[str, Any]:
     from ....registry import format_of
     from ....runtime import Accessor
     try:
-        obj = api.open(path)
+        obj: Any = api.open(path)
     except BinparseError as exc:
         return {"file": rel, "what": "unreadable", "error": exc.message}
     if isinstance(obj, Accessor):
         fmt = format_of(obj)
         made = getattr(obj, "version", None) or fmt.version
-        doc = {"file": rel, "what": f"{fmt.kind}", "format": fmt.name, "made by": f"TIDL {made}"}
+        doc: dict[str, Any] = {"file": rel, "what": f"{fmt.kind}", "format": fmt.name, "made by": f"TIDL {made}"}
         if fmt.kind == "net.bin":
             doc["net_version"] = getattr(obj, "net_version_hex", None)
             doc["layers"] = int(obj.num_layers)
