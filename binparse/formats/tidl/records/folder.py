@@ -46,18 +46,19 @@ def _entry(path: Path, rel: str) -> dict[str, Any]:
         obj: Any = api.open(path)
     except BinparseError as exc:
         return {"file": rel, "what": "unreadable", "error": exc.message}
+    acc: Any = obj  # the family's classes: fields by name
     if isinstance(obj, Accessor):
         fmt = format_of(obj)
         made = getattr(obj, "version", None) or fmt.version
         doc: dict[str, Any] = {"file": rel, "what": f"{fmt.kind}", "format": fmt.name, "made by": f"TIDL {made}"}
         if fmt.kind == "net.bin":
             doc["net_version"] = getattr(obj, "net_version_hex", None)
-            doc["layers"] = int(obj.num_layers)
-            if getattr(obj, "soc_cores", None):
-                doc["soc_cores"] = obj.soc_cores
-        if hasattr(obj, "inputs"):
-            doc["inputs"] = [t.name for t in obj.inputs]
-            doc["outputs"] = [t.name for t in obj.outputs]
+            doc["layers"] = int(acc.num_layers)
+            if getattr(acc, "soc_cores", None):
+                doc["soc_cores"] = acc.soc_cores
+        if hasattr(acc, "inputs"):
+            doc["inputs"] = [t.name for t in acc.inputs]
+            doc["outputs"] = [t.name for t in acc.outputs]
     else:
         s = obj.summary()
         doc = {"file": rel, "what": s.get("kind", "?"), "made by": s.get("version", "")}
