@@ -95,7 +95,10 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert r.returncode == 3 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"binparse: error: {bad}: no known format")
     assert "37,256 bytes = tidl.io.j7_08" in r.stderr
-    r = run("inspect", str(tmp_path))
+    r = run("inspect", str(tmp_path))  # a folder with a TIDL io in it: listed, the io said unreadable
+    assert r.returncode == 0 and f"{bad.name}: unreadable: not read: no known format" in r.stdout
+    (tmp_path / "empty").mkdir()
+    r = run("inspect", str(tmp_path / "empty"))
     assert r.returncode == 3 and "is a directory" in r.stderr
     r = run("inspect")
     assert r.returncode == 2 and "usage" in r.stderr

@@ -128,7 +128,9 @@ class Combined:
             subs.append({"index": s.index, "offset": s.start, "size": s.size, "version": getattr(sub, "version", None),
                          **({"layers": int(sub.num_layers)} if self.kind == "net" else
                             {"inputs": names[0], "outputs": names[1]})})
-        doc: dict[str, Any] = {"family": "tidl", "kind": f"combined {self.kind}", "subgraphs": subs,
+        versions = ", ".join(dict.fromkeys(f"TIDL {s['version']}" for s in subs))
+        doc: dict[str, Any] = {"family": "tidl", "kind": f"combined {self.kind}",
+                               "version": f"{len(subs)} subgraphs, {versions}", "subgraphs": subs,
                                "unverified": self.unverified}
         if self.kind == "net":
             doc["net_version"] = f"0x{struct.unpack_from('<I', self._mv, 0)[0]:08X}"
