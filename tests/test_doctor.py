@@ -23,7 +23,7 @@ def folders() -> list[Path]:
 
 
 IO_VERSIONS = {"j7-08.2": "J7 TIDL 08.x (08_00 … 08_06)", "j7-09.x": "J7 TIDL 09.00–09.01",
-               "j7-10.00": "J7 TIDL 10.00-11.x, 1 core", "fastdepth": "J7 TIDL 09.00–09.01"}
+               "j7-10.00": "J7 TIDL 10.00-11.01, 1 core", "fastdepth": "J7 TIDL 09.00–09.01"}
 NET_VERSIONS = {"j7-08.2": "J7 TIDL 8.2", "j7-09.x": "J7 TIDL 9.0/9.1 (", "j7-10.01": "J7 TIDL 10.01 ("}
 
 

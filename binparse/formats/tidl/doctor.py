@@ -32,9 +32,10 @@ RUNTIMES = {
     "tidl.io.j7_09_02.c1": "the 09.02 runtime on AM62A, J721E, J721S2 (TIDL_MAX_NUM_CORES 1)",
     "tidl.io.j7_09_02.c2": "the 09.02 runtime on J722S (TIDL_MAX_NUM_CORES 2)",
     "tidl.io.j7_09_02.c4": "the 09.02 runtime on J784S4 (TIDL_MAX_NUM_CORES 4)",
-    "tidl.io.j7_10.c1": "10.00–11.x runtimes built with 1 core (AM62A, J721E, J721S2)",
-    "tidl.io.j7_10.c2": "10.00–11.x runtimes built with 2 cores (J722S PSDK header)",
-    "tidl.io.j7_10.c4": "10.00–11.x runtimes built with 4 cores (J784S4; the 11.02 import tool's default)",
+    "tidl.io.j7_10.c1": "10.00–11.01 runtimes built with 1 core (AM62A, J721E, J721S2)",
+    "tidl.io.j7_10.c2": "10.00–11.01 runtimes built with 2 cores (J722S PSDK header)",
+    "tidl.io.j7_10.c4": "10.00–11.01 runtimes built with 4 cores (J784S4), and every 11.02 runtime (itidl_io.h: "
+                        "TIDL_IO_MAX_NUM_CORES 4 on every SoC)",
     "tidl.io.tda2": "TDA2/TDA3 TIDL 01.xx",
     "tidl.net.am57x": "AM57x TIDL-API 1.3 (ReadNetworkBinary: 484,384 bytes)",
     "tidl.net.tda2": "TIDL-API 1.2 and TDA2 01.01.03 (TIDL-API 1.3 converts it)",

@@ -39,7 +39,7 @@ IO_FORMATS = [
 # 09.02 and 10.00-11.x: TIDL_MAX_NUM_CORES (1, 2, 4 per SoC) multiplies every array.
 for _io_version, _name, _label, _sizes in (
         (92, "j7_09_02", "J7 TIDL 09.02", (93976, 187928, 375832)),
-        (100, "j7_10", "J7 TIDL 10.00-11.x", (94616, 189208, 378392))):
+        (100, "j7_10", "J7 TIDL 10.00-11.01", (94616, 189208, 378392))):
     for _cores, _size in zip((1, 2, 4), _sizes):
         IO_FORMATS.append(register(Format(
             name=f"tidl.io.{_name}.c{_cores}", accessor=IoBufDesc, family="tidl", kind="io_1.bin",
