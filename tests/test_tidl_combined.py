@@ -96,3 +96,15 @@ def test_doctor_refuses_a_torn_table(tmp_path: Path) -> None:
     assert doc["status"] == "problem"
     text = [f["text"] for f in doc["findings"] if f["level"] == "problem"][0]
     assert "torn subgraph table: subgraph 1 lies outside the file" in text and "offset 7000 -> bytes 7,044..12,804" in text
+
+
+def test_traces_take_one_subgraph_of_a_combined_net(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    traces = FIXTURES / "tidl" / "traces_10_01"
+    net = FIXTURES / "tidl" / "net_10_01_traces" / "915_tidl_net.bin"
+    joined = tmp_path / "915_tidl_net.bin"
+    joined.write_bytes(combine([NET.read_bytes()[44:44 + 5952], net.read_bytes()]))
+    assert main(["traces", str(traces), "--net", str(net)]) == 0
+    alone = capsys.readouterr().out
+    assert main(["traces", str(traces), "--net", str(joined), "--subgraph", "1"]) == 0
+    assert capsys.readouterr().out == alone.replace(f"read with {net}", f"read with {joined}[subgraph 1]")
+    assert f"read with {net}" in alone

@@ -113,7 +113,10 @@ class Combined:
                               found=index)
         from ... import api
         s = self.subgraphs[index]
-        return api.open(self._mv[s.start:s.start + s.size])
+        sub = api.open(self._mv[s.start:s.start + s.size])
+        if self._file and hasattr(sub, "_file"):
+            sub._file = f"{self._file}[subgraph {index}]"  # errors and reports name where it lies
+        return sub
 
     def with_options(self, options: Any) -> Any:
         """`--subgraph N` picks one subgraph for view, traces, compare and draw."""
