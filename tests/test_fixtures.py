@@ -34,7 +34,7 @@ def test_fixtures_cover_every_schema_and_version() -> None:
                 parts = [obj.subgraph(i) for i in range(obj.num_subgraphs)] if hasattr(obj, "subgraphs") else [obj]
                 made.update(format_of(x).name for x in parts)  # a combined TIDL file: its subgraphs' formats
     unverified = {"tidl.net.j7_10_00", "tidl.net.j7_11_00_04", "tidl.net.j7_11_00", "tidl.net.j7_11_01",
-                  "tidl.net.j7_11_02_12", "tidl.net.j7_other"}  # no layout of their own: real nets restamped, in test_tidl_net_versions
+                  "tidl.net.j7_other"}  # no layout of their own: real nets restamped, in test_tidl_net_versions
     assert {f.name for f in binparse.registry.registered()} - made - unverified == {"tidl.net.j7_08_2", "tidl.net.am57x"}
     # ... those two are read from real files (../shared/real)
 

@@ -106,3 +106,13 @@ def test_a_header_that_holds_for_no_core_count_names_each() -> None:
         NetJ7.from_buffer(bytes(data), gen=112)
     assert e.value.found == ("1 core: numCores reads 7, not within 1..1; 2 cores: numCores reads 0, not within 1..2; "
                              "4 cores: numCores reads 0, not within 1..4")
+
+
+def test_11_02_12_reads_with_its_headers_layout() -> None:
+    """0x20260423: 11.02's network and layer with dynDimMask ending the data params (1,856-byte layers)."""
+    net = binparse.open(TIDL / "net_11_02_12_j784s4" / "110212_tidl_net.bin")
+    assert format_of(net).name == "tidl.net.j7_11_02_12" and net.unverified is None
+    assert (net.gen, net.soc_cores, net.version, net.field_info("layers")[0]) == (113, 4, "11.02.12", 184)
+    assert net.field_info("layers")[2] == 1856 and [(b.offset, b.size) for b in net.net_buf_info][0] == (0, 5760)
+    assert net.layers[1].out_data.dim_values.tolist() == [1, 1, 1, 4, 8, 8] and net.layers[1].out_data.dyn_dim_mask == 0
+    assert net.weights(1)["bias"].tolist() == [-300, 0, 300, 32767]

@@ -177,7 +177,8 @@ def test_newer_net_version_reads_with_the_nearest_layout_and_says_so(capsys: pyt
         "layout (netVersion 0x20241120), the nearest under which the file holds together (known layer types, "
         "connected data ids, positive dims, sizes and weight offsets inside the file); fields that moved since "
         "then read wrong. Rejected before it: 11.02 layout (netVersion 0x20251208): the TIDL network header holds "
-        "for no SoC's core count.")  # a 10.01 file: 1,824-byte layers, so 11.02's netBufInfo[0] rule fails
+        "for no SoC's core count; 11.02.12 layout (netVersion 0x20260423): the TIDL network header holds for no "
+        "SoC's core count.")  # a 10.01 file: 1,824-byte layers, so 11.02's netBufInfo[0] rule fails
     assert net.version == "unknown" and net.table().out_shapes[1, 0].tolist() == [1, 1, 1, 8, 1, 1]
     assert net.summary()["unverified"] == net.unverified and net.weights(1)["bias"].tolist() == OW_BIAS
     p = tmp_path / "newer_tidl_net.bin"
@@ -215,6 +216,7 @@ def test_corrupt_net_of_unknown_version_names_every_layout_tried(tmp_path: Path)
         "no known layout reads this TIDL network (netVersion 0x20260101, a version binparse does not know); "
         "expected a layout under which the layers, data ids, dims and sizes hold, found "
         "tried 11.02 layout (netVersion 0x20251208): the TIDL network header holds for no SoC's core count; "
+        "tried 11.02.12 layout (netVersion 0x20260423): the TIDL network header holds for no SoC's core count; "
         "tried 10.01 layout (netVersion 0x20241120): layer 1 has type 999, not one of the 10.01 layer types "
         "(1 such layer); "
         "tried 09.02 layout (netVersion 0x20240401): no input data layer (numInBufs -1) or no output data layer "
@@ -246,8 +248,8 @@ def test_every_released_net_version_is_registered() -> None:
         "netVersion 0x20250821": ("tidl.net.j7_11_01", "J7 TIDL 11.01 (no header of its own: the 11.02 layout, nearest, with a warning)"),
         "netVersion 0x20251208": ("tidl.net.j7_11_02",
                                   "J7 TIDL 11.02 (layout: 11.02 header (11_02_04_00) through schema from-header)"),
-        "netVersion 0x20260423": ("tidl.net.j7_11_02_12", "J7 TIDL 11.02.12 (no verified layout: its header grows the "
-                                                          "data params (dynDimMask); nearest, with a warning)"),
+        "netVersion 0x20260423": ("tidl.net.j7_11_02_12",
+                                  "J7 TIDL 11.02.12 (layout: 11_02_12_00 header, 11.02's with dynDimMask)"),
         "a date-like netVersion 0x20YYMMDD not listed (sniffed)": (
             "tidl.net.j7_other", "J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)")}
 

@@ -32,7 +32,12 @@ doc: |
   proves this declaration equal to them): netInitBackupDataOffset[TIDL_MAX_NUM_CORES] makes the
   header depend on the SoC (layers at 176 for 1 and 2 cores, 184 for 4), and sTIDL_ActParams_t
   grew by alpha and the LUT params (20 -> 44 bytes), so a layer is 1,848 bytes; the inner-product
-  params gained numBChannels, the eltwise, concat and detection-output params trailing fields.
+  params gained numBChannels, the eltwise, concat and detection-output params trailing fields;
+  113 = 11.02.12 (netVersion 0x20260423, tools 11_02_12_00), from that header
+  (TexasInstruments/Processor-SDK-TDA): 11.02's network and layer, the data params ending in
+  dynDimMask (a byte, padded: 120 bytes), so the layer pointer moves to 1,824 and a layer is 1,856
+  bytes; the union stays 1,544 bytes (its largest member, sTIDL_ScatterElementsParams_t, is unchanged;
+  the new LSTM, GRU, RNN, RMSNorm, Tile and LogicalOp members are smaller).
   Layer types are numbered as in tidl_enums::layer_type_j7_08 (8.2, 08.06) or
   tidl_enums::layer_type_j7_09 (9.0 and later; the real 9.x / 10.01 files use only types 0-29,
   which both numberings share).
@@ -40,7 +45,7 @@ doc-ref: TI itidl_ti.h (PSDK-RTOS j721e 08_06, J7 09.02); tidl_import_common.cpp
 params:
   - id: gen
     type: u1
-    doc: Layout generation, 82 (8.2), 86 (08.06), 90 (9.0/9.1), 92 (09.02), 101 (10.01) or 112 (11.02).
+    doc: Layout generation, 82 (8.2), 86 (08.06), 90 (9.0/9.1), 92 (09.02), 101 (10.01), 112 (11.02) or 113 (11.02.12).
   - id: cores
     type: u1
     doc: |
@@ -149,7 +154,7 @@ seq:
     doc: Compiler padding to the 8-byte alignment of the layers (11.02 header; 0 in ow-tiny).
   - id: layers
     type: layer(gen)
-    size: 'gen >= 112 ? 1848 : gen >= 92 ? 1824 : gen == 90 ? 1800 : gen == 86 ? 1792 : 4532'
+    size: 'gen >= 113 ? 1856 : gen >= 112 ? 1848 : gen >= 92 ? 1824 : gen == 90 ? 1800 : gen == 86 ? 1792 : 4532'
     repeat: expr
     repeat-expr: num_layers
     doc: TIDLLayers[numLayers]. Only the used layers are stored.
@@ -288,6 +293,14 @@ types:
         doc: |
           dimValues[TIDL_DIM_MAX]. N, C, H, W (09.02 and 10.01: N, DIM1, DIM2, C, H, W; 9.0/9.1 still
           N, C, H, W: the netLog's Out NCHW of every layer of both real 9.x nets).
+      - id: dyn_dim_mask
+        type: u1
+        if: gen >= 113
+        doc: dynDimMask (11.02.12). Bits of the dimValues that may change at run time.
+      - id: dyn_dim_pad
+        size: 3
+        if: gen >= 113
+        doc: Compiler padding to the struct's 4-byte alignment.
   layer:
     doc: sTIDL_Layer_t (8.2 4,532 bytes, 08.06 1,792, 9.0/9.1 1,800, 09.02 and 10.01 1,824, 11.02 1,848).
     params:
@@ -339,7 +352,7 @@ types:
         doc: outData. The output's data params (08.06 and later).
       - id: ptr_pad
         size: 4
-        if: gen == 86 or gen == 90
+        if: gen == 86 or gen == 90 or gen >= 113
         doc: Compiler padding before the pointer (LP64).
       - id: in_data_ptr
         type: u8

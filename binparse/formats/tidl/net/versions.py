@@ -39,7 +39,8 @@ class NetVersion:
 LAYOUTS: dict[int, tuple[str, type[TidlEnums.LayerTypeJ708] | type[TidlEnums.LayerTypeJ709]]] = {
     82: ("8.2", TidlEnums.LayerTypeJ708), 86: ("08.06", TidlEnums.LayerTypeJ708),
     90: ("9.0/9.1", TidlEnums.LayerTypeJ709), 92: ("09.02", TidlEnums.LayerTypeJ709),
-    101: ("10.01", TidlEnums.LayerTypeJ709), 112: ("11.02", TidlEnums.LayerTypeJ709)}
+    101: ("10.01", TidlEnums.LayerTypeJ709), 112: ("11.02", TidlEnums.LayerTypeJ709),
+    113: ("11.02.12", TidlEnums.LayerTypeJ709)}
 
 NONE = "no verified layout: nearest, with a warning"
 # 11.00-11.01 publish no header; TI's 11.02 source reads every net from TIDL_NET_VERSION_FW_11_00_00_00
@@ -57,10 +58,8 @@ RELEASED: tuple[NetVersion, ...] = (
     NetVersion(0x20250630, "11.00", "11_00", None, ELEVEN),
     NetVersion(0x20250821, "11.01", "11_01", None, ELEVEN),
     NetVersion(0x20251208, "11.02", "11_02", 112, "layout: 11.02 header (11_02_04_00) through schema from-header"),
-    # the 11_02_12_00 header (Processor-SDK-TDA) adds dynDimMask to sTIDL_DataParams_t: its layers are
-    # longer than 11.02's, and no file or generated layout confirms them; refused unless a layout holds
-    NetVersion(0x20260423, "11.02.12", "11_02_12", None,
-               "no verified layout: its header grows the data params (dynDimMask); nearest, with a warning"),
+    # the 11_02_12_00 header (Processor-SDK-TDA) adds dynDimMask to sTIDL_DataParams_t: 1,856-byte layers
+    NetVersion(0x20260423, "11.02.12", "11_02_12", 113, "layout: 11_02_12_00 header, 11.02's with dynDimMask"),
 )
 BY_VALUE = {v.value: v for v in RELEASED}
 VERIFIED = {v.gen: v for v in RELEASED if v.gen is not None}
