@@ -63,8 +63,7 @@ def _summary(net: Any, t: Any) -> list[str]:
     out = []
     cores = getattr(net, "soc_cores", None)
     if cores:
-        from .net.cores import SOC_CORES
-        socs = ", ".join(s for s, c in SOC_CORES.items() if c == cores and s.startswith(("J7", "AM6")))
+        socs = net.soc_names
         out.append(f"SoC: TIDL_MAX_NUM_CORES {cores} ({socs}), numCores {int(net.num_cores)}")
     ins = [i for i in range(len(t)) if int(t.num_in[i]) < 0]
     outs = [i for i in range(len(t)) if int(t.num_out[i]) < 0]

@@ -25,6 +25,7 @@ from ....errors import FormatError
 from ....runtime import Accessor
 from ..report import net_table
 from .versions import LAYOUTS, RELEASED
+from .cores import SOC_CORES
 from .cores import resolve as resolve_cores
 from .weights import j7_weights, tda2_weights
 
@@ -185,6 +186,11 @@ class NetJ7(TidlNetJ7, _Network):
     def soc_cores(self) -> int | None:
         """TIDL_MAX_NUM_CORES of the SoC the header was laid out for (10.01 and later)."""
         return int(self.cores) if self.gen >= 100 else None
+
+    @property
+    def soc_names(self) -> str:
+        """The SoCs built with this header's core count ("J784S4, J742S2, AM69A")."""
+        return ", ".join(s for s, c in SOC_CORES.items() if c == self.soc_cores and s.startswith(("J7", "AM6")))
 
     @property
     def unverified(self) -> str | None:
