@@ -153,3 +153,20 @@ def test_hostile_records_are_refused_before_they_are_read(tmp_path: Path) -> Non
     claim.write_text("1\n99999\n0\n")
     with pytest.raises(FormatError, match="subgraph 0's node count does not fit the file"):
         read_allowed(claim)
+
+
+def test_a_nearest_layout_net_is_verified_by_the_netlog_beside_it(tmp_path: Path) -> None:
+    """fcnn-cnn5 (a real 9.0/9.1 net) stamped 10.00: no layout of its own, read with the nearest that holds,
+    and TI's netLog of the same import agrees with every layer: verified by that printout."""
+    src = real("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin")
+    for suffix in ("_netLog.txt", ".layer_info.txt"):
+        (tmp_path / (src.name + suffix)).symlink_to(src.with_name(src.name + suffix))
+    data = bytearray(src.read_bytes())
+    data[:4] = (0x20240719).to_bytes(4, "little")
+    (tmp_path / src.name).write_bytes(data)
+    with pytest.warns(BinparseWarning, match="0x20240719 .TIDL 10.00. has no verified layout"):
+        doc = doctor(tmp_path)
+    assert doc["status"] == "ok" and doc["not_verified"] == []
+    assert doc["files"][0]["verified_by"] == f"{src.name}_netLog.txt (TI's printout of the same import)"
+    assert (f"{src.name}_netLog.txt agrees with {src.name}: 10 layers, their types, buffer ids and Out NCHW; its "
+            "nearest layout (9.0/9.1) is verified by TI's printout") in [f["text"] for f in doc["findings"]]

@@ -183,6 +183,11 @@ class NetJ7(TidlNetJ7, _Network):
         return super().from_buffer(buf, offset, file=file, **params)
 
     @property
+    def gen_label(self) -> str:
+        """The layout this net was read with ("9.0/9.1"), whatever its netVersion says."""
+        return J7_GENERATIONS[self.gen][0]
+
+    @property
     def soc_cores(self) -> int | None:
         """TIDL_MAX_NUM_CORES of the SoC the header was laid out for (10.01 and later)."""
         return int(self.cores) if self.gen >= 100 else None

@@ -204,13 +204,19 @@ def _group(reports: list[FileReport]) -> dict[str, dict[str, FileReport]]:
 
 def _with_net(out: list[Finding], names: dict[str, str], net_name: str, rows: list[NetLogRow],
               log: list[NetLogRow] | None, info: list[LayerInfoRow] | None,
-              params: list[ParamDebugRow] | None) -> None:
-    """The printouts against the net's own layer table."""
+              params: list[ParamDebugRow] | None, nearest: str | None = None) -> bool:
+    """The printouts against the net's own layer table; True when the netLog agrees with it.
+    `nearest`: the layout label of a net read with the nearest layout (the netLog then verifies or refutes it)."""
+    agrees = False
     if log is not None:
         diffs, moved = _netlog_vs_net(log, rows)
         files = [names["netLog"], net_name]
+        agrees = not diffs
         _report(out, diffs, f"{names['netLog']} agrees with {net_name}: {len(rows)} layers, their types, "
-                "buffer ids and Out NCHW", names["netLog"], files)
+                "buffer ids and Out NCHW" + (f"; its nearest layout ({nearest}) is verified by TI's printout"
+                                             if nearest else ""),
+                names["netLog"] + (f" (against {net_name}, read with the nearest layout {nearest}: refuted)"
+                                   if nearest else ""), files)
         _order_note(out, moved, names["netLog"], net_name, files)
     if info is not None:
         _report(out, _layer_info_vs_net(info, rows), f"{names['layer_info']} agrees with {net_name}: "
@@ -219,6 +225,7 @@ def _with_net(out: list[Finding], names: dict[str, str], net_name: str, rows: li
         diffs, listed = _param_debug_vs(params, rows, "net")
         _report(out, diffs, f"{names['paramDebug']} lists {listed} of {net_name}", names["paramDebug"],
                 [names["paramDebug"], net_name])
+    return agrees
 
 
 def _beside(by_name: dict[str, FileReport], name: str) -> tuple[str, FileReport | None]:
@@ -253,7 +260,9 @@ def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
         net = net_rep.obj if net_rep is not None and net_rep.format.startswith("tidl.net.j7") else None
         log, info, params = data.get("netLog"), data.get("layer_info"), data.get("paramDebug")
         if net is not None:
-            _with_net(out, names, net_name, net_rows(net), log, info, params)
+            nearest = net.gen_label if getattr(net, "unverified", None) else None
+            if _with_net(out, names, net_name, net_rows(net), log, info, params, nearest) and nearest and net_rep:
+                net_rep.verified_by = f"{names['netLog']} (TI's printout of the same import)"
         elif data:
             why = ("is not a J7 net binparse read" if net_rep is not None else
                    "could not be read (see above)" if (folder / net_name).exists() else "is not in the folder")
