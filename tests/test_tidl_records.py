@@ -24,6 +24,11 @@ from .conftest import FIXTURES, real
 FASTDEPTH = "tidl/j7-edgeai-benchmark/fastdepth"
 
 
+def _copy(dest: Path, src: Path) -> None:
+    """A copy, not a link: the doctor reads no link that leaves the folder."""
+    dest.write_bytes(Path(src).read_bytes())
+
+
 def test_the_records_read_as_ti_wrote_them() -> None:
     meta = read_metadata(real(f"{FASTDEPTH}/artifacts/onnxrtMetaData.txt"))
     assert meta.values == {"numGraphNodes": 84}
@@ -80,7 +85,7 @@ def test_doctor_checks_the_records_with_the_io() -> None:
 def test_records_that_contradict_the_io_are_problems(tmp_path: Path) -> None:
     src = real(f"{FASTDEPTH}/artifacts")
     for name in ("424_tidl_io_1.bin", "allowedNode.txt"):
-        (tmp_path / name).symlink_to(src / name)
+        _copy(tmp_path / name, src / name)
     (tmp_path / "onnxrtMetaData.txt").write_text((src / "onnxrtMetaData.txt").read_text().replace(
         "0:outDataNames=424", "0:outDataNames=depth"))
     doc = doctor(tmp_path)
@@ -90,13 +95,12 @@ def test_records_that_contradict_the_io_are_problems(tmp_path: Path) -> None:
 
 
 def test_a_target_device_that_cannot_load_the_io_is_a_problem(tmp_path: Path) -> None:
-    (tmp_path / "907_tidl_io_1.bin").symlink_to(FIXTURES / "tidl" / "io_10_c2" / "906_tidl_io_1.bin")
+    _copy(tmp_path / "907_tidl_io_1.bin", FIXTURES / "tidl" / "io_10_c2" / "906_tidl_io_1.bin")
     (tmp_path / "param.yaml").write_text("session:\n  target_device: AM62A\n  artifacts_folder: .\n")
     problems = [f["text"] for f in doctor(tmp_path)["findings"] if f["level"] == "problem"]
     assert problems == ["param.yaml says target_device AM62A (TIDL_MAX_NUM_CORES 1), but 907_tidl_io_1.bin is laid "
                         "out for 2 cores: that SoC's runtime refuses its size"]
-    (tmp_path / "907_tidl_io_1.bin").unlink()
-    (tmp_path / "907_tidl_io_1.bin").symlink_to(FIXTURES / "tidl" / "io_11_02_am62a" / "1102_tidl_io_1.bin")
+    _copy(tmp_path / "907_tidl_io_1.bin", FIXTURES / "tidl" / "io_11_02_am62a" / "1102_tidl_io_1.bin")
     notes = [f["text"] for f in doctor(tmp_path)["findings"] if f["level"] == "note"]
     assert ("907_tidl_io_1.bin is laid out for 4 cores on AM62A (TIDL_MAX_NUM_CORES 1): TIDL 11.02 tools write every "
             "io so (itidl_io.h), earlier ones only for J784S4") in notes
@@ -119,7 +123,7 @@ def test_a_solved_io_is_verified_or_refuted_by_the_netlog_in_tempdir(tmp_path: P
                                                                      verified: bool) -> None:
     log = real("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin_netLog.txt")
     (tmp_path / "tempDir").mkdir()
-    (tmp_path / "tempDir" / log.name).symlink_to(log)
+    _copy(tmp_path / "tempDir" / log.name, log)
     io_name = "_cnn_cnn.5_relu_Relu_output_0_tidl_io_1.bin"
     (tmp_path / io_name).write_bytes(_solved_io(shape))
     with pytest.warns(BinparseWarning, match="37,912 bytes is no io size"):
@@ -160,7 +164,7 @@ def test_a_nearest_layout_net_is_verified_by_the_netlog_beside_it(tmp_path: Path
     and TI's netLog of the same import agrees with every layer: verified by that printout."""
     src = real("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin")
     for suffix in ("_netLog.txt", ".layer_info.txt"):
-        (tmp_path / (src.name + suffix)).symlink_to(src.with_name(src.name + suffix))
+        _copy(tmp_path / (src.name + suffix), src.with_name(src.name + suffix))
     data = bytearray(src.read_bytes())
     data[:4] = (0x20240719).to_bytes(4, "little")
     (tmp_path / src.name).write_bytes(data)
@@ -170,3 +174,15 @@ def test_a_nearest_layout_net_is_verified_by_the_netlog_beside_it(tmp_path: Path
     assert doc["files"][0]["verified_by"] == f"{src.name}_netLog.txt (TI's printout of the same import)"
     assert (f"{src.name}_netLog.txt agrees with {src.name}: 10 layers, their types, buffer ids and Out NCHW; its "
             "nearest layout (9.0/9.1) is verified by TI's printout") in [f["text"] for f in doc["findings"]]
+
+
+def test_the_tools_version_in_param_yaml_against_the_net_and_io(tmp_path: Path) -> None:
+    folder = real("tidl/j7-08.2/deeplabv3-ade20k")
+    oks = [f["text"] for f in doctor(folder)["findings"] if f["level"] == "ok"]
+    assert "param.yaml: tools version 8.2 wrote 201_tidl_net.bin (netVersion 0x20211201, TIDL 8.2)" in oks
+    assert "param.yaml: tools version 8.2 writes 201_tidl_io_1.bin's layout (J7 TIDL 08.x (08_00 … 08_06))" in oks
+    _copy(tmp_path / "201_tidl_io_1.bin", folder / "201_tidl_io_1.bin")
+    (tmp_path / "param.yaml").write_text("session:\n  target_device: pc\n  runtime_options:\n    version: '9.1'\n")
+    problems = [f["text"] for f in doctor(tmp_path)["findings"] if f["level"] == "problem"]
+    assert problems == ["param.yaml says tools version 9.1, but 201_tidl_io_1.bin has the io layout of J7 TIDL 08.x "
+                        "(08_00 … 08_06): the record and the io are not of one compile"]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ...buffers import BufferLike, byte_view
-from ...errors import FormatError
+from ...errors import BinparseError, FormatError, UsageError
 
 MAGIC = 0xFF00FF00
 IO_SIZES = (94616, 189208, 378392)  # the io descriptors of TIDL 10.00-11.x (1, 2, 4 cores): the combined ones
@@ -109,11 +109,16 @@ class Combined:
 
     def subgraph(self, index: int) -> Any:
         if not 0 <= index < self.num_subgraphs:
-            raise FormatError("no such subgraph", file=self._file, expected=f"0..{self.num_subgraphs - 1}",
+            raise UsageError("no such subgraph", file=self._file, expected=f"0..{self.num_subgraphs - 1}",
                               found=index)
         from ... import api
         s = self.subgraphs[index]
-        sub = api.open(self._mv[s.start:s.start + s.size])
+        try:
+            sub = api.open(self._mv[s.start:s.start + s.size])
+        except BinparseError as exc:  # the subgraph's bytes: the error names where they lie
+            if exc.file is None:
+                exc.file = f"{self._file or 'buffer'}[subgraph {index} at byte {s.start:,}]"
+            raise
         if self._file and hasattr(sub, "_file"):
             sub._file = f"{self._file}[subgraph {index}]"  # errors and reports name where it lies
         return sub

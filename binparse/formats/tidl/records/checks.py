@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,7 @@ def _ios_of(param: FileReport, folder: Path, by_name: dict[str, FileReport]) -> 
     if not found and where is not None and where.is_dir() and where.resolve().is_relative_to(folder.resolve()):
         for p in sorted(where.glob("*_tidl_io_1.bin")):
             try:
-                found.append((f"{sub}/{p.name}", api.open(p)))
+                found.append((p.name if where.resolve() == folder.resolve() else f"{sub}/{p.name}", api.open(p)))
             except BinparseError:
                 continue  # doctor of that folder says why
     return found
@@ -125,6 +126,42 @@ def _param(param: FileReport, folder: Path, by_name: dict[str, FileReport], out:
                                    files))
 
 
+def _release(text: str) -> set[tuple[int, int]]:
+    """The (major, minor) releases a version label names: "8.2" -> {(8, 2)}, "9.0/9.1" -> {(9, 0), (9, 1)}."""
+    return {(int(a), int(b)) for a, b in re.findall(r"(\d+)[._](\d+)", text)}
+
+
+def _tools(param: FileReport, by_name: dict[str, FileReport], out: list[Finding]) -> None:
+    """param.yaml's tools version against the netVersion of each J7 net beside it."""
+    version = str(param.obj.values.get("tools version") or "")
+    wanted = _release(version)
+    if not wanted:
+        return
+    for r in by_name.values():
+        if r.format.startswith("tidl.io.j7") and r.obj is not None:  # the io's layout spans releases
+            span = sorted(_release(r.version))
+            files = [param.name, r.name]
+            if span and any(span[0] <= w <= span[-1] for w in wanted):
+                out.append(Finding("ok", f"{param.name}: tools version {version} writes {r.name}'s layout "
+                                         f"({r.version})", files))
+            elif span:
+                out.append(Finding("problem", f"{param.name} says tools version {version}, but {r.name} has the io "
+                                              f"layout of {r.version}: the record and the io are not of one compile",
+                                   files))
+            continue
+        if not r.format.startswith("tidl.net.j7") or r.format == "tidl.net.j7_other" or r.obj is None:
+            continue
+        made = _release(str(getattr(r.obj, "version", "")))
+        files = [param.name, r.name]
+        if made & wanted:
+            out.append(Finding("ok", f"{param.name}: tools version {version} wrote {r.name} (netVersion "
+                                     f"{r.obj.net_version_hex}, TIDL {r.obj.version})", files))
+        elif made:
+            out.append(Finding("problem", f"{param.name} says tools version {version}, but {r.name} has netVersion "
+                                          f"{r.obj.net_version_hex} (TIDL {r.obj.version}): the record and the net "
+                                          "are not of one compile", files))
+
+
 @register_check
 def check_records(reports: list[FileReport], folder: Path) -> list[Finding]:
     out: list[Finding] = []
@@ -142,6 +179,7 @@ def check_records(reports: list[FileReport], folder: Path) -> list[Finding]:
             _allowed(r, meta, out)
         elif _kind(r) == "param.yaml record":
             _param(r, folder, by_name, out)
+            _tools(r, by_name, out)
     return out
 
 

@@ -132,6 +132,9 @@ def read_param_yaml(path: str | os.PathLike[str]) -> Record:
         doc = yaml.safe_load(_text(path))
     except yaml.YAMLError as exc:
         raise FormatError(f"param.yaml is not YAML: {str(exc).splitlines()[0]}", file=os.fspath(path)) from None
+    except RecursionError:  # brackets nested thousands deep: no benchmark writes that
+        raise FormatError("param.yaml nests deeper than Python's YAML reader goes", file=os.fspath(path),
+                          expected="edgeai-benchmark's record of a run") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("session"), dict):
         raise FormatError("param.yaml has no session: section", file=os.fspath(path),
                           expected="edgeai-benchmark's record of a run (session: target_device, input_details, ...)")
@@ -139,8 +142,9 @@ def read_param_yaml(path: str | os.PathLike[str]) -> Record:
     opts = s.get("runtime_options") if isinstance(s.get("runtime_options"), dict) else {}
     values = {k: v for k, v in {
         "target_device": s.get("target_device") or doc.get("target_device"),
-        "tools version": doc.get("version") or s.get("version"),
-        "tidl_tools_path": s.get("tidl_tools_path") or doc.get("tidl_tools_path"),
+        "tools version": doc.get("version") or s.get("version") or (opts.get("version") if opts else None),
+        "tidl_tools_path": s.get("tidl_tools_path") or doc.get("tidl_tools_path")
+        or (opts.get("tidl_tools_path") if opts else None),
         "tensor_bits": opts.get("tensor_bits") if opts else None,
         "model_path": s.get("model_path"), "artifacts_folder": s.get("artifacts_folder"),
         "session": s.get("session_name"), "task_type": doc.get("task_type")}.items() if v is not None}
