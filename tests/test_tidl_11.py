@@ -7,6 +7,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import binparse
@@ -116,3 +117,17 @@ def test_11_02_12_reads_with_its_headers_layout() -> None:
     assert net.field_info("layers")[2] == 1856 and [(b.offset, b.size) for b in net.net_buf_info][0] == (0, 5760)
     assert net.layers[1].out_data.dim_values.tolist() == [1, 1, 1, 4, 8, 8] and net.layers[1].out_data.dyn_dim_mask == 0
     assert net.weights(1)["bias"].tolist() == [-300, 0, 300, 32767]
+
+
+def test_an_11_02_12_io_carries_a_bool_tensor() -> None:
+    """11_02_12_00's itidl_io.h adds TIDL_Bool (9); its io descriptor is 11.02's."""
+    from binparse.fixtures.build import fill
+    from binparse.formats.tidl.fixtures import io_values
+    spec = {"version": "11.02.12", "inputs": [{"name": "x", "dtype": "float32", "shape": [1, 2, 3]}],
+            "outputs": [{"name": "mask", "dtype": "bool", "shape": [1, 2, 3]}]}
+    schema, params, values, _, _ = io_values(spec)
+    data = fill(schema, values, params)
+    io = binparse.open(data)
+    assert len(data) == 378392 and io.outputs[0].element_type == 9 and io.outputs[0].dtype == np.dtype("?")
+    assert io.outputs[0].view(np.array([1, 0, 1, 1, 0, 0], "?").tobytes()).reshape(-1).tolist() == [
+        True, False, True, True, False, False]
