@@ -131,3 +131,18 @@ def test_an_11_02_12_io_carries_a_bool_tensor() -> None:
     assert len(data) == 378392 and io.outputs[0].element_type == 9 and io.outputs[0].dtype == np.dtype("?")
     assert io.outputs[0].view(np.array([1, 0, 1, 1, 0, 0], "?").tobytes()).reshape(-1).tolist() == [
         True, False, True, True, False, False]
+
+
+def test_schema_diff_from_10_01_to_11_02(capsys: pytest.CaptureFixture[str]) -> None:
+    """The one-core header is 10.01's; the layer grew by the act params (20 -> 44 bytes)."""
+    assert main(["schema", "diff", "tidl.net.j7_10_01", "tidl.net.j7_11_02"]) == 3  # the SoC's cores: asked for
+    assert "tidl.net.j7_11_02 is laid out by cores" in capsys.readouterr().err
+    assert main(["schema", "diff", "tidl.net.j7_10_01", "tidl.net.j7_11_02", "--params-b", "cores=1"]) == 0
+    assert capsys.readouterr().out.startswith("tidl.net.j7_10_01 → tidl.net.j7_11_02: 0 change(s)")
+    assert main(["schema", "diff", "tidl.net.j7_10_01", "tidl.net.j7_11_02", "--params-b", "cores=1", "--type",
+                 "layer"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["tidl.net.j7_10_01 → tidl.net.j7_11_02: 14 change(s)",
+                       "  resized  act_params                       1544 → 1544, 20 → 44 bytes",
+                       "  moved    layer_type                       1564 → 1588"]
+    assert out[-1] == "  moved    scratch_mem_required             1820 → 1844"
