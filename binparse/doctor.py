@@ -173,6 +173,11 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
         except Exception as exc:  # one failing check must not hide the others' findings
             findings.append(Finding("problem", f"the {check.__module__} check failed ({type(exc).__name__}: {exc}); "
                                                "please report it"))
+    confirmed = {r.name for r in reports if r.verified_by and r.name in not_verified}
+    if confirmed:  # a check found vendor evidence that confirms what the file's layout could not
+        not_verified = [n for n in not_verified if n not in confirmed]
+        findings = [f for f in findings if not (f.text.startswith("not verified: ") and f.files
+                                                and f.files[0] in confirmed)]
     known = [r for r in reports if r.family != "unknown"]
     unknown = [r.name for r in reports if r.family == "unknown"]
     status = ("problem" if any(f.level == "problem" for f in findings) else

@@ -116,6 +116,9 @@ class FileReport:
     runtime: str = ""
     obj: Any = None
     error: str = ""  # set when the file looks like an artifact but could not be read
+    # set by a check when vendor evidence beside the file (a printout, a record) confirms what its own
+    # layout could not: the file is then verified by that evidence, named here
+    verified_by: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The file's JSON; its keys mean what they mean in `inspect --json` (docs/cli-conventions.md):
@@ -128,6 +131,8 @@ class FileReport:
                "evidence": self.evidence, "runtime": self.runtime}
         if self.error:
             doc["error"] = self.error
+        if self.verified_by:
+            doc["verified_by"] = self.verified_by
         return doc
 
 

@@ -97,7 +97,10 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert "37,256 bytes = tidl.io.j7_08" in r.stderr
     # the command line names its option; the Python API (tests/test_errors.py) its argument, format=NAME
     assert r.stderr.endswith("Pass --format NAME if you know what it is (`binparse schemas` lists them)\n")
-    r = run("inspect", str(tmp_path))
+    r = run("inspect", str(tmp_path))  # a folder with a TIDL io in it: listed, the io said unreadable
+    assert f"{bad.name}: unreadable: not read: no known format" in r.stdout
+    (tmp_path / "empty").mkdir()
+    r = run("inspect", str(tmp_path / "empty"))
     assert r.returncode == 3 and "is a directory" in r.stderr  # I/O: not a file
     r = run("inspect", str(tmp_path / "missing.bin"))
     assert r.returncode == 3 and r.stderr == f"binparse: error: {tmp_path / 'missing.bin'}: no such file or folder\n"

@@ -16,7 +16,7 @@ from binparse import family
 from binparse.cli import main
 from binparse.doctor import doctor
 from binparse.errors import BinparseWarning
-from binparse.formats.tidl.versions import net_version_like
+from binparse.formats.tidl.net.versions import net_version_like
 from binparse.lookalike import looks_like_artifact
 
 from .conftest import real

@@ -56,7 +56,9 @@ def test_tidl_net_of_an_unknown_version_and_truncated() -> None:
     struct.pack_into("<i", newer, 136 + 1792 + 1560, 999)  # and a corrupt layer type: no layout holds
     assert message(lambda: binparse.open(bytes(newer))) == (
         "no known layout reads this TIDL network (netVersion 0x20250429, TIDL 11.00.04); expected a layout under "
-        "which the layers, data ids, dims and sizes hold, found tried 10.01 layout (netVersion 0x20241120): "
+        "which the layers, data ids, dims and sizes hold, found tried 11.02 layout (netVersion 0x20251208): the "
+        "TIDL network header holds for no SoC's core count; tried 11.02.12 layout (netVersion 0x20260423): the TIDL "
+        "network header holds for no SoC's core count; tried 10.01 layout (netVersion 0x20241120): "
         "netBufInfo[0].size 192 is not the 64-aligned header + layers 5,696; tried 09.02 layout (netVersion "
         "0x20240401): no input data layer (numInBufs -1) or no output data layer (numOutBufs -1); tried 9.0/9.1 "
         "layout (netVersion 0x20230802): no input data layer (numInBufs -1) or no output data layer (numOutBufs "

@@ -18,8 +18,8 @@ from binparse.backends import construct_backend
 from binparse.errors import BinparseWarning, FormatError
 from binparse.fixtures.build import defaults
 from binparse.formats.tidl.fixtures import io_values
-from binparse.formats.tidl import io_solve
-from binparse.formats.tidl.io_solve import BUFS, GENERATIONS, Candidate, candidates, problems
+from binparse.formats.tidl.io import solve as io_solve
+from binparse.formats.tidl.io.solve import BUFS, GENERATIONS, Candidate, candidates, problems
 from binparse.registry import format_of
 from binparse.schema import SCHEMAS_DIR, load_schema
 
@@ -189,7 +189,7 @@ def test_real_io_files_hold_under_the_content_checks() -> None:
         io = binparse.open(path)
         gen = next(g for g in GENERATIONS if g.io_version == io.io_version)
         assert problems(io, gen) == [], path
-    assert len(files) == 9
+    assert len(files) == 10
 
 
 def test_a_solved_io_beside_a_net_of_another_sdk_is_a_note_and_its_tensors_are_compared(tmp_path: Any) -> None:

@@ -16,10 +16,10 @@ import pytest
 import binparse
 from binparse.cli import main
 from binparse.errors import FormatError
-from binparse.formats.tidl.trace_fixtures import write_traces
-from binparse.formats.tidl import trace_compare
-from binparse.formats.tidl.printouts import read_layer_info
-from binparse.formats.tidl.trace_reference import name_key
+from binparse.formats.tidl.traces.fixtures import write_traces
+from binparse.formats.tidl.traces import compare as trace_compare
+from binparse.formats.tidl.printouts.parse import read_layer_info
+from binparse.formats.tidl.traces.reference import name_key
 
 from .conftest import FIXTURES, real
 from .test_tidl_traces import NET_915, NETS, TRACES, fixture_trace

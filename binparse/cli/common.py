@@ -25,7 +25,9 @@ def open_source(path: str, args: argparse.Namespace) -> Any:
     if net:
         if not isinstance(obj, Described):
             raise UsageError("--net describes trace files and folders; this file needs no net", file=path)
-        obj = obj.described_by(api.open(net))
+        described: Any = api.open(net)
+        pick = getattr(described, "with_options", None)
+        obj = obj.described_by(pick(args) if callable(pick) else described)  # e.g. one subgraph of a combined net
     return obj
 
 

@@ -42,9 +42,16 @@ def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[A
         schema, p, label = load_schema(ref), {}, ref
     p.update(_kv(params))
     t = schema.root
-    if type_name:
-        t = t.resolve_type(type_name)
+    if type_name and (type_name in t.types or "::" in type_name):  # a generated .ksy of that one struct: its root
+        try:
+            t = t.resolve_type(type_name)
+        except KeyError:
+            raise BinparseError(f"{label} has no type {type_name!r}", expected=sorted(t.types)) from None
         p = {k: v for k, v in p.items() if k in {x.id for x in t.params}} or {x.id: p[x.id] for x in t.params if x.id in p}
+    missing = [x.id for x in t.params if x.id not in p]
+    if missing:  # e.g. a TIDL 11.02 net, whose header depends on the SoC's core count
+        raise UsageError(f"{label} is laid out by {', '.join(missing)}, which its format leaves to the file",
+                         expected=f"--params-a / --params-b {','.join(f'{m}=N' for m in missing)}")
     return t, p, label
 
 

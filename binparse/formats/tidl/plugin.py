@@ -6,6 +6,7 @@ from ...family import Example, Family, Option, Signs
 
 _BUFFER_COMMANDS = ("view", "pack", "draw")
 TRACE_NAMES = ("*tidl_trace*.y", "*tidl_trace*_float.bin")  # the layer traces TIDL writes (debug_level >= 3)
+RECORD_NAMES = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")  # what TI's tools record of a compile
 
 
 def net_head(head: bytes) -> str | None:
@@ -32,12 +33,16 @@ FAMILY = Family(
         Signs("tidl", "printout", names=("*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv"), binary=False),
         Signs("tidl", "net.bin", head=net_head),
         Signs("tidl", "layer trace", names=TRACE_NAMES),
+        Signs("tidl", "record", names=RECORD_NAMES, binary=False),
     ),
     options=(
         Option(("--output",), _BUFFER_COMMANDS, "with an io descriptor SOURCE: the output tensor, by name or index",
                {"dest": "name", "metavar": "NAME"}, group="side"),
         Option(("--input",), _BUFFER_COMMANDS, "with an io descriptor SOURCE: the input tensor, by name or index",
                {"dest": "input_name", "metavar": "NAME"}, group="side"),
+        Option(("--subgraph",), ("inspect", "view", "pack", "draw", "traces", "compare"),
+               "with a combined TIDL 11.x net or io (magic 0xFF00FF00): read its subgraph N",
+               {"type": int, "metavar": "N"}),
     ),
     companions=("tempDir",),
     examples=(
