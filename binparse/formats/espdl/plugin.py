@@ -25,7 +25,7 @@ FAMILY = Family(
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
            Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head)),
     options=(
-        Option(("--key",), ("inspect", "view", "draw", "traces", "compare", "doctor"),
+        Option(("--key",), ("inspect", "view", "draw", "doctor", "repair"),
                "ESP-DL: AES-128 key (32 hex digits) of encrypted .espdl models"),
         Option(("--shape",), _LAYOUT, "ESP-DL H,W,C"),
         Option(("--padding",), _LAYOUT, "ESP-DL T,B,L,R"),

@@ -16,7 +16,7 @@ from .crypto import decrypt
 from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel
 from .model_tensor import ModelTensor
 from .narrow import Narrow, summary
-from .report import model_report
+from .report import model_report, model_summary
 from .weights import WeightLayout
 
 SHA256_AT, SHA256_SIZE = 24, 32  # PDL3: digest of the package with these bytes zeroed (fbs_loader.cpp)
@@ -198,11 +198,18 @@ class EspdlFile(EspdlContainer):
                           expected=[m.name for m in models])
 
     def with_options(self, options: Any) -> EspdlFile:
-        """The command line's `--key HEX` applied (the key of encrypted models)."""
+        """The command line's `--key HEX` applied (the key of encrypted models), and `-v` (the whole report)."""
+        self._cache["espdl.verbose"] = bool(getattr(options, "verbose", False))
         if getattr(options, "key", None):
             from .crypto import parse_key
             return self.with_key(parse_key(options.key))
         return self
+
+    def repaired(self, options: Any) -> tuple[bytes, str]:
+        """The `Repairable` protocol: int32 values in int64 vectors written as int64 (`writers/repair.py`)."""
+        from ..writers.repair import repaired_bytes
+        data, said = repaired_bytes(self)
+        return data, "; ".join(said)
 
     def buffer_layout(self, options: Any) -> Any:
         """The `LayoutSource` protocol: `draw MODEL.espdl --tensor NAME` draws a weight in its stored blocking."""
@@ -270,6 +277,8 @@ class EspdlFile(EspdlContainer):
         return doc
 
     def report(self) -> str:
+        """A summary of each model (with `-v`, `with_options`: every node, tensor and value too)."""
+        verbose = bool(self._cache.get("espdl.verbose"))
         lines = [f"ESP-DL {self.magic} {'model' if self.model is not None else 'pack'}"]
         for m in self.models:
             lines.append(f"{m.name or 'model'}: {int(m.record.size):,} bytes of FlatBuffer at offset {m.payload_offset}"
@@ -281,9 +290,19 @@ class EspdlFile(EspdlContainer):
                 lines.append("  encrypted: header only (pass --key HEX to decode)")
                 continue
             try:
-                lines.extend("  " + s for s in model_report(m.graph).splitlines())
+                g = m.graph
             except BinparseError as exc:
                 lines.append(f"  cannot decode: {exc}")
+                continue
+            lines.extend("  " + s for s in model_summary(g, m.generation).splitlines())
+            if g.narrow:
+                lines.append(f"  warning: {len(g.narrow)} int64 vectors hold int32 values ({summary(g.narrow)}), "
+                             "read as meant (not verified: the chip reads them otherwise); `binparse doctor` says "
+                             "more, `binparse repair` fixes them")
+            if verbose:
+                lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
             lines.append(f"problem: {p}")
+        if not verbose and any(m.twin is None and not (m.encrypted and m.key is None) for m in self.models):
+            lines.append("(-v: every node, initializer, input, output and test value)")
         return "\n".join(lines)
