@@ -139,3 +139,26 @@ def test_view_of_an_info_tensor_is_the_models_logical_array(tmp_path: Path,
     want = binparse.open(models / "conv_s8_blocks.espdl").tensor("w_conv32").to_logical()
     assert arr.shape == want.shape == (32, 1, 2, 3) and np.array_equal(arr, want)
     assert what == "esp-ppq .info initializer 'w_conv32', logical ((N/16)HWC16 unblocked), dims [32, 1, 2, 3]"
+
+
+def test_inspect_of_a_model_folder_says_what_is_there_and_what_made_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", str(real(MPI))]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("model-properties-info: 1 model files, 1 .info printouts, 1 .json quantization records")
+    assert lines[1:5] == [
+        "pruned_keep14_v2:",
+        "  pruned_keep14_v2.espdl: EDL2 model, graph 'main_graph', 79 nodes (Add x8, Clip x26, Conv x39, Gemm x1, "
+        "ReduceMean x1, RequantizeLinear x2, Reshape x1, Transpose x1), 540,992 parameters, target esp32s3 / esp32p4 "
+        "(blocked weights: 16 lanes); made by esp-ppq (EDL2: esp-dl v3 generation)",
+        "  pruned_keep14_v2.info: printout of graph 'main_graph', 79 nodes; made by esp-ppq (newer printout form)",
+        "  pruned_keep14_v2.json: quantization record, 77 ops, 214 variables, 212 power-of-2 scales; made by esp-ppq "
+        "(quantization settings)"]
+    assert main(["inspect", str(FIXTURES / "espdl" / "int32_defect"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["kind"] == "model_folder" and [m["name"] for m in doc["models"]] == [
+        "narrow_all", "narrow_dims", "narrow_edl1", "narrow_exponents", "narrow_ints", "narrow_pack"]
+    pack = doc["models"][-1]["model"]
+    assert (pack["format"], [(m["name"], m["int32_in_int64"]) for m in pack["models"]]) == \
+        ("PDL2", [("narrow", 16), ("sound", 0)])
+    assert doc["models"][0]["printout"]["made_by"] == "esp-ppq (older printout form)"
+    assert "spec.yaml" in doc["other_files"] and "manifest.json" in doc["other_files"]

@@ -15,6 +15,7 @@ for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byt
                     describe=_what, identified_by=f"magic {_magic}"))
 # .info printouts, and .espdl names whose magic ESP-DL does not write (refused, never another family's)
 register_sniffer("binparse.formats.espdl.sniff:sniff", names=("*.espdl", "*.info", "*.json"))
+register_sniffer("binparse.formats.espdl.folder:sniff_folder", folders=True)  # a folder of models and esp-ppq's files
 
 register_checks_in("binparse.formats.espdl.model.doctor")
 register_checks_in("binparse.formats.espdl.printouts.info_check")  # an esp-ppq .info printout against its .espdl
