@@ -153,7 +153,7 @@ def narrow_findings(label: str, g: Any, files: list[str]) -> list[Finding]:
         return []
     first = sorted(found, key=lambda n: list(RANGES).index(n.kind))  # dims first: the chip's memory follows them
     shown = "; ".join(f"{n.path.removeprefix('Model.graph.')} {n.meant_text()} reads as {n.read_text()}"
-                      for n in first[:3]) + ("; ..." if len(found) > 3 else "")
+                      for n in first[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
     out = [Finding("problem", f"{label}: {len(found)} int64 vectors hold int32 values ({summary(found)}): the chip "
                               f"(and any reader that follows espdl.fbs) reads them wrong: {shown}. Cause: {CAUSE}. "
                               f"Fix: {FIX}. binparse reads them as meant", files)]
