@@ -287,6 +287,15 @@ class Graph:
         return out
 
     @cached_property
+    def narrow_by_table(self) -> dict[str, tuple[str, ...]]:
+        """Table path -> the kinds of its vectors read as meant (`narrow`), e.g. ("dims", "exponents")."""
+        out: dict[str, tuple[str, ...]] = {}
+        for n in self.narrow:
+            table = n.path.rpartition(".")[0]
+            out[table] = (*out.get(table, ()), n.kind)
+        return out
+
+    @cached_property
     def by_name(self) -> dict[str, TensorInfo]:
         """The first tensor (initializer, then test values) of each name."""
         out: dict[str, TensorInfo] = {}
