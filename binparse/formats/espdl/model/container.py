@@ -192,7 +192,7 @@ class EspdlFile(EspdlContainer):
         for m in models:
             if name.startswith(m.name + "/"):
                 return m.tensor(name[len(m.name) + 1:])
-        having = [m for m in models if not (m.encrypted and m.key is None) and any(t.name == name for t in m.graph.tensors)]
+        having = [m for m in models if m.twin is None and not (m.encrypted and m.key is None) and name in m.graph.by_name]
         if len(having) == 1:
             return having[0].tensor(name)
         raise FormatError(f"name a tensor of this pack as MODEL/TENSOR", file=self._file, found=name,
