@@ -18,7 +18,7 @@ import pytest
 import binparse
 import binparse.espdl
 from binparse.cli import main
-from binparse.errors import BinparseError, FormatError
+from binparse.errors import BinparseError, FormatError, UsageError
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "espdl" / "int32_defect"
 MEANT = {"w_conv": (3, 3, 3, 32), "b_conv": (32,), "w_gemm": (1, 1, 288, 16), "x": (1, 5, 5, 3), "y": (1, 1, 1, 16)}
@@ -175,7 +175,7 @@ def test_repair_of_a_pack_and_of_a_pdl3_and_an_encrypted_model(flatc: Any, tmp_p
     assert [m.graph.narrow for m in f3.models] == [[], []]
     key = "8a7fc961e4e6ff0ad26436952875ae4a"
     enc = espdl_file({"format": "EDL2", "graph": graph, "key": key})
-    with pytest.raises(FormatError, match="give its key"):
+    with pytest.raises(UsageError, match="give its key"):
         binparse.espdl.repair(enc)
     out = binparse.espdl.repair(enc, key=key)
     assert struct.unpack_from("<I", out, 4)[0] == 1  # still encrypted (mode 1)
@@ -192,10 +192,12 @@ def test_repair_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     copy.write_bytes((HERE / "narrow_all.espdl").read_bytes())
     assert main(["repair", str(copy), "-o", str(copy)]) == 3
     assert "over the input" in capsys.readouterr().err
+    assert main(["repair", str(copy), "-o", str(tmp_path)]) == 3  # a folder
+    capsys.readouterr()
     link = tmp_path / "link.espdl"
     os.symlink(tmp_path / "elsewhere.espdl", link)
     assert main(["repair", str(copy), "-o", str(link)]) == 3
-    assert "through a link" in capsys.readouterr().err and not (tmp_path / "elsewhere.espdl").exists()
+    assert "link" in capsys.readouterr().err and not (tmp_path / "elsewhere.espdl").exists()
     assert copy.read_bytes() == (HERE / "narrow_all.espdl").read_bytes()
     # a meant reading that does not fit the model: w_conv's int32 dims [3, 3, 3, 32] made [3, 3, 3, 31]
     data = bytearray(copy.read_bytes())
