@@ -173,6 +173,11 @@ def test_repair_of_a_pack_and_of_a_pdl3_and_an_encrypted_model(flatc: Any, tmp_p
     digests = f3.sha256()
     assert digests is not None and digests[0] == digests[1] and f3.problems() == []
     assert [m.graph.narrow for m in f3.models] == [[], []]
+    pdl1 = espdl_file({"format": "PDL1", "models": [{"name": "a", "graph": graph}, {"name": "b", "graph": graph}]})
+    assert [len(m.graph.narrow) for m in binparse.open(pdl1).models] == [16, 16]  # EDL1 records, unpadded
+    f1 = binparse.open(binparse.espdl.repair(pdl1))
+    assert [(m.magic, m.graph.narrow, {t.name: t.dims for t in m.graph.tensors}) for m in f1.models] == \
+        [("EDL1", [], MEANT), ("EDL1", [], MEANT)]
     key = "8a7fc961e4e6ff0ad26436952875ae4a"
     enc = espdl_file({"format": "EDL2", "graph": graph, "key": key})
     with pytest.raises(UsageError, match="give its key"):
