@@ -13,6 +13,7 @@ The commands only ask an opened object for the protocols below:
 - `BufferLayout`: a device buffer's layout: the logical view, packing, and a memory map to draw.
 - `Described`: an artifact read fully only with another beside it (`--net NET`).
 - `Comparable`: two artifacts of a kind compared (`compare A B`).
+- `Repairable`: an artifact with a defect its family can undo (`repair FILE -o FIXED`).
 - `Check`: a doctor check over the identified files of one folder.
 """
 
@@ -86,6 +87,14 @@ class Comparable(Protocol):
 
     def compare(self, other: Any, *, min_snr_db: float) -> Artifact:
         """The comparison; it may also have `svg() -> str` (`compare --svg`)."""
+
+
+@runtime_checkable
+class Repairable(Protocol):
+    """An artifact with a defect its family can undo (`repair FILE -o FIXED`)."""
+
+    def repaired(self, options: Any) -> tuple[bytes, str]:
+        """The repaired file's bytes and what was changed; `BinparseError` when nothing needs it or it cannot be."""
 
 
 @dataclass
@@ -271,5 +280,5 @@ def checks() -> list[Check]:
 
 
 __all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Family", "FileReport", "Finding",
-           "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check", "register_checks_in",
+           "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource", "checks", "register_check", "register_checks_in",
            "register_signs", "registered_signs"]

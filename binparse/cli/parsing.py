@@ -16,8 +16,8 @@ from typing import Any, NoReturn
 
 from ..exitcodes import USAGE
 
-COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "fixture", "generate", "doctor", "schema",
-            "schemas")
+COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "repair", "fixture", "generate", "doctor",
+            "schema", "schemas")
 
 EXIT_CODES = """exit codes (every command):
   0  everything named was read, verified and agrees
@@ -76,9 +76,10 @@ def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
 # name: (module, one line for the overview, usage, description)
 _COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "inspect": ("artifacts", "what a file (or a folder a family reads) holds: a summary, or every field",
-                "%(prog)s PATH [--fields] [--json] [--format NAME] [options]",
-                "Print what PATH holds: the family's summary (its version, tensors, layers, totals), or with\n"
-                "--fields every raw field of its schema with its offset and type."),
+                "%(prog)s PATH [-v] [--fields] [--json] [--format NAME] [options]",
+                "Print what PATH holds: the family's summary (its version, tensors, layers, totals), with -v\n"
+                "the family's whole report, or with --fields every raw field of its schema with its offset\n"
+                "and type."),
     "view": ("buffers", "write a tensor of a device buffer (or of an artifact) as .npy, in logical order",
              "%(prog)s SOURCE BUFFER --npy OUT.npy [options]\n"
              "       %(prog)s SOURCE [BUFFER] --tensor NAME --npy OUT.npy [options]\n"
@@ -104,6 +105,12 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                 "%(prog)s RUN REFERENCE [--net NET] [--min-snr DB] [--svg OUT.svg] [--json]",
                 "Compare the layer traces of RUN with REFERENCE (another run, or a folder of reference .npy\n"
                 "files named by tensor): SNR and differences per layer, and the first layer that diverges."),
+    "repair": ("repairing", "write a file anew with a defect its family knows undone (the input never changes)",
+               "%(prog)s FILE -o FIXED [options]",
+               "Write FILE repaired to FIXED: a defect its family names and knows how to undo (the doctor says\n"
+               "which), everything else the same. Refused (exit 3, nothing written) when there is nothing to\n"
+               "repair, when the repair would not read back as meant, or when FIXED is FILE, a link or not a\n"
+               "regular file."),
     "fixture": ("tools", "write the artifacts, device buffers and expectations a spec describes",
                 "%(prog)s SPEC.yaml [-o FOLDER]",
                 "Write the files a fixture spec describes: artifacts, device buffers, and the expected\n"
@@ -171,6 +178,8 @@ def _inspect(c: argparse.ArgumentParser) -> None:
     c.add_argument("file", metavar="PATH", help="a file, or a folder a family reads (a compile or model folder)")
     c.add_argument("--fields", action="store_true", help="every raw field of the schema (offset, type, value) "
                                                          "instead of the family's summary")
+    c.add_argument("-v", "--verbose", action="store_true", help="the family's whole report (every layer, tensor "
+                                                                 "and value), not only its summary")
     c.add_argument("--json", action="store_true", help=_JSON)
     c.add_argument("--format", metavar="NAME", help="read PATH as this format (`binparse schemas` lists them); "
                                                     "default: detected from its size, magic and name")
@@ -231,6 +240,11 @@ def _compare(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help=_JSON)
 
 
+def _repair(c: argparse.ArgumentParser) -> None:
+    c.add_argument("file", metavar="FILE", help="the file to repair (never changed)")
+    c.add_argument("-o", "--out", required=True, metavar="FIXED", help="where to write the repaired file")
+
+
 def _fixture(c: argparse.ArgumentParser) -> None:
     c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer)")
     c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder)")
@@ -280,7 +294,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
 
 _ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
     "inspect": _inspect, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
-    "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": lambda c: None,
+    "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": lambda c: None,
 }
 
 __all__ = ["COMMANDS", "EXIT_CODES", "Parser", "parser", "version"]

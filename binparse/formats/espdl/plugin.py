@@ -14,19 +14,31 @@ def model_head(head: bytes) -> str | None:
 
 
 def info_head(head: bytes) -> str | None:
-    """Why the first bytes look like esp-ppq's .info printout: its graph header line."""
+    """Why the first bytes look like esp-ppq's .info printout: its graph header line, or newer
+    esp-ppq's `model properties:` block before it."""
+    if head.startswith(b"model properties:") and b"metadata_props:" in head[:200]:
+        return "esp-ppq printout header 'model properties:'"
     return "esp-ppq printout header 'graph NAME ('" if head.startswith(b"graph ") and b" (" in head[:200] else None
+
+
+def record_head(head: bytes) -> str | None:
+    """Why the first bytes look like the .json quantization record esp-ppq writes beside a model."""
+    h = head[:512]
+    if h.lstrip().startswith(b"{") and b'"configs"' in h and b'"bit_width"' in h and b'"policy"' in h:
+        return "esp-ppq quantization record ('configs' of bit widths and policies)"
+    return None
 
 
 FAMILY = Family(
     name="espdl",
     title="Espressif ESP-DL",
-    fixtures="binparse.formats.espdl.fixtures:write",
+    fixtures="binparse.formats.espdl.writers.fixtures:write",
     load="binparse.formats.espdl.register",
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
-           Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head)),
+           Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head),
+           Signs("espdl", "quantization_record", binary=False, head=record_head)),
     options=(
-        Option(("--key",), ("inspect", "view", "draw", "doctor"),
+        Option(("--key",), ("inspect", "view", "draw", "doctor", "repair"),
                "the AES-128 key (32 hex digits) of encrypted .espdl models", {"metavar": "HEX"}),
         Option(("--shape",), _LAYOUT, "with --espdl: the tensor's H,W,C", {"metavar": "H,W,C"}),
         Option(("--padding",), _LAYOUT, "with --espdl: padding rows and columns T,B,L,R", {"metavar": "T,B,L,R"}),
@@ -39,7 +51,7 @@ FAMILY = Family(
         Option(("--exponent",), _LAYOUT, "with --espdl: value = q * 2^E", {"type": int, "metavar": "E"}),
     ),
     layouts=(LayoutKind("--espdl", "ESP-DL padded HWC tensor (old dl::Tensor)",
-                        "binparse.formats.espdl.buffer_layout:make"),),
+                        "binparse.formats.espdl.buffers.buffer_layout:make"),),
     examples=(
         Example("inspect", "inspect fixtures/espdl/models/conv_c.espdl", "an .espdl model: its graph and tensors"),
         Example("view", "view fixtures/espdl/models/conv_c.espdl --tensor w_conv --npy w_conv.npy",
@@ -53,5 +65,7 @@ FAMILY = Family(
         Example("draw", "draw fixtures/espdl/models/conv_s8_blocks.espdl --tensor w_conv --svg w_conv.svg",
                 "an .espdl weight in its stored blocking (16 output channels a block)"),
         Example("doctor", "doctor fixtures/espdl/models", "ESP-DL models: what made each, and what is not verified"),
+        Example("repair", "repair fixtures/espdl/int32_defect/narrow_dims.espdl -o narrow_dims.fixed.espdl",
+                "esp-ppq's int32 values in int64 vectors written as int64 (docs/espdl-repair.md)"),
     ),
 )
