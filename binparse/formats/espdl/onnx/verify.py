@@ -1,0 +1,140 @@
+"""The export run in onnxruntime on a model's own test inputs, against its own test outputs.
+
+esp-ppq writes, beside a model, test inputs and the outputs its simulation of the chip computes from
+them: the reference of what the chip must produce. Per output: the share of elements within one
+quantization step (2^exponent) of the stored value, and the largest difference. A model reproduces
+its test values when every output has at least `THRESHOLD` of its elements within one step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ....exitcodes import OK, PROBLEM, UNVERIFIED
+
+THRESHOLD = 0.99
+
+
+@dataclass(frozen=True)
+class OutputCheck:
+    """One output: elements compared, how many within one step, the largest difference."""
+
+    name: str
+    count: int
+    within: int
+    exact: int
+    max_diff: float
+    step: float
+
+    @property
+    def share(self) -> float:
+        return self.within / self.count if self.count else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "elements": self.count, "within_one_step": self.within, "exact": self.exact,
+                "share": round(self.share, 6), "max_diff": self.max_diff, "step": self.step}
+
+
+@dataclass
+class ModelCheck:
+    """One model of the file: its outputs compared, or why they could not be (`reason`)."""
+
+    name: str
+    outputs: list[OutputCheck] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def status(self) -> str:
+        if self.reason or not self.outputs:
+            return "not verified"
+        return "ok" if all(o.share >= THRESHOLD for o in self.outputs) else "problem"
+
+
+@dataclass
+class ExportCheck:
+    """`binparse export --check`: every model of a file run on its test inputs (an `Artifact`)."""
+
+    file: str
+    rounding: str
+    models: list[ModelCheck]
+
+    @property
+    def status(self) -> str:
+        states = {m.status for m in self.models}
+        return "problem" if "problem" in states else "not verified" if "not verified" in states else "ok"
+
+    @property
+    def exit_code(self) -> int:
+        return {"ok": OK, "problem": PROBLEM}.get(self.status, UNVERIFIED)
+
+    def summary(self) -> dict[str, Any]:
+        return {"family": "espdl", "kind": "export_check", "file": self.file, "rounding": self.rounding,
+                "status": self.status, "threshold": THRESHOLD,
+                "models": [{"name": m.name, "status": m.status, "reason": m.reason,
+                            "outputs": [o.to_json() for o in m.outputs]} for m in self.models]}
+
+    def report(self) -> str:
+        lines = [f"{self.file}: the ONNX export run in onnxruntime on the model's own test inputs "
+                 f"(rounding {self.rounding})"]
+        for m in self.models:
+            label = m.name or "model"
+            if m.reason:
+                lines.append(f"{label}: not verified: {m.reason}")
+                continue
+            for o in m.outputs:
+                lines.append(f"{label}: output {o.name!r}: {o.within}/{o.count} elements within one step "
+                             f"({100 * o.share:.2f} %, {o.exact} exact), largest difference {o.max_diff:g} "
+                             f"(step {o.step:g})")
+        verdict = {"ok": f"reproduces its test outputs (>= {100 * THRESHOLD:g} % within one step)",
+                   "problem": f"does not reproduce its test outputs (< {100 * THRESHOLD:g} % within one step)",
+                   "not verified": "not verified (no test values to run)"}[self.status]
+        lines.append(f"{self.status}: the export {verdict}")
+        return "\n".join(lines)
+
+
+def run(proto: Any, feeds: dict[str, Any]) -> dict[str, Any]:
+    """Outputs of `proto` run in onnxruntime on `feeds` (name -> float32 array)."""
+    from .deps import need
+    ort = need("onnxruntime", purpose="running an ONNX export")
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    names = [o.name for o in session.get_outputs()]
+    return dict(zip(names, session.run(names, feeds)))
+
+
+def compare(name: str, got: Any, want: Any, step: float) -> OutputCheck:
+    """`got` (the export's output) against `want` (the stored test output, real values)."""
+    g = np.asarray(got, dtype=np.float64).reshape(-1)
+    w = np.asarray(want, dtype=np.float64).reshape(-1)
+    if g.size != w.size:
+        return OutputCheck(name, int(w.size), 0, 0, float("inf"), step)
+    diff = np.abs(g - w)
+    return OutputCheck(name, int(w.size), int(np.count_nonzero(diff <= step * (1 + 1e-6))),
+                       int(np.count_nonzero(diff == 0)), float(diff.max()) if diff.size else 0.0, step)
+
+
+def check_model(model: Any, *, rounding: str) -> ModelCheck:
+    """One model's export run on its test inputs and compared with its test outputs."""
+    from .convert import to_onnx
+    g = model.graph
+    if not g.test_inputs or not g.test_outputs:
+        return ModelCheck(model.name, reason="the model carries no test inputs/outputs")
+    proto = to_onnx(model, rounding=rounding)
+    feeds = {t.name: model.tensor(t.name).dequantize() for t in g.test_inputs}
+    got = run(proto, feeds)
+    out = []
+    for t in g.test_outputs:
+        tensor = model.tensor(t.name)
+        step = float(2.0 ** t.exponents[0]) if t.exponents else 0.0
+        if t.name not in got:
+            out.append(OutputCheck(t.name, int(np.prod(t.dims)), 0, 0, float("inf"), step))
+            continue
+        out.append(compare(t.name, got[t.name], tensor.dequantize(), step))
+    return ModelCheck(model.name, out)
+
+
+__all__ = ["THRESHOLD", "ExportCheck", "ModelCheck", "OutputCheck", "check_model", "compare", "run"]
