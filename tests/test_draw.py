@@ -91,7 +91,7 @@ def test_espdl_padding_box_and_concat_member(tmp_path: Path) -> None:
 def test_espdl_concat_member_shows_other_channels() -> None:
     from binparse import draw as d
     from binparse.formats import espdl
-    from binparse.formats.espdl.drawing import espdl_map
+    from binparse.formats.espdl.buffers.drawing import espdl_map
     members = espdl.concat((2, 2), [3, 5])
     svg = d.render(espdl_map(members[1]))
     root = ElementTree.fromstring(svg)

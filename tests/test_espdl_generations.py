@@ -16,7 +16,7 @@ import pytest
 import binparse
 from binparse.cli import main
 from binparse.errors import FormatError
-from binparse.formats.espdl.fixtures import espdl_file
+from binparse.formats.espdl.writers.fixtures import espdl_file
 
 from .conftest import FIXTURES, real
 
@@ -238,7 +238,7 @@ def test_doctor_every_real_espdl_folder_with_the_key() -> None:
 def test_unnamed_pdl1_weights_read_as_the_edl2_build_of_the_same_model_names_them() -> None:
     """msr01 of the PDL1 pack names 2 of 62 layouts; face-detect-msr (EDL2) is the same model with every
     layout named and byte-identical weights: the inferred names and logical arrays equal its."""
-    from binparse.formats.espdl.weights import ALIASES
+    from binparse.formats.espdl.model.weights import ALIASES
     old = binparse.open(real("espdl/pdl1-face-detect/human_face_detect.espdl")).model_named("msr01.espdl")
     new = binparse.open(real("espdl/face-detect-msr/esp32s3.espdl")).models[0]
     named = {t.name: ALIASES.get(t.layout or "", t.layout) for t in new.graph.initializers}

@@ -16,7 +16,7 @@ from binparse import BinparseError
 from binparse.cli import main
 from binparse.doctor import doctor
 from binparse.errors import FormatError
-from binparse.formats.espdl.info import InfoPrintout
+from binparse.formats.espdl.printouts.info import InfoPrintout
 
 from .conftest import FIXTURES, real
 

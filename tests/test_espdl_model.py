@@ -319,7 +319,7 @@ def test_cli_view_tensor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 def test_draw_a_blocked_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from binparse.draw import model
-    from binparse.formats.espdl.drawing import espdl_weight_map
+    from binparse.formats.espdl.buffers.drawing import espdl_weight_map
     f = binparse.open(MODELS / "conv_s8_blocks.espdl")
     t = f.tensor("w_conv")  # dims [3, 3, 3, 20], (N/16)HWC16_UNALIGNED: 27 rows of 16 lanes, then 4 x 27 in NHWC
     m = espdl_weight_map(t)

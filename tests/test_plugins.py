@@ -98,7 +98,7 @@ def _imported_by_inspect(path: Path, tmp_path: Path) -> set[str]:
     (FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin", "binparse.formats.tidl.io",
      ("binparse.formats.espdl.", "binparse.formats.intel_dla.", "binparse.formats.tidl.net",
       "binparse.formats.tidl.doctor", "binparse.accessors.tidl.tidl_net_j7", "binparse.accessors.tidl.tidl_net_tda2")),
-    (FIXTURES / "espdl" / "tensors_and_models" / "model_edl2.espdl", "binparse.formats.espdl.container",
+    (FIXTURES / "espdl" / "tensors_and_models" / "model_edl2.espdl", "binparse.formats.espdl.model.container",
      ("binparse.formats.tidl.", "binparse.formats.intel_dla.", "binparse.accessors.tidl.")),
 ])
 def test_inspect_imports_only_the_family_of_the_file(path: Path, own: str, not_others: tuple[str, ...],

@@ -20,7 +20,7 @@ def info_head(head: bytes) -> str | None:
 
 FAMILY = Family(
     name="espdl",
-    fixtures="binparse.formats.espdl.fixtures:write",
+    fixtures="binparse.formats.espdl.writers.fixtures:write",
     load="binparse.formats.espdl.register",
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
            Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head)),
@@ -35,5 +35,5 @@ FAMILY = Family(
         Option(("--exponent",), _LAYOUT, "ESP-DL exponent: value = q * 2^exponent", {"type": int}),
     ),
     layouts=(LayoutKind("--espdl", "ESP-DL padded HWC tensor (old dl::Tensor)",
-                        "binparse.formats.espdl.buffer_layout:make"),),
+                        "binparse.formats.espdl.buffers.buffer_layout:make"),),
 )

@@ -32,7 +32,7 @@ def sniff(path: Any, head: bytes) -> Any:
     if name.endswith(".espdl") and head[:4] not in MAGICS and not os.path.isdir(name):
         return lambda source: refuse(name, head)
     if name.endswith(".info") and head.startswith(INFO_HEAD) and is_text(head):
-        from .info import InfoPrintout
+        from .printouts.info import InfoPrintout
         return InfoPrintout.read
     return None
 

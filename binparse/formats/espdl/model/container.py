@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from ...accessors.espdl.espdl_container import EspdlContainer, ModelRecord
-from ...errors import BinparseError, FormatError
+from ....accessors.espdl.espdl_container import EspdlContainer, ModelRecord
+from ....errors import BinparseError, FormatError
 from .crypto import decrypt
 from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel
 from .model_tensor import ModelTensor
@@ -172,7 +172,7 @@ class EspdlFile(EspdlContainer):
 
     def buffer_layout(self, options: Any) -> Any:
         """The `LayoutSource` protocol: `draw MODEL.espdl --tensor NAME` draws a weight in its stored blocking."""
-        from .buffer_layout import WeightLayout
+        from ..buffers.buffer_layout import WeightLayout
         if not getattr(options, "tensor", None):
             raise FormatError("name the tensor of this model to draw with --tensor NAME", file=self._file)
         return WeightLayout(self.tensor(options.tensor))

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ...draw.maps import positions
-from ...draw.model import DATA, OTHER, SPATIAL, ZERO, MemoryMap
+from ....draw.maps import positions
+from ....draw.model import DATA, OTHER, SPATIAL, ZERO, MemoryMap
 
 
 def espdl_map(t: Any) -> MemoryMap:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from .flatbuf import SCALARS, Field, Schema
+from ..model.flatbuf import SCALARS, Field, Schema
 
 
 class _Writer:

@@ -15,8 +15,8 @@ from math import prod
 import numpy as np
 from numpy.typing import NDArray
 
-from ...accessors.espdl.weight_layouts import SCHEMA
-from ...errors import LayoutError
+from ....accessors.espdl.weight_layouts import SCHEMA
+from ....errors import LayoutError
 
 LAYOUTS: dict[str, dict[str, object]] = SCHEMA["layouts"]
 ALIASES: dict[str, str] = SCHEMA["aliases"]

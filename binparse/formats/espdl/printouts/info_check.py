@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import BinparseError
-from ...family import FileReport, Finding, register_check
-from .container import EspdlFile, EspdlModel
-from .graph import Graph, TensorInfo
+from ....errors import BinparseError
+from ....family import FileReport, Finding, register_check
+from ..model.container import EspdlFile, EspdlModel
+from ..model.graph import Graph, TensorInfo
 from .info import InfoPrintout, InfoTensor
-from .weights import ALIASES
+from ..model.weights import ALIASES
 
 
 def _same_layout(a: str | None, b: str | None) -> bool:

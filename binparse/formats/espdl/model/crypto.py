@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...deps import dependency
-from ...errors import FormatError
+from ....deps import dependency
+from ....errors import FormatError
 
 NONCE = bytes(range(0x10, 0x20))
 KEY_SIZE = 16

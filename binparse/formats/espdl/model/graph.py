@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...accessors.espdl.espdl_model import SCHEMA
-from ...errors import FormatError
+from ....accessors.espdl.espdl_model import SCHEMA
+from ....errors import FormatError
 from .flatbuf import FlatBuffer, Schema, Table
 from .weights import DTYPES, layout_name
 

@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...errors import FormatError
+from ....errors import FormatError
 from .flatbuild import build
-from .graph import SCHEMAS
-from .weights import DTYPES, PREFIX, WeightLayout
+from ..model.graph import SCHEMAS
+from ..model.weights import DTYPES, PREFIX, WeightLayout
 
 _CODES = {v: k for k, v in DTYPES.items()}
 
@@ -59,7 +59,7 @@ def _value_info(v: dict[str, Any]) -> dict[str, Any]:
 
 def tensor_values(t: dict[str, Any], depthwise: bool) -> tuple[NDArray[Any], bytes]:
     """(logical values, stored bytes) of a tensor description."""
-    from ...fixtures.common import pattern
+    from ....fixtures.common import pattern
     dims = tuple(int(d) for d in t["dims"])
     lay = WeightLayout.of(t.get("layout"), dims, depthwise)
     dt = np.dtype(t.get("dtype", "int8")).newbyteorder("<")

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...errors import FormatError
+from ....errors import FormatError
 
 # ONNX's TensorProto names as the printout spells them -> numpy
 DTYPES = {"FLOAT": "float32", "UINT8": "uint8", "INT8": "int8", "UINT16": "uint16", "INT16": "int16",
@@ -152,7 +152,7 @@ class InfoPrintout:
                 "test_outputs": [t.to_json() for t in self.tensors("test_output")], "notes": self.notes}
 
     def report(self) -> str:
-        from .report import table_text
+        from ..model.report import table_text
         inits = {t.name for t in self.tensors("initializer")} | set(self.declared)
         lines = [f"esp-ppq .info printout of graph {self.graph!r}: {len(self.nodes)} nodes "
                  "(`binparse doctor` compares it with the .espdl of the same name)",

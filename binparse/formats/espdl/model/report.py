@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from math import prod
 from typing import Any
 
-from ...render import columns
+from ....render import columns
 from .graph import Graph, TensorInfo
 
 

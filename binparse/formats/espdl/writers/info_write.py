@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .info import DTYPES
+from ..printouts.info import DTYPES
 from .write import tensor_values
 
 _NAMES = {v: k for k, v in DTYPES.items()}

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...buffers import view
-from ...errors import FormatError, LayoutError
+from ....buffers import view
+from ....errors import FormatError, LayoutError
 from .graph import TensorInfo
 from .weights import WeightLayout
 
