@@ -12,9 +12,11 @@ def _file(source: Any, key: str | bytes | None) -> Any:
     if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
         from .... import api
         source = api.open(source)
-    if key is not None and hasattr(source, "with_key"):
-        from ..crypto import parse_key
-        source = source.with_key(parse_key(key) if isinstance(key, str) else key)
+    if isinstance(key, str) and hasattr(source, "with_options"):
+        from types import SimpleNamespace
+        source = source.with_options(SimpleNamespace(key=key))
+    elif key is not None and hasattr(source, "with_key"):
+        source = source.with_key(key)
     return source
 
 

@@ -20,7 +20,7 @@ from .ops import OPS
 
 OPSET = 21  # QuantizeLinear/DequantizeLinear of int16, Gelu, ReduceMean with axes as an input
 IR_VERSION = 10
-DEFAULT_ROUNDING = "half-up"
+DEFAULT_ROUNDING = "half-even"
 
 
 def layout_of(model: Any) -> str:

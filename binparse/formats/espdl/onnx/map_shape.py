@@ -2,8 +2,8 @@
 
 They move values without arithmetic: the output is requantized only where its exponent differs
 from the input's (a Concat of inputs at other exponents). Shape, axis and index tensors are int64
-initializers. Axes and perms are the model's own (N, H, W, C in EDL2); pooling, which ONNX runs
-channels first, is wrapped in transposes there (`Builder.channels_first`).
+initializers. Axes and perms are the model's own (N, H, W, C in EDL2); pooling and Resize, which
+ONNX runs channels first, are wrapped in transposes there (`Builder.channels_first`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,11 @@ def split(b: Builder, node: Any) -> None:
 
 
 def plain(b: Builder, node: Any) -> None:
-    y = b.op(node.op_type, [b.value(node.inputs[0])], node.name, **b.attrs(node, *_PLAIN[node.op_type]))
+    attrs = b.attrs(node, *_PLAIN[node.op_type])
+    rank = b.rank(node.inputs[0])
+    if "perm" in attrs and rank:  # esp-ppq writes negative axes (-1 the last), which ONNX's Transpose refuses
+        attrs["perm"] = [p % rank for p in attrs["perm"]]
+    y = b.op(node.op_type, [b.value(node.inputs[0])], node.name, **attrs)
     _bind_moved(b, node, [y])
 
 
@@ -59,10 +63,14 @@ def with_shape(b: Builder, node: Any) -> None:
 
 
 def resize(b: Builder, node: Any) -> None:
-    inputs = [b.value(i) if i else "" for i in node.inputs]
+    """Resize: its scales (or sizes) are in ONNX's N, C, H, W order in EDL2 graphs too (a 7x7 map
+    scaled by [1, 1, 2, 2] becomes the 14x14 the next Concat expects): run channels first."""
+    src = node.inputs[0]
+    rank = b.rank(src) or 4
+    inputs = [b.channels_first(b.value(src), rank, node.name), *(b.value(i) if i else "" for i in node.inputs[1:])]
     y = b.op("Resize", inputs, node.name, **b.attrs(node, "mode", "coordinate_transformation_mode", "nearest_mode",
                                                      "cubic_coeff_a"))
-    _bind_moved(b, node, [y])
+    _bind_moved(b, node, [b.channels_back(y, rank, node.name)])
 
 
 def pool(b: Builder, node: Any) -> None:
