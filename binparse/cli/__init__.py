@@ -1,4 +1,4 @@
-"""The `binparse` command: inspect, view, draw, pack, traces, compare, doctor, fixture, schema, generate, schemas.
+"""The `binparse` command: inspect, view, draw, pack, traces, compare, export, doctor, fixture, schema, generate, schemas.
 
 The commands name no family: each speaks the protocols of `binparse.family`, and the families'
 options and buffer-layout flags are added from their declarations (`binparse.plugins`).
@@ -16,8 +16,8 @@ from typing import Any
 from ..errors import BinparseError
 
 
-COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "fixture", "generate", "doctor", "schema",
-            "schemas")
+COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "fixture", "generate", "doctor",
+            "schema", "schemas")
 
 
 def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
@@ -110,6 +110,15 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("--min-snr", type=float, default=30.0, help="SNR in dB below which a layer diverges (default 30)")
     c.add_argument("--svg", help="also write a plot of SNR by layer")
     c.add_argument("--json", action="store_true")
+    e = command("export", "exporting", "write a model as a model another runtime runs (ESP-DL: ONNX), and "
+                                       "check it on the model's own test values")
+    e.add_argument("file")
+    e.add_argument("-o", "--out", help="where to write the exported model")
+    e.add_argument("--check", action="store_true", help="run the export on the model's own test inputs and "
+                                                         "compare with its test outputs (exit 1 if not reproduced)")
+    e.add_argument("--all-outputs", action="store_true", help="every intermediate tensor also an output "
+                                                               "(to compare with the device's dumps layer by layer)")
+    e.add_argument("--json", action="store_true", help="with --check: JSON instead of text")
     f = command("fixture", "tools", "write the artifacts, device buffers and expectations a spec describes")
     f.add_argument("spec", help="fixture spec (YAML; see README)")
     f.add_argument("-o", "--out", help="output folder (default: beside the spec)")

@@ -170,6 +170,24 @@ class EspdlFile(EspdlContainer):
             return self.with_key(parse_key(options.key))
         return self
 
+    def export_model(self, options: Any) -> tuple[bytes, str]:
+        """The `Exportable` protocol: the model (`--model NAME` of a pack) as ONNX (`binparse[onnx]`)."""
+        from ..onnx.api import export
+        from ..onnx.convert import DEFAULT_ROUNDING
+        rounding = getattr(options, "rounding", None) or DEFAULT_ROUNDING
+        proto = export(self, model=getattr(options, "model", None), all_outputs=bool(getattr(options, "all_outputs", False)),
+                       rounding=rounding)
+        data: bytes = proto.SerializeToString()
+        return data, (f"ONNX opset {proto.opset_import[0].version}, {len(proto.graph.node)} nodes, "
+                      f"{len(proto.graph.input)} input(s), {len(proto.graph.output)} output(s), rounding {rounding}")
+
+    def check_export(self, options: Any) -> Any:
+        """The `Exportable` protocol: each model's export run on its own test inputs (`onnx.verify`)."""
+        from ..onnx.api import check
+        from ..onnx.convert import DEFAULT_ROUNDING
+        return check(self, model=getattr(options, "model", None),
+                     rounding=getattr(options, "rounding", None) or DEFAULT_ROUNDING)
+
     def buffer_layout(self, options: Any) -> Any:
         """The `LayoutSource` protocol: `draw MODEL.espdl --tensor NAME` draws a weight in its stored blocking."""
         from ..buffers.buffer_layout import WeightLayout

@@ -108,6 +108,10 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
     """
     if rounding not in ROUNDINGS:
         raise BinparseError(f"unknown rounding {rounding!r}", expected=list(ROUNDINGS), found=rounding)
+    if getattr(model, "encrypted", False) and getattr(model, "key", None) is None:
+        raise BinparseError("the model is encrypted (AES-128-CTR): its graph cannot be read without its key",
+                            file=model.file, path=f"model {model.name or '(model)'}",
+                            hint="pass --key HEX (32 hex digits; Python: key=...)")
     refuse_unsupported(model)
     g = model.graph
     b = Builder(model, rounding, layout_of(model))

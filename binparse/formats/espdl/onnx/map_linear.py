@@ -31,9 +31,10 @@ def _activation(b: Builder, node: Any, x: str) -> str:
 def _logical_weight(b: Builder, name: str) -> tuple[Any, Any]:
     t = b.model.tensor(name)
     if not t.layout.rank:
-        raise FormatError(f"weight {name!r} names no layout binparse can read (its doc_string says "
-                          f"{t.info.layout or 'nothing'!r}), so its element order is unknown", file=b.model.file,
-                          path=t.info.path, expected="a layout of schemas/espdl/weight_layouts.yaml",
+        said = f"names layout {t.info.layout!r}, which binparse does not know" if t.info.layout else \
+            "names no layout, and the model's other weights do not imply one"
+        raise FormatError(f"weight {name!r} {said}: its element order (the target's blocking) is unknown",
+                          file=b.model.file, path=t.info.path, expected="a layout of schemas/espdl/weight_layouts.yaml",
                           hint="the export refuses rather than guess an order")
     return t, t.dequantize()
 

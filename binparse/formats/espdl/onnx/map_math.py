@@ -24,7 +24,7 @@ def binary(b: Builder, node: Any) -> None:
 
 def prelu(b: Builder, node: Any) -> None:
     x = node.inputs[0]
-    slope = b.real(node.inputs[1]).reshape(-1)
+    slope: Any = b.real(node.inputs[1]).reshape(-1)
     rank = b.rank(x)
     if slope.size > 1 and b.layout == "nchw" and rank > 2:  # channels on axis 1
         slope = slope.reshape((slope.size,) + (1,) * (rank - 2))

@@ -1,0 +1,33 @@
+"""`export`: an artifact written as a model another runtime runs, through the `Exportable` protocol."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..errors import BinparseError
+from ..exitcodes import OK
+from ..family import Exportable
+from .common import open_source, write_file
+
+
+def export(args: argparse.Namespace) -> int:
+    """`export FILE -o OUT [--check] [--all-outputs]`."""
+    if not args.out and not args.check:
+        raise BinparseError("nothing to do: give -o OUT (where to write the export) and/or --check", file=args.file)
+    obj = open_source(args.file, args)
+    if not isinstance(obj, Exportable):
+        raise BinparseError("binparse does not export this kind of artifact", file=args.file,
+                            hint="export takes a model a family can run elsewhere (an ESP-DL .espdl model)")
+    code = OK
+    if args.out:
+        data, what = obj.export_model(args)
+        write_file(args.out, data, what)
+    if args.check:
+        result = obj.check_export(args)
+        print(json.dumps(result.summary(), indent=1) if args.json else result.report())
+        code = int(result.exit_code)
+    return code
+
+
+__all__ = ["export"]

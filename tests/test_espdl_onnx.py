@@ -1,0 +1,285 @@
+"""ESP-DL models exported to ONNX and run in onnxruntime (binparse/formats/espdl/onnx).
+
+Real models reproduce the test outputs esp-ppq stored beside their test inputs; for every supported
+op a one-op fixture model (written by binparse's .espdl writer) carries test outputs computed here
+in numpy, independently of the exporter, and the export reproduces them exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+
+import binparse  # noqa: E402
+from binparse.cli import main  # noqa: E402
+from binparse.errors import BinparseError  # noqa: E402
+from binparse.formats.espdl import onnx as eo  # noqa: E402
+from binparse.formats.espdl.writers.fixtures import espdl_file  # noqa: E402
+
+REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "real" / "espdl"
+needs_real = pytest.mark.skipif(not REAL.is_dir(), reason="../shared/real not present")
+
+# (file, model, output, elements): every element of every test output reproduced exactly (half to even)
+REAL_OUTPUTS = [
+    ("edl1-house-price/house_price.espdl", "", "15", 1),
+    ("gemm-16x16-relu/c.espdl", "", "4", 16),
+    ("gemm-16x16-relu/esp32s3.espdl", "", "4", 16),
+    ("gemm-16x16-relu/esp32p4.espdl", "", "4", 16),
+    ("info-td3/act_net_QuaidSIM-v4_TD3_+225.827_750000.espdl", "", "action", 8),
+    ("tutorial-model/esp32s3.espdl", "", "11", 1),
+    ("tutorial-model/esp32p4.espdl", "", "11", 1),
+    ("pdl1-face-detect/human_face_detect.espdl", "msr01.espdl", "score0", 468),
+    ("pdl1-face-detect/human_face_detect.espdl", "msr01.espdl", "box0", 1872),
+    ("pdl1-face-detect/human_face_detect.espdl", "msr01.espdl", "landmark0", 4680),
+    ("pdl1-face-detect/human_face_detect.espdl", "msr01.espdl", "score1", 126),
+    ("pdl1-face-detect/human_face_detect.espdl", "msr01.espdl", "box1", 504),
+    ("pdl1-face-detect/human_face_detect.espdl", "msr01.espdl", "landmark1", 1260),
+    ("pdl1-face-detect/human_face_detect.espdl", "mnp01.espdl", "score", 2),
+    ("pdl1-face-detect/human_face_detect.espdl", "mnp01.espdl", "box", 4),
+    ("pdl1-face-detect/human_face_detect.espdl", "mnp01.espdl", "landmark", 10),
+]
+
+
+@needs_real
+@pytest.mark.parametrize("path,model,output,count", REAL_OUTPUTS)
+def test_real_models_reproduce_their_test_outputs(path: str, model: str, output: str, count: int) -> None:
+    result = eo.check(REAL / path, model=model or None)
+    (m,) = result.models
+    got = {o.name: o for o in m.outputs}[output]
+    assert (got.count, got.within, got.exact, got.max_diff) == (count, count, count, 0.0)
+    assert result.status == "ok" and result.exit_code == 0
+
+
+@needs_real
+def test_half_up_misses_the_pdl1_test_values_esp_ppq_rounded_half_to_even() -> None:
+    m = eo.check(REAL / "pdl1-face-detect/human_face_detect.espdl", model="msr01.espdl", rounding="half-up").models[0]
+    box0 = {o.name: o for o in m.outputs}["box0"]
+    assert (box0.within, box0.exact, box0.count) == (642, 252, 1872)
+    assert m.status == "problem"
+
+
+@needs_real
+def test_export_is_valid_onnx_with_the_stored_dims() -> None:
+    proto = eo.export(REAL / "pdl1-face-detect/human_face_detect.espdl", model="msr01.espdl")
+    onnx.checker.check_model(proto, full_check=True)
+    dims = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim] for v in (*proto.graph.input, *proto.graph.output)}
+    assert dims["input"] == [120, 160, 3] and dims["score0"] == [13, 18, 2] and dims["landmark1"] == [7, 9, 20]
+    edl2 = eo.export(REAL / "face-detect-msr/esp32s3.espdl")
+    onnx.checker.check_model(edl2, full_check=True)
+    assert [d.dim_value for d in edl2.graph.input[0].type.tensor_type.shape.dim] == [1, 120, 160, 3]
+
+
+@needs_real
+def test_edl1_and_edl2_builds_of_one_model_compute_alike() -> None:
+    """face-detect-msr (EDL2, N, H, W, C graph) and the PDL1 pack's msr01 (EDL1, N, C, H, W graph) hold
+    byte-identical weights; run on msr01's test input, outputs that share exponents agree."""
+    from binparse.formats.espdl.onnx.verify import run
+    pack = binparse.open(REAL / "pdl1-face-detect/human_face_detect.espdl")
+    x = pack.tensor("msr01.espdl/input").dequantize()
+    a = run(eo.export(pack, model="msr01.espdl"), {"input": x})
+    b = run(eo.export(REAL / "face-detect-msr/esp32s3.espdl"), {"input": x[None]})
+    assert np.array_equal(a["score0"], b["score0"][0])
+
+
+@needs_real
+def test_all_outputs_exposes_every_tensor_in_the_chips_layout() -> None:
+    from binparse.formats.espdl.onnx.verify import run
+    pack = binparse.open(REAL / "pdl1-face-detect/human_face_detect.espdl")
+    proto = eo.export(pack, model="mnp01.espdl", all_outputs=True)
+    m = pack.model_named("mnp01.espdl")
+    assert len(proto.graph.output) == len({o for n in m.graph.nodes for o in n.outputs})
+    out = run(proto, {"input": pack.tensor("mnp01.espdl/input").dequantize()})
+    assert out["32"].shape == (23, 23, 32)  # graph dims (1, 32, 23, 23): held as H, W, C
+    assert np.array_equal(out["box"], pack.tensor("mnp01.espdl/box").dequantize())
+
+
+@needs_real
+def test_encrypted_model_needs_its_key_and_unnamed_layouts_are_refused() -> None:
+    path = REAL / "edl1-encrypted/quantized_320_encry.espdl"
+    with pytest.raises(BinparseError, match="encrypted .*--key HEX"):
+        eo.export(path)
+    with pytest.raises(BinparseError, match="weight '796' names no layout"):
+        eo.export(path, key="8a7fc961e4e6ff0ad26436952875ae4a")
+
+
+@needs_real
+def test_cli_export_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "m.onnx"
+    assert main(["export", str(REAL / "info-td3/act_net_QuaidSIM-v4_TD3_+225.827_750000.espdl"), "-o", str(out),
+                 "--check"]) == 0
+    text = capsys.readouterr().out
+    assert "output 'action': 8/8 elements within one step (100.00 %, 8 exact), largest difference 0" in text
+    proto = onnx.load(str(out))
+    assert [n for n in proto.graph.node if n.op_type == "Gather"]  # the Tanh table applied as a table
+    assert main(["export", str(REAL / "face-detect-msr/esp32s3.espdl"), "--check"]) == 2  # no test values
+    assert main(["export", str(REAL / "pdl1-face-detect/human_face_detect.espdl"), "-o", str(out)]) == 3
+    assert "--model NAME" in capsys.readouterr().err
+
+
+# ---- one-op fixtures: test outputs computed here in numpy
+
+RNG = np.random.default_rng(30)
+E_IN = -4
+
+
+def q(x: Any, e: int, lo: int = -128, hi: int = 127) -> Any:
+    """numpy's quantization: half to even (np.round), saturated; the integers."""
+    return np.clip(np.round(np.asarray(x, dtype=np.float64) / 2.0 ** e), lo, hi).astype(np.int64)
+
+
+def tensor(name: str, arr: Any, e: int | None, dtype: str = "int8", **kw: Any) -> dict[str, Any]:
+    a = np.asarray(arr)
+    t = {"name": name, "dims": list(a.shape) or [1], "dtype": dtype, "values": a.reshape(-1).tolist(), **kw}
+    if e is not None:
+        t["exponents"] = [e]
+    return t
+
+
+def model(op: str, x: Any, y_q: dict[str, tuple[Any, int]], *, inits: list[dict[str, Any]] = (),  # type: ignore[assignment]
+          attrs: dict[str, Any] | None = None, extra_inputs: tuple[str, ...] = ()) -> bytes:
+    outs = list(y_q)
+    graph = {"name": op, "inputs": [{"name": "x", "dims": list(x.shape), "dtype": "int8", "exponents": [E_IN]}],
+             "outputs": [{"name": n, "dims": list(np.shape(v)), "dtype": "int8", "exponents": [e]}
+                         for n, (v, e) in y_q.items()],
+             "nodes": [{"name": f"{op}_0", "op_type": op, "inputs": ["x", *extra_inputs], "outputs": outs,
+                        "attributes": {"quant_type": "S8", **(attrs or {})}}],
+             "initializers": list(inits), "test_inputs": [tensor("x", x, E_IN)],
+             "test_outputs": [tensor(n, v, e) for n, (v, e) in y_q.items()]}
+    return espdl_file({"format": "EDL2", "graph": graph})
+
+
+X = RNG.integers(-128, 128, (1, 4, 6, 3))
+XR = X * 2.0 ** E_IN
+C = RNG.integers(-128, 128, (1, 1, 1, 3))
+CR = C * 2.0 ** -5
+
+
+def _conv_case(depthwise: bool) -> tuple[bytes, str]:
+    from numpy.lib.stride_tricks import sliding_window_view
+    n = 3 if depthwise else 20
+    w = RNG.integers(-128, 128, (1, 3, 3, 3) if depthwise else (n, 3, 3, 3))  # logical (N, H, W, C)
+    bias = RNG.integers(-2000, 2000, n)
+    win = sliding_window_view(np.pad(XR, ((0, 0), (1, 1), (1, 1), (0, 0))), (3, 3), axis=(1, 2))  # n,h,w,c,i,j
+    wr = w * 2.0 ** -6
+    acc = np.einsum("nhwcij,ijc->nhwc", win, wr[0]) if depthwise else np.einsum("nhwcij,oijc->nhwo", win, wr)
+    y = np.maximum(acc + bias * 2.0 ** (E_IN - 6), 0)
+    dims = [3, 3, 3, 1] if depthwise else [3, 3, 3, n]
+    lay = "(N/16)HWC16_UNALIGNED"
+    inits = [{"name": "w", "dims": dims, "dtype": "int8", "layout": lay, "exponents": [-6],
+              "values": w.reshape(-1).tolist()}, tensor("b", bias, E_IN - 6, "int32", layout="UNK")]
+    attrs = {"group": 3 if depthwise else 1, "kernel_shape": [3, 3], "pads": [1, 1, 1, 1], "strides": [1, 1],
+             "dilations": [1, 1], "activation": "Relu"}
+    return model("Conv", X, {"y": (q(y, -3), -3)}, inits=inits, attrs=attrs, extra_inputs=("w", "b")), "Conv"
+
+
+def _gemm_case() -> tuple[bytes, str]:
+    x = RNG.integers(-128, 128, (1, 8))
+    w = RNG.integers(-128, 128, (20, 1, 1, 8))
+    bias = RNG.integers(-3000, 3000, 20)
+    y = np.maximum(x * 2.0 ** E_IN @ (w.reshape(20, 8).T * 2.0 ** -7) + bias * 2.0 ** (E_IN - 7), 0)
+    inits = [{"name": "w", "dims": [1, 1, 8, 20], "dtype": "int8", "layout": "(N/16)HWC16_UNALIGNED", "exponents": [-7],
+              "values": w.reshape(-1).tolist()}, tensor("b", bias, E_IN - 7, "int32", layout="UNK")]
+    return model("Gemm", x, {"y": (q(y, -2), -2)}, inits=inits, attrs={"activation": "Relu", "transB": 0},
+                 extra_inputs=("w", "b")), "Gemm"
+
+
+def _lut_case() -> tuple[bytes, str]:
+    table = q(1 / (1 + np.exp(-(np.arange(256) - 128) * 2.0 ** E_IN)), -7)
+    y = table[X + 128]
+    return model("Sigmoid", X, {"y": (y, -7)}, inits=[tensor("Sigmoid_lut_0", table, -7)],
+                 attrs={"lut": "Sigmoid_lut_0"}), "Sigmoid"
+
+
+def _cases() -> list[tuple[bytes, str]]:
+    c = [tensor("c", C, -5)]
+    xp = XR.reshape(1, 2, 2, 3, 2, 3)
+    pooled = xp.reshape(1, 2, 2, 3, 2, 3).transpose(0, 1, 3, 2, 4, 5)  # (1, 2, 3, 2, 2, 3): windows of 2x2
+    out = [
+        (model("Add", X, {"y": (q(XR + CR, -3), -3)}, inits=c, extra_inputs=("c",)), "Add"),
+        (model("Sub", X, {"y": (q(XR - CR, -3), -3)}, inits=c, extra_inputs=("c",)), "Sub"),
+        (model("Mul", X, {"y": (q(XR * CR, -6), -6)}, inits=c, extra_inputs=("c",)), "Mul"),
+        (model("Relu", X, {"y": (q(np.maximum(XR, 0), E_IN), E_IN)}), "Relu"),
+        (model("PRelu", X, {"y": (q(np.where(XR < 0, XR * CR, XR), -6), -6)}, inits=c, extra_inputs=("c",)), "PRelu"),
+        (model("Tanh", X, {"y": (q(np.tanh(XR), -7), -7)}), "Tanh"),
+        (model("Swish", X, {"y": (q(XR / (1 + np.exp(-XR)), -4), -4)}), "Swish"),
+        (model("Softmax", X, {"y": (q(np.exp(XR) / np.exp(XR).sum(-1, keepdims=True), -7), -7)},
+               attrs={"axis": -1}), "Softmax"),
+        (model("RequantizeLinear", X, {"y": (q(XR, -2), -2)}), "RequantizeLinear"),
+        (model("Transpose", X, {"y": (X.transpose(0, 3, 1, 2), E_IN)}, attrs={"perm": [0, -1, 1, 2]}), "Transpose"),
+        (model("Flatten", X, {"y": (X.reshape(1, -1), E_IN)}, attrs={"axis": 1}), "Flatten"),
+        (model("Reshape", X, {"y": (X.reshape(1, 24, 3), E_IN)}, inits=[tensor("s", np.array([1, 24, 3]), None, "int64")],
+               extra_inputs=("s",)), "Reshape"),
+        (model("Concat", X, {"y": (np.concatenate([q(XR, -3), q(np.broadcast_to(CR, XR.shape), -3)], 3), -3)},
+               inits=[tensor("c4", np.broadcast_to(C, X.shape), -5)], attrs={"axis": 3}, extra_inputs=("c4",)), "Concat"),
+        (model("Split", X, {"y0": (X[..., :1], E_IN), "y1": (X[..., 1:], E_IN)},
+               inits=[tensor("sp", np.array([1, 2]), None, "int64")], attrs={"axis": 3}, extra_inputs=("sp",)), "Split"),
+        (model("MaxPool", X, {"y": (X.reshape(1, 2, 2, 3, 2, 3).max((2, 4)), E_IN)},
+               attrs={"kernel_shape": [2, 2], "strides": [2, 2], "pads": [0, 0, 0, 0]}), "MaxPool"),
+        (model("AveragePool", X, {"y": (q(pooled.mean((3, 4)), -5), -5)},
+               attrs={"kernel_shape": [2, 2], "strides": [2, 2], "pads": [0, 0, 0, 0]}), "AveragePool"),
+        (model("GlobalAveragePool", X, {"y": (q(XR.mean((1, 2), keepdims=True), -6), -6)}), "GlobalAveragePool"),
+        (model("ReduceMean", X, {"y": (q(XR.mean((1, 2), keepdims=True), -6), -6)},
+               inits=[tensor("ax", np.array([1, 2]), None, "int64")], attrs={"keepdims": 1}, extra_inputs=("ax",)),
+         "ReduceMean"),
+        (model("Resize", X, {"y": (X.repeat(2, 1).repeat(2, 2), E_IN)},
+               inits=[tensor("sc", np.array([1.0, 1.0, 2.0, 2.0], np.float32), None, "float32")],
+               attrs={"mode": "nearest", "coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"},
+               extra_inputs=("", "sc")), "Resize"),
+        _conv_case(False), _conv_case(True), _gemm_case(), _lut_case(),
+    ]
+    return out
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("data,op", CASES, ids=[op + ("_dw" if i == len(CASES) - 3 else "") for i, (_, op) in
+                                                 enumerate(CASES)])
+def test_each_op_reproduces_numpys_outputs(data: bytes, op: str) -> None:
+    f = binparse.open(data)
+    proto = eo.export(f)
+    onnx.checker.check_model(proto, full_check=True)
+    result = eo.check(f)
+    outs = result.models[0].outputs
+    assert outs and all(o.exact == o.count for o in outs), result.report()
+    assert result.exit_code == 0
+
+
+def test_every_supported_op_has_a_fixture() -> None:
+    tested = {op for _, op in CASES}
+    same_code = {"Div", "LeakyRelu", "Sqrt", "HardSigmoid", "HardSwish", "Gelu", "Clip", "LUT", "QuantizeLinear",
+                 "MatMul", "Squeeze", "Unsqueeze", "Slice"}  # mapped by the functions the fixtures above run
+    assert set(eo.OPS) - tested == same_code
+
+
+def test_unsupported_op_is_refused_by_name() -> None:
+    data = model("InsertZeros", X, {"y": (X, E_IN)}, attrs={"stride": [2, 2]})
+    with pytest.raises(BinparseError) as err:
+        eo.export(binparse.open(data))
+    text = str(err.value)
+    assert "does not reproduce InsertZeros (x1)" in text and "Conv, Div, Flatten, Gather" not in text
+    assert "ops the export supports: Add, AveragePool, Clip, Concat, Conv" in text
+
+
+def test_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # `import onnxruntime` then raises ImportError
+    from binparse.formats.espdl.onnx.deps import available, need
+    with pytest.raises(BinparseError, match=r"(?is)needs the Python package 'onnxruntime'.*pip install 'binparse\[onnx\]'"):
+        need("onnxruntime", purpose="running an ONNX export")
+    assert available() is False
+
+
+def test_key_through_options() -> None:
+    f = binparse.open(CASES[0][0])
+    assert eo.check(f).models[0].outputs[0].count == 72
+    ns = SimpleNamespace(model=None, all_outputs=False, rounding=None)
+    data, what = f.export_model(ns)
+    assert what.startswith("ONNX opset 21") and onnx.load_from_string(data).graph.output[0].name == "y"
