@@ -197,6 +197,14 @@ def _lut_case() -> tuple[bytes, str]:
                  attrs={"lut": "Sigmoid_lut_0"}), "Sigmoid"
 
 
+def _spread(x: Any, s: int, p: int) -> Any:
+    """stride - 1 zeros between the elements of H and W, p zeros after (numpy, by assignment)."""
+    n, h, w, c = x.shape
+    out = np.zeros((n, h + (s - 1) * (h - 1) + p, w + (s - 1) * (w - 1) + p, c), x.dtype)
+    out[:, : (h - 1) * s + 1 : s, : (w - 1) * s + 1 : s, :] = x
+    return out
+
+
 def _cases() -> list[tuple[bytes, str]]:
     c = [tensor("c", C, -5)]
     xp = XR.reshape(1, 2, 2, 3, 2, 3)
@@ -232,6 +240,8 @@ def _cases() -> list[tuple[bytes, str]]:
                inits=[tensor("sc", np.array([1.0, 1.0, 2.0, 2.0], np.float32), None, "float32")],
                attrs={"mode": "nearest", "coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"},
                extra_inputs=("", "sc")), "Resize"),
+        (model("InsertZeros", X, {"y": (_spread(X, 2, 1), E_IN)}, attrs={"stride": [2, 2], "output_padding": [1, 1]}),
+         "InsertZeros"),
         _conv_case(False), _conv_case(True), _gemm_case(), _lut_case(),
     ]
     return out
@@ -260,11 +270,11 @@ def test_every_supported_op_has_a_fixture() -> None:
 
 
 def test_unsupported_op_is_refused_by_name() -> None:
-    data = model("InsertZeros", X, {"y": (X, E_IN)}, attrs={"stride": [2, 2]})
+    data = model("StreamingCache", X, {"y": (X, E_IN)}, attrs={"window_size": 3, "frame_axis": 1})
     with pytest.raises(BinparseError) as err:
         eo.export(binparse.open(data))
     text = str(err.value)
-    assert "does not reproduce InsertZeros (x1)" in text and "Conv, Div, Flatten, Gather" not in text
+    assert "does not reproduce StreamingCache (x1)" in text and "Conv, Div, Flatten, Gather" not in text
     assert "ops the export supports: Add, AveragePool, Clip, Concat, Conv" in text
 
 
@@ -283,3 +293,36 @@ def test_key_through_options() -> None:
     ns = SimpleNamespace(model=None, all_outputs=False, rounding=None)
     data, what = f.export_model(ns)
     assert what.startswith("ONNX opset 21") and onnx.load_from_string(data).graph.output[0].name == "y"
+
+
+@needs_real
+def test_compare_finds_the_first_layer_where_dumps_part(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Dumps as the chip writes them (int8 q per tensor, named by tensor): the model's stored test output
+    for `action`, and the third Gemm's output with one element moved by 3 steps (exponent -1)."""
+    from binparse.formats.espdl.onnx.layers import name_key
+    from binparse.formats.espdl.onnx.verify import run
+    path = REAL / "info-td3/act_net_QuaidSIM-v4_TD3_+225.827_750000.espdl"
+    m = binparse.open(path).models[0]
+    gemm = "/td3_actor_net/td3_actor_net.4/Gemm_output_0"
+    pc = run(eo.export(path, all_outputs=True), {"observations": m.tensor("observations").dequantize()})
+    q4 = np.round(pc[gemm] / 2.0 ** -1).astype(np.int8)
+    q4[0, 3] += 3
+    np.save(tmp_path / f"{name_key(gemm)}.npy", q4)
+    np.save(tmp_path / "action.npy", m.tensor("action").array())
+    assert main(["compare", str(path), str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 dumped tensors" in out
+    assert "Gemm               /td3_actor_net/td3_actor_net.4/Gemm_output_0 SNR   21.7 dB   87.50 % within one step  " \
+           "largest difference 1.5" in out
+    assert "Tanh               action                                   SNR    inf dB  100.00 % within one step" in out
+    assert out.rstrip().endswith(f"first divergence: Gemm '{gemm}'")
+
+
+@needs_real
+def test_doctor_runs_the_export_on_the_test_values() -> None:
+    from binparse.doctor import doctor
+    doc = doctor(REAL / "pdl1-face-detect")
+    assert doc["status"] == "ok"
+    assert ("human_face_detect.espdl/msr01.espdl: its ONNX export (binparse export) run on its test inputs gives 8,910 "
+            "of 8,910 test output elements within one quantization step (8,910 exact; lowest share 100.00 % in "
+            "'score0')") in [f["text"] for f in doc["findings"] if f["level"] == "ok"]

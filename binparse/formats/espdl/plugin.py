@@ -27,8 +27,8 @@ FAMILY = Family(
     options=(
         Option(("--key",), ("inspect", "view", "draw", "traces", "compare", "doctor", "export"),
                "ESP-DL: AES-128 key (32 hex digits) of encrypted .espdl models"),
-        Option(("--model",), ("export",), "ESP-DL: the model of a pack (PDL1/PDL2/PDL3) to export"),
-        Option(("--rounding",), ("export",), "ESP-DL: the rounding of the export, half-even (default: esp-ppq's test "
+        Option(("--model",), ("export", "compare"), "ESP-DL: the model of a pack (PDL1/PDL2/PDL3) to export"),
+        Option(("--rounding",), ("export", "compare"), "ESP-DL: the rounding of the export, half-even (default: esp-ppq's test "
                "values, the ESP32-P4) or half-up (what an ESP32-S3 computes)", {"choices": ("half-even", "half-up")}),
         Option(("--shape",), _LAYOUT, "ESP-DL H,W,C"),
         Option(("--padding",), _LAYOUT, "ESP-DL T,B,L,R"),

@@ -164,7 +164,10 @@ class EspdlFile(EspdlContainer):
                           expected=[m.name for m in models])
 
     def with_options(self, options: Any) -> EspdlFile:
-        """The command line's `--key HEX` applied (the key of encrypted models)."""
+        """The command line's `--key HEX` applied (the key of encrypted models); `--model` and
+        `--rounding` kept for `compare` (which takes no options)."""
+        self._cache["espdl.export"] = {"model": getattr(options, "model", None),
+                                       "rounding": getattr(options, "rounding", None)}
         if getattr(options, "key", None):
             from .crypto import parse_key
             return self.with_key(parse_key(options.key))
@@ -187,6 +190,15 @@ class EspdlFile(EspdlContainer):
         from ..onnx.convert import DEFAULT_ROUNDING
         return check(self, model=getattr(options, "model", None),
                      rounding=getattr(options, "rounding", None) or DEFAULT_ROUNDING)
+
+    def compare(self, other: Any, *, min_snr_db: float = 30.0) -> Any:
+        """The `Comparable` protocol: `compare MODEL.espdl DUMPS/`, the chip's per-layer .npy dumps
+        against the ONNX export run on the PC (`onnx.layers`)."""
+        from ..onnx.convert import pick_model
+        from ..onnx.layers import compare_layers, folder_of
+        chosen = self._cache.get("espdl.export") or {}
+        return compare_layers(pick_model(self, chosen.get("model")), folder_of(other), min_snr_db=min_snr_db,
+                              rounding=chosen.get("rounding"))
 
     def buffer_layout(self, options: Any) -> Any:
         """The `LayoutSource` protocol: `draw MODEL.espdl --tensor NAME` draws a weight in its stored blocking."""

@@ -11,8 +11,8 @@ round(x / 2^e) (ONNX Round is half to even; half up is floor(x / 2^e + 1/2)), cl
 range, times 2^e: a QuantizeLinear/DequantizeLinear pair with a power-of-two scale, spelled out so
 that both roundings have one form (onnxruntime's transpose optimizer also mistyped int8 zero points
 it moved). esp-ppq computes the test values it stores beside a model with half to even, whatever the
-target: the PDL1 face detector's 8,976 test output elements are all reproduced with half to even and
-fewer than two thirds with half up; esp-dl's ESP32-P4 streaming test model's 16 likewise (11 with half
+target: the PDL1 face detector's 8,926 test output elements (msr01 8,910, mnp01 16) are all reproduced
+with half to even, 5,024 of msr01's with half up; esp-dl's ESP32-P4 streaming test model's 16 likewise (11 with half
 up). Half to even is the default; `--rounding half-up` computes what an ESP32-S3 itself computes.
 
 Layouts: EDL2 models hold activations as N, H, W, C and the graph's axes say so (a Concat on axis 3);

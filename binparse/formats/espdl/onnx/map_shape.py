@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from ....errors import FormatError
 from .builder import Builder
 
 _PLAIN = {"Flatten": ("axis",), "Transpose": ("perm",)}
@@ -56,7 +59,6 @@ def with_shape(b: Builder, node: Any) -> None:
     inputs = [b.value(i) if i else "" for i in node.inputs]
     attrs = b.attrs(node, *_SHAPED[node.op_type])
     if node.op_type in ("Squeeze", "Unsqueeze") and "axes" in attrs:  # an input since opset 13
-        import numpy as np
         inputs.append(b.const(np.array(attrs.pop("axes"), dtype=np.int64), f"{node.name}/axes"))
     y = b.op(node.op_type, inputs, node.name, **attrs)
     _bind_moved(b, node, [y])
@@ -73,6 +75,39 @@ def resize(b: Builder, node: Any) -> None:
     _bind_moved(b, node, [b.channels_back(y, rank, node.name)])
 
 
+def insert_zeros(b: Builder, node: Any) -> None:
+    """esp-ppq's InsertZeros (esp-dl `dl_module_insert_zeros.hpp`, before the Conv of a transposed
+    convolution): along each spatial axis of N, *spatial, C, stride - 1 zeros between elements and
+    output_padding zeros at the end: d -> d + (s - 1)(d - 1) + p. Written as a reshape that gives
+    each element s - 1 zero neighbours (Pad), then a Slice to the new length."""
+    src = node.inputs[0]
+    info = b.info.get(src)
+    dims = list(info.dims) if info is not None and info.dims is not None else []
+    if len(dims) < 3 or any(d is None for d in dims):
+        raise FormatError(f"InsertZeros {node.name!r}: its input's dims are not known", file=b.model.file,
+                          expected="static dims N, *spatial, C", found=dims)
+    spatial = dims[1:-1]
+    strides = [int(v) for v in node.attributes.get("stride") or [1]]
+    extra = [int(v) for v in node.attributes.get("output_padding") or [0]]
+    strides = strides * len(spatial) if len(strides) == 1 else strides
+    extra = extra * len(spatial) if len(extra) == 1 else extra
+    spread = [dims[0], *(v for d in spatial for v in (d, 1)), dims[-1]]
+    x = b.op("Reshape", [b.value(src), b.const(np.array(spread, dtype=np.int64), "shape")], node.name)
+    pads = [0] * len(spread) + [0, *(v for s in strides for v in (0, s - 1)), 0]
+    x = b.op("Pad", [x, b.const(np.array(pads, dtype=np.int64), "pads")], node.name)
+    wide = [dims[0], *(d * s for d, s in zip(spatial, strides)), dims[-1]]
+    x = b.op("Reshape", [x, b.const(np.array(wide, dtype=np.int64), "shape")], node.name)
+    ends = [d + (s - 1) * (d - 1) + p for d, s, p in zip(spatial, strides, extra)]
+    if any(e > w for e, w in zip(ends, wide[1:-1])):
+        raise FormatError(f"InsertZeros {node.name!r}: output_padding {extra} not below stride {strides}",
+                          file=b.model.file, expected="output_padding < stride", found=extra)
+    axes = list(range(1, len(dims) - 1))
+    x = b.op("Slice", [x, b.const(np.zeros(len(axes), dtype=np.int64), "starts"),
+                       b.const(np.array(ends, dtype=np.int64), "ends"), b.const(np.array(axes, dtype=np.int64), "axes")],
+             node.name)
+    _bind_moved(b, node, [x])
+
+
 def pool(b: Builder, node: Any) -> None:
     src = node.inputs[0]
     rank = b.rank(src) or 4
@@ -85,4 +120,4 @@ def pool(b: Builder, node: Any) -> None:
         b.bind(node.outputs[0], y)
 
 
-__all__ = ["concat", "plain", "pool", "resize", "split", "with_shape"]
+__all__ = ["concat", "insert_zeros", "plain", "pool", "resize", "split", "with_shape"]

@@ -26,7 +26,7 @@ OPS: dict[str, str] = {
     "Flatten": "map_shape:plain", "Transpose": "map_shape:plain", "Squeeze": "map_shape:with_shape",
     "Unsqueeze": "map_shape:with_shape", "Slice": "map_shape:with_shape",
     "Resize": "map_shape:resize", "MaxPool": "map_shape:pool", "AveragePool": "map_shape:pool",
-    "GlobalAveragePool": "map_shape:pool",
+    "GlobalAveragePool": "map_shape:pool", "InsertZeros": "map_shape:insert_zeros",
 }
 
 __all__ = ["OPS"]
