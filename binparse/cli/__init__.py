@@ -110,7 +110,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("--min-snr", type=float, default=30.0, help="SNR in dB below which a layer diverges (default 30)")
     c.add_argument("--svg", help="also write a plot of SNR by layer")
     c.add_argument("--json", action="store_true")
-    e = command("export", "exporting", "write a model as a model another runtime runs (ESP-DL: ONNX), and "
+    e = command("export", "exporting", "write a model as a model another runtime runs (e.g. ONNX), and "
                                        "check it on the model's own test values")
     e.add_argument("file")
     e.add_argument("-o", "--out", help="where to write the exported model")

@@ -18,7 +18,7 @@ def export(args: argparse.Namespace) -> int:
     obj = open_source(args.file, args)
     if not isinstance(obj, Exportable):
         raise BinparseError("binparse does not export this kind of artifact", file=args.file,
-                            hint="export takes a model a family can run elsewhere (an ESP-DL .espdl model)")
+                            hint="export takes a model a family knows how to write for another runtime")
     code = OK
     if args.out:
         data, what = obj.export_model(args)
