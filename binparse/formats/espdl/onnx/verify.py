@@ -95,10 +95,30 @@ class ExportCheck:
         return "\n".join(lines)
 
 
-def run(proto: Any, feeds: dict[str, Any]) -> dict[str, Any]:
-    """Outputs of `proto` run in onnxruntime on `feeds` (name -> float32 array)."""
+def bound_tensors(proto: Any, limit_bytes: int, file: str | None = None) -> None:
+    """Refuse to run an export whose tensors (shapes inferred by onnx) would take more than
+    `limit_bytes` each: a Resize whose scales or a Reshape whose shape the file sets to huge sizes
+    would make onnxruntime allocate them."""
+    from ....errors import BinparseError
     from .deps import need
-    ort = need("onnxruntime", purpose="running an ONNX export")
+    onnx = need("onnx", purpose="running an ONNX export", file=file)
+    inferred = onnx.shape_inference.infer_shapes(proto)
+    for v in (*inferred.graph.value_info, *inferred.graph.output):
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in v.type.tensor_type.shape.dim]
+        if 4 * int(np.prod(dims, dtype=np.float64)) > limit_bytes:
+            raise BinparseError(f"the export's tensor {v.name!r} would hold {dims} float32 elements", file=file,
+                                expected=f"at most {limit_bytes:,} bytes (8 x the model + 256 MiB)",
+                                found=f"{4 * float(np.prod(dims, dtype=np.float64)):,.0f} bytes",
+                                hint="the model's shapes or Resize scales claim more than it can hold; not run")
+
+
+def run(proto: Any, feeds: dict[str, Any], *, limit_bytes: int | None = None, file: str | None = None) -> dict[str, Any]:
+    """Outputs of `proto` run in onnxruntime on `feeds` (name -> float32 array); with `limit_bytes`,
+    refused first when a tensor would be larger (`bound_tensors`)."""
+    from .deps import need
+    if limit_bytes is not None:
+        bound_tensors(proto, limit_bytes, file)
+    ort = need("onnxruntime", purpose="running an ONNX export", file=file)
     options = ort.SessionOptions()
     options.log_severity_level = 3
     session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
@@ -117,6 +137,11 @@ def compare(name: str, got: Any, want: Any, step: float) -> OutputCheck:
                        int(np.count_nonzero(diff == 0)), float(diff.max()) if diff.size else 0.0, step)
 
 
+def limit_of(model: Any) -> int:
+    """The largest tensor a run of `model` may make: 8 x its payload + 256 MiB (the project's bound)."""
+    return 8 * len(model.payload) + (256 << 20)
+
+
 def check_model(model: Any, *, rounding: str) -> ModelCheck:
     """One model's export run on its test inputs and compared with its test outputs."""
     from .convert import to_onnx
@@ -125,7 +150,7 @@ def check_model(model: Any, *, rounding: str) -> ModelCheck:
         return ModelCheck(model.name, reason="the model carries no test inputs/outputs")
     proto = to_onnx(model, rounding=rounding)
     feeds = {t.name: model.tensor(t.name).dequantize() for t in g.test_inputs}
-    got = run(proto, feeds)
+    got = run(proto, feeds, limit_bytes=limit_of(model), file=model.file)
     out = []
     for t in g.test_outputs:
         tensor = model.tensor(t.name)
@@ -137,4 +162,5 @@ def check_model(model: Any, *, rounding: str) -> ModelCheck:
     return ModelCheck(model.name, out)
 
 
-__all__ = ["THRESHOLD", "ExportCheck", "ModelCheck", "OutputCheck", "check_model", "compare", "run"]
+__all__ = ["THRESHOLD", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare",
+           "limit_of", "run"]
