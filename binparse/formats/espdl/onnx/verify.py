@@ -88,10 +88,11 @@ class ExportCheck:
                 lines.append(f"{label}: output {o.name!r}: {o.within}/{o.count} elements within one step "
                              f"({100 * o.share:.2f} %, {o.exact} exact), largest difference {o.max_diff:g} "
                              f"(step {o.step:g})")
-        verdict = {"ok": f"reproduces its test outputs (>= {100 * THRESHOLD:g} % within one step)",
-                   "problem": f"does not reproduce its test outputs (< {100 * THRESHOLD:g} % within one step)",
-                   "not verified": "not verified (no test values to run)"}[self.status]
-        lines.append(f"{self.status}: the export {verdict}")
+        verdict = {"ok": f"the export reproduces its test outputs (>= {100 * THRESHOLD:g} % within one step)",
+                   "problem": f"the export does not reproduce its test outputs (< {100 * THRESHOLD:g} % within one "
+                              "step)",
+                   "not verified": "nothing to run the export on"}[self.status]
+        lines.append(f"{self.status}: {verdict}")
         return "\n".join(lines)
 
 
