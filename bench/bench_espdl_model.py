@@ -14,8 +14,6 @@ a message. Both sides produce the same Python values (checked before timing).
 from __future__ import annotations
 
 import importlib
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -31,51 +29,22 @@ from binparse.accessors.espdl.espdl_model import SCHEMA  # noqa: E402
 from binparse.formats.espdl.model.graph import Graph, MODEL_SCHEMA  # noqa: E402
 from binparse.formats.espdl.model.flatbuf import FlatBuffer  # noqa: E402
 from binparse.formats.espdl.model.weights import DTYPES, layout_name  # noqa: E402
+from binparse.formats.espdl.model.fbs import flatc_classes  # noqa: E402
+from binparse.errors import BinparseError  # noqa: E402
 from timing import CPU, Target, report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "espdl" / "face-detect-msr" / "esp32s3.espdl"
 FIXTURE = REPO / "fixtures" / "espdl" / "models" / "conv_s8_blocks.espdl"
 OUT = REPO / "bench" / ".out"
-FBS_TYPES = {"float32": "float", "float64": "double", "int8": "byte", "uint8": "ubyte", "int16": "short",
-             "uint16": "ushort", "int32": "int", "uint32": "uint", "int64": "long", "uint64": "ulong"}
-
-
-def _t(t: str) -> str:
-    if t.startswith("["):
-        return "[" + _t(t[1:-1]) + "]"
-    base, _, n = t.partition("[")
-    return f"[{FBS_TYPES.get(base, base)}:{n[:-1]}]" if n else FBS_TYPES.get(t, t)
-
-
-def fbs_text() -> str:
-    """A .fbs written from binparse's description of the tables (not ESP-DL's file)."""
-    lines = [f"namespace {SCHEMA['namespace']};"]
-    for name, e in SCHEMA["enums"].items():
-        lines.append(f"enum {name} : {_t(e['type'])} {{ " + ", ".join(f"{k} = {v}" for k, v in e["values"].items()) + " }")
-    for name, s in SCHEMA["structs"].items():
-        lines.append(f"struct {name} (force_align: {s['align']}) {{ " + " ".join(f"{f}: {_t(t)};" for f, t in s["fields"]) + " }")
-    for name, members in SCHEMA["unions"].items():
-        lines.append(f"union {name} {{ " + ", ".join(f"{m}: {t}" for m, t in members) + " }")
-    for name, fields in SCHEMA["tables"].items():
-        lines.append(f"table {name} {{ " + " ".join(f"{f}: {_t(t)};" for f, t in fields) + " }")
-    lines.append(f"root_type {SCHEMA['root']};")
-    return "\n".join(lines) + "\n"
 
 
 def flatc_model() -> Any:
     """The flatc-generated `Model` class, or None (with the reason printed)."""
-    if shutil.which("flatc") is None:
-        print("(flatc not installed: the flatc row is skipped)")
-        return None
     try:
-        import flatbuffers  # noqa: F401
-    except ImportError:
-        print("(the flatbuffers Python runtime is not installed: the flatc row is skipped)")
+        flatc_classes(OUT)
+    except BinparseError as exc:
+        print(f"({exc.message}: the flatc row is skipped)")
         return None
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "espdl_from_binparse.fbs").write_text(fbs_text())
-    subprocess.run(["flatc", "--python", "-o", str(OUT / "flatc"), str(OUT / "espdl_from_binparse.fbs")], check=True)
-    sys.path.insert(0, str(OUT / "flatc"))
     return importlib.import_module(f"{SCHEMA['namespace']}.Model").Model
 
 

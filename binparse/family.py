@@ -14,6 +14,7 @@ The commands only ask an opened object for the protocols below:
 - `Described`: an artifact read fully only with another beside it (`--net NET`).
 - `Comparable`: two artifacts of a kind compared (`compare A B`).
 - `Exportable`: an artifact written as a model another runtime runs (`export A -o OUT`, `--check`).
+- `Repairable`: an artifact with a defect its family can undo (`repair FILE -o FIXED`).
 - `Check`: a doctor check over the identified files of one folder.
 """
 
@@ -99,6 +100,14 @@ class Exportable(Protocol):
     def check_export(self, options: Any) -> Any:
         """The export run on the artifact's own test inputs against its test outputs: an `Artifact`
         with an `exit_code` (0 reproduced, 1 not reproduced, 2 nothing to check it with)."""
+
+
+@runtime_checkable
+class Repairable(Protocol):
+    """An artifact with a defect its family can undo (`repair FILE -o FIXED`)."""
+
+    def repaired(self, options: Any) -> tuple[bytes, str]:
+        """The repaired file's bytes and what was changed; `BinparseError` when nothing needs it or it cannot be."""
 
 
 @dataclass
@@ -254,6 +263,6 @@ def checks() -> list[Check]:
     return list(_CHECKS)
 
 
-__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Exportable", "Family", "FileReport", "Finding",
-           "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check", "register_checks_in",
-           "register_signs", "registered_signs"]
+__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Exportable", "Family", "FileReport",
+           "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource", "checks",
+           "register_check", "register_checks_in", "register_signs", "registered_signs"]

@@ -205,7 +205,7 @@ def test_edl1_views_are_zero_copy_and_write_through() -> None:
 
 def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
     """espdl_model.yaml `generations.edl1.evidence`: 312 EDL1 raw_data vectors are byte vectors (47 of them
-    16-byte aligned by chance), 99 EDL2 vectors whole aligned 16-byte blocks."""
+    16-byte aligned by chance), 263 EDL2 vectors whole aligned 16-byte blocks."""
     from binparse.accessors.espdl.espdl_model import SCHEMA
     assert "312 raw_data vectors" in SCHEMA["generations"]["edl1"]["evidence"]
     counts = {"edl1": [0, 0], "edl2": [0, 0]}  # vectors, 16-byte aligned
@@ -220,7 +220,7 @@ def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
                 assert t.data_offset % (4 if m.generation == "edl1" else 16) == 0
                 counts[m.generation][0] += 1
                 counts[m.generation][1] += t.data_offset % 16 == 0
-    assert counts == {"edl1": [312, 47], "edl2": [99, 99]}
+    assert counts == {"edl1": [312, 47], "edl2": [263, 263]}
 
 
 def test_doctor_every_real_espdl_folder_with_the_key() -> None:

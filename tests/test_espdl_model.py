@@ -145,6 +145,8 @@ REAL_MODELS = {
     "gemm-16x16-relu/esp32s3.espdl": ("EDL2", [("", 1, 2, ["(N/16)HWC16", "UNK"])]),
     "info-td3/act_net_QuaidSIM-v4_TD3_+225.827_750000.espdl":
         ("EDL2", [("", 4, 7, ["N16HWC16", "N16HWC16_UNALIGNED", "None", "UNK"])]),
+    "model-properties-info/pruned_keep14_v2.espdl":
+        ("EDL2", [("", 79, 164, ["(N/16)HWC16", "(N/16)HWC16_UNALIGNED", "None", "UNK"])]),
     "pdl1-face-detect/human_face_detect.espdl": ("PDL1", [("msr01.espdl", 41, 62, ["", "N16HWC16_UNALIGNED", "NCHW"]),
                                                           ("mnp01.espdl", 23, 31, ["", "N16HWC16_UNALIGNED", "NCHW"])]),
     "tutorial-model/esp32p4.espdl": ("EDL2", [("", 3, 6, ["N16HWC16", "N16HWC16_UNALIGNED", "UNK"])]),

@@ -16,8 +16,8 @@ from typing import Any
 from ..errors import BinparseError
 
 
-COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "fixture", "generate", "doctor",
-            "schema", "schemas")
+COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate",
+            "doctor", "schema", "schemas")
 
 
 def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
@@ -80,6 +80,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     i.add_argument("--format", help="format name (see `binparse schemas`); default: detect")
     i.add_argument("--json", action="store_true", help="JSON instead of a table")
     i.add_argument("--fields", action="store_true", help="every raw field instead of the family's summary")
+    i.add_argument("-v", "--verbose", action="store_true", help="the family's whole report, not only its summary")
     v = command("view", "buffers", "write a tensor of a device buffer (or an artifact) as .npy, in logical order")
     v.add_argument("files", nargs="+", metavar="[SOURCE] BUFFER",
                    help="a descriptor and the buffer; a family flag's sources and the buffer; or one artifact")
@@ -119,6 +120,10 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     e.add_argument("--all-outputs", action="store_true", help="every intermediate tensor also an output "
                                                                "(to compare with the device's dumps layer by layer)")
     e.add_argument("--json", action="store_true", help="with --check: JSON instead of text")
+    r = command("repair", "repairing", "write a file anew with a defect its family knows undone (the input "
+                                       "never changes)")
+    r.add_argument("file")
+    r.add_argument("-o", "--out", required=True, help="where to write the repaired file (not the input)")
     f = command("fixture", "tools", "write the artifacts, device buffers and expectations a spec describes")
     f.add_argument("spec", help="fixture spec (YAML; see README)")
     f.add_argument("-o", "--out", help="output folder (default: beside the spec)")

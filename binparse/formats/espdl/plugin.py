@@ -25,7 +25,7 @@ FAMILY = Family(
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
            Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head)),
     options=(
-        Option(("--key",), ("inspect", "view", "draw", "traces", "compare", "doctor", "export"),
+        Option(("--key",), ("inspect", "view", "draw", "doctor", "repair", "export", "compare"),
                "ESP-DL: AES-128 key (32 hex digits) of encrypted .espdl models"),
         Option(("--model",), ("export", "compare"), "ESP-DL: the model of a pack (PDL1/PDL2/PDL3) to export"),
         Option(("--rounding",), ("export", "compare"), "ESP-DL: the rounding of the export, half-even (default: esp-ppq's test "

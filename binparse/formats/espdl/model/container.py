@@ -15,7 +15,8 @@ from ....errors import BinparseError, FormatError
 from .crypto import decrypt
 from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel
 from .model_tensor import ModelTensor
-from .report import model_report
+from .narrow import Narrow, summary
+from .report import model_report, model_summary
 from .weights import WeightLayout
 
 SHA256_AT, SHA256_SIZE = 24, 32  # PDL3: digest of the package with these bytes zeroed (fbs_loader.cpp)
@@ -25,8 +26,9 @@ class EspdlModel:
     """One model of a file or pack: its payload, graph and tensors."""
 
     def __init__(self, name: str, record: ModelRecord, file: str | None = None, key: bytes | None = None,
-                 magic: str = "EDL2") -> None:
+                 magic: str = "EDL2", twin: EspdlModel | None = None) -> None:
         self.name, self.record, self.file, self.key = name, record, file, key
+        self.twin = twin  # an earlier entry of the pack whose record this one is (decoded once, by it)
         self.encrypted = int(record.mode) == 1
         self.magic = magic  # of the record (a PDL1 pack holds EDL1 records, PDL2/PDL3 EDL2 records)
         self.generation = GENERATION[magic]
@@ -39,6 +41,8 @@ class EspdlModel:
     def payload(self) -> memoryview:
         """The FlatBuffer (espdl.fbs root `Model`): a zero-copy memoryview of the file, or of the
         decrypted copy for an encrypted model opened with its key."""
+        if self.twin is not None:
+            return self.twin.payload
         data: memoryview = self.record.payload.data.cast("B")
         if not self.encrypted:
             return data
@@ -54,6 +58,8 @@ class EspdlModel:
         that is not a Model (with AES-CTR, a wrong key gives random bytes: the key is named then);
         a field deeper in that points outside the payload is a corrupt FlatBuffer (the container
         already holds every byte its header announces, so the file is not truncated)."""
+        if self.twin is not None:
+            return self.twin.graph
         try:
             return Graph.read(self.payload, file=self.file, base=self.payload_offset, generation=self.generation)
         except NotAModel as exc:
@@ -85,19 +91,32 @@ class EspdlModel:
         """The initializer or test tensor `name` (an unnamed weight's layout inferred where the model
         implies it: `ModelTensor.inferred`)."""
         g = self.graph
-        for t in g.tensors:
-            if t.name == name:
-                inferred = self.inferred_layouts.get(t.name, "") if t.role == "initializer" and not t.layout else ""
-                lay = WeightLayout.of(t.layout or inferred or None, t.dims, g.depthwise(t.name)) \
-                    if t.role == "initializer" else WeightLayout.of(None, t.dims)
-                return ModelTensor(t, lay, self.payload, self.file, self.payload_offset, bool(inferred))
+        t = g.by_name.get(name)
+        if t is not None:
+            inferred = self.inferred_layouts.get(t.name, "") if t.role == "initializer" and not t.layout else ""
+            lay = WeightLayout.of(t.layout or inferred or None, t.dims, g.depthwise(t.name)) \
+                if t.role == "initializer" else WeightLayout.of(None, t.dims)
+            return ModelTensor(t, lay, self.payload, self.file, self.payload_offset, bool(inferred))
         raise FormatError(f"no tensor named {name!r} in model {self.name or '(model)'}", file=self.file,
                           expected=f"one of {len(g.tensors)}: " + ", ".join(t.name for t in g.tensors[:12])
                           + (" ..." if len(g.tensors) > 12 else ""))
 
+    @property
+    def narrow(self) -> list[Narrow]:
+        """The int64 vectors that hold int32 values (read as meant); [] when the graph is not read."""
+        if self.encrypted and self.key is None:
+            return []
+        try:
+            return self.graph.narrow
+        except BinparseError:
+            return []
+
     def summary(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"name": self.name, "encrypted": self.encrypted, "size": int(self.record.size),
                                "payload_offset": self.payload_offset}
+        if self.twin is not None:  # one record, many entries: described once
+            doc["same_record_as"] = self.twin.name
+            return doc
         if self.encrypted and self.key is None:
             doc["graph"] = None
             return doc
@@ -105,6 +124,11 @@ class EspdlModel:
             doc["graph"] = self.graph.to_json()
         except BinparseError as exc:
             doc["graph"], doc["error"] = None, str(exc)
+            return doc
+        if self.graph.narrow:
+            doc["int32_in_int64"] = [{"path": n.path, "read": None if n.read is None else list(n.read),
+                                      "meant": list(n.meant), "inconsistent": n.inconsistent}
+                                     for n in self.graph.narrow]
         return doc
 
 
@@ -118,10 +142,15 @@ class EspdlFile(EspdlContainer):
         """Why the file was read only in part (encrypted models without their key), else None: the
         doctor then says "not verified" instead of "no problems" about what it could not read."""
         locked = [m.name or "the model" for m in self.models if m.encrypted and m.key is None]
-        if not locked:
-            return None
-        return (f"{', '.join(locked)}: encrypted (AES-128-CTR) and no key given, so only the header was read "
-                "(pass --key HEX to read the model)")
+        narrow = [m for m in self.models if m.twin is None and m.narrow]
+        why = []
+        if locked:
+            why.append(f"{', '.join(locked)}: encrypted (AES-128-CTR) and no key given, so only the header was read "
+                       "(pass --key HEX to read the model)")
+        for m in narrow:
+            why.append(f"{m.name or 'the model'}: read as meant, not as its schema reads: {len(m.narrow)} int64 "
+                       f"vectors hold int32 values ({summary(m.narrow)}); `binparse repair` writes them as int64")
+        return "; ".join(why) or None
 
     def with_key(self, key: bytes | None) -> EspdlFile:
         """Use `key` (16 bytes, AES-128) for the encrypted models; returns self."""
@@ -138,7 +167,12 @@ class EspdlFile(EspdlContainer):
                 got = [EspdlModel("", self.model, self._file, key, str(self.magic))]
             else:
                 inner = "EDL1" if self.magic == "PDL1" else "EDL2"
-                got = [EspdlModel(e.name, e.model, self._file, key, inner) for e in self.entries or []]
+                first: dict[int, EspdlModel] = {}  # entries that point at one record share its decoding
+                got = []
+                for e in self.entries or []:
+                    twin = first.get(int(e.data_off))
+                    got.append(EspdlModel(e.name, e.model, self._file, key, inner, twin))
+                    first.setdefault(int(e.data_off), got[-1])
             self._cache["espdl.models"] = got
         return got
 
@@ -164,8 +198,9 @@ class EspdlFile(EspdlContainer):
                           expected=[m.name for m in models])
 
     def with_options(self, options: Any) -> EspdlFile:
-        """The command line's `--key HEX` applied (the key of encrypted models); `--model` and
-        `--rounding` kept for `compare` (which takes no options)."""
+        """The command line's `--key HEX` applied (the key of encrypted models), `-v` (the whole report);
+        `--model` and `--rounding` kept for `compare` (which takes no options)."""
+        self._cache["espdl.verbose"] = bool(getattr(options, "verbose", False))
         self._cache["espdl.export"] = {"model": getattr(options, "model", None),
                                        "rounding": getattr(options, "rounding", None)}
         if getattr(options, "key", None):
@@ -199,6 +234,12 @@ class EspdlFile(EspdlContainer):
         chosen = self._cache.get("espdl.export") or {}
         return compare_layers(pick_model(self, chosen.get("model")), folder_of(other), min_snr_db=min_snr_db,
                               rounding=chosen.get("rounding"))
+
+    def repaired(self, options: Any) -> tuple[bytes, str]:
+        """The `Repairable` protocol: int32 values in int64 vectors written as int64 (`writers/repair.py`)."""
+        from ..writers.repair import repaired_bytes
+        data, said = repaired_bytes(self)
+        return data, "; ".join(said)
 
     def buffer_layout(self, options: Any) -> Any:
         """The `LayoutSource` protocol: `draw MODEL.espdl --tensor NAME` draws a weight in its stored blocking."""
@@ -244,12 +285,16 @@ class EspdlFile(EspdlContainer):
         except BinparseError as exc:
             out.append(str(exc))
         for m in self.models:
-            if m.encrypted and m.key is None:
+            if m.encrypted and m.key is None or m.twin is not None:
                 continue
             try:
-                m.graph
+                g = m.graph
             except BinparseError as exc:
                 out.append(f"model {m.name or '(model)'}: {exc}")
+                continue
+            if not g.nodes:
+                out.append(f"model {m.name or '(model)'}: the graph has no nodes: the export failed "
+                           "(esp-dl has nothing to run)")
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -262,17 +307,32 @@ class EspdlFile(EspdlContainer):
         return doc
 
     def report(self) -> str:
+        """A summary of each model (with `-v`, `with_options`: every node, tensor and value too)."""
+        verbose = bool(self._cache.get("espdl.verbose"))
         lines = [f"ESP-DL {self.magic} {'model' if self.model is not None else 'pack'}"]
         for m in self.models:
             lines.append(f"{m.name or 'model'}: {int(m.record.size):,} bytes of FlatBuffer at offset {m.payload_offset}"
                          + (", encrypted (AES-128-CTR)" if m.encrypted else ""))
+            if m.twin is not None:
+                lines.append(f"  the same record as {m.twin.name!r} (one model, two entries)")
+                continue
             if m.encrypted and m.key is None:
                 lines.append("  encrypted: header only (pass --key HEX to decode)")
                 continue
             try:
-                lines.extend("  " + s for s in model_report(m.graph).splitlines())
+                g = m.graph
             except BinparseError as exc:
                 lines.append(f"  cannot decode: {exc}")
+                continue
+            lines.extend("  " + s for s in model_summary(g, m.generation).splitlines())
+            if g.narrow:
+                lines.append(f"  warning: {len(g.narrow)} int64 vectors hold int32 values ({summary(g.narrow)}), "
+                             "read as meant (not verified: the chip reads them otherwise); `binparse doctor` says "
+                             "more, `binparse repair` fixes them")
+            if verbose:
+                lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
             lines.append(f"problem: {p}")
+        if not verbose and any(m.twin is None and not (m.encrypted and m.key is None) for m in self.models):
+            lines.append("(-v: every node, initializer, input, output and test value)")
         return "\n".join(lines)

@@ -9,39 +9,28 @@ read is one problem line; the report goes on.
 
 from __future__ import annotations
 
-from math import prod
 from pathlib import Path
 
 from ....errors import BinparseError
 from ....family import FileReport, Finding, register_check
 from .container import EspdlFile, EspdlModel
 from .graph import Graph
-from .weights import ALIASES, LAYOUTS
-
-
-def target_of(g: Graph) -> str:
-    """What the weight layouts say about the target the model was built for."""
-    names = {ALIASES.get(t.layout or "", t.layout or "") for t in g.initializers} - {"UNK", ""}
-    blocks = sorted({int(LAYOUTS[n]["block"]) for n in names if n in LAYOUTS and LAYOUTS[n]["block"]})  # type: ignore[call-overload]
-    if blocks:
-        return "esp32s3 / esp32p4 (blocked weights: " + ", ".join(f"{b} lanes" for b in blocks) + ")"
-    if names & {"NHWC", "HWCN", "NWC", "WCN"}:
-        return "c (reference layouts, unblocked)"
-    return "unknown (no weight layout names)"
+from .narrow import narrow_findings
+from .report import ops_text, parameters, target_of
 
 
 def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
     label = f"{name}{'/' + m.name if m.name else ''}"
     if m.encrypted and m.key is None:  # said once by the doctor itself: the file's `unverified`
         return []
+    if m.twin is not None:
+        return [Finding("note", f"{label}: the same record as {m.twin.name!r} (checked once, there)", [name])]
     g = m.graph
     out = []
-    ops: dict[str, int] = {}
-    for n in g.nodes:
-        ops[n.op_type] = ops.get(n.op_type, 0) + 1
-    params = sum(prod(t.dims) for t in g.initializers)
-    out.append(Finding("ok", f"{label}: {target_of(g)}; {len(g.nodes)} nodes ("
-                       + ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())) + f"), {params:,} parameters", [name]))
+    if g.nodes:
+        out.append(Finding("ok", f"{label}: {target_of(g)}; {len(g.nodes)} nodes ({ops_text(g)}), "
+                                 f"{parameters(g):,} parameters", [name]))
+    out.extend(narrow_findings(label, g, [name]))
     unnamed = [t.name for t in g.initializers if not t.layout]
     if unnamed:
         inferred = m.inferred_layouts

@@ -117,6 +117,7 @@ class FlatBuffer:
         self.file = file
         self.base = base
         self.root_type = root or str(schema.data["root"])
+        self.memo: dict[Any, Any] = {}  # what was decoded, by position: a table or string many fields share is read once
 
     def fail(self, what: str, path: str, pos: int, expected: Any = None, found: Any = None) -> FormatError:
         return FormatError(what, file=self.file, path=path, offset=self.base + pos, expected=expected, found=found,
@@ -164,10 +165,13 @@ class FlatBuffer:
 
     def string_at(self, pos: int, path: str) -> str:
         start, count = self.vector_at(pos, 1, path)
-        try:
-            return bytes(self.buf[start:start + count]).decode("utf-8")
-        except UnicodeDecodeError:
-            raise self.fail("string is not UTF-8", path, start) from None
+        got = self.memo.get(start)
+        if got is None:
+            try:
+                got = self.memo[start] = bytes(self.buf[start:start + count]).decode("utf-8")
+            except UnicodeDecodeError:
+                raise self.fail("string is not UTF-8", path, start) from None
+        return str(got)
 
 
 class Table:
@@ -226,6 +230,15 @@ class Table:
         if ek == "table":
             return [fb.table(fb.target(start + 4 * i, f"{path}[{i}]"), f.type, f"{path}[{i}]") for i in range(count)]
         return [bytes(fb.buf[start + i * f.size:start + (i + 1) * f.size]) for i in range(count)]
+
+    def head(self, name: str) -> tuple[int, int, int] | None:
+        """(position of the field's uoffset, first element position, count) of a vector field, its
+        extent unchecked (the caller checks it: `narrow.classify`); None when absent."""
+        f, p = self._where(name)
+        if p < 0:
+            return None
+        start = self.fb.target(p, f"{self.path}.{name}")
+        return p, start + 4, self.fb.u32(start, f"{self.path}.{name}")
 
     def span(self, name: str) -> tuple[int, int, int]:
         """(position, count, element size) of a vector field's elements; (0, 0, size) when absent."""

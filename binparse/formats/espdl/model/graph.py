@@ -8,11 +8,15 @@ tensors keep where their data lies in the payload, so `tensor.py` can give zero-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+import struct
+from math import prod
 from typing import Any
 
 from ....accessors.espdl.espdl_model import SCHEMA
 from ....errors import FormatError
 from .flatbuf import FlatBuffer, Schema, Table
+from .narrow import RANGES, Narrow, check, classify
 from .weights import DTYPES, layout_name
 
 MODEL_SCHEMA = Schema(SCHEMA, "edl2")
@@ -79,61 +83,112 @@ class Node:
         return {"name": self.name, "op_type": self.op_type, "inputs": list(self.inputs), "outputs": list(self.outputs)}
 
 
-def _attribute(a: Table) -> Any:
-    """An Attribute's value by its attr_type (AttributeType of espdl.fbs)."""
-    kind = int(a.get("attr_type", 0))
-    if kind == 1:
-        f = a.get("f")
-        return None if f is None else float(f[0])
-    if kind == 2:
-        i = a.get("i")
-        return None if i is None else int(i[0])
-    if kind == 3:
-        s = a.get("s")
-        return bytes(s or ()).decode("utf-8", "replace")
-    if kind == 6:
-        return [float(x) for x in a.get("floats", ())]
-    if kind == 7:
-        return [int(x) for x in a.get("ints", ())]
-    if kind == 8:
-        return list(a.get("strings", []))
-    return None  # tensors, graphs, types: not needed to describe a model
+MAX_DIMS = 32  # numpy's limit on an array's dimensions (ESP-DL tensors have at most 4 or 5)
+MAX_ELEMENTS = 1 << 40  # the product of a tensor's non-zero dims (beyond, numpy cannot even make an empty view)
+
+
+class _Decoder:
+    """Decodes the tables of one payload: each table once however many fields point at it (memo by
+    position), int64 vectors read as meant (`narrow.classify`: the defects go to `narrow`)."""
+
+    def __init__(self, fb: FlatBuffer) -> None:
+        self.fb = fb
+        self.narrow: list[Narrow] = []
+
+    def ints(self, t: Table, name: str, kind: str) -> tuple[int, ...]:
+        head = t.head(name)
+        if head is None:
+            return ()
+        at, start, count = head
+        path = f"{t.path}.{name}"
+        got = classify(self.fb.buf, self.fb.n, at, start, count, kind, path, self.narrow)
+        if got is None:  # neither reading plausible: the schema's reading, refused for dims (an absurd shape)
+            if start + 8 * count > self.fb.n:
+                raise self.fb.fail("vector runs past the payload", path, start - 4,
+                                   f"{count} x 8 bytes inside {self.fb.n - start}", f"{count * 8} bytes")
+            lo, hi = RANGES[kind]
+            bad = struct.unpack_from(f"<{count}q", self.fb.buf, start)
+            if kind != "dims":
+                return tuple(bad)
+            raise self.fb.fail(f"{kind} out of range", path, start, f"values in {lo}..{hi}",
+                               [v for v in bad if not lo <= v <= hi][:4])
+        return got
+
+    def memo(self, kind: str, t: Table, make: Any) -> Any:
+        key = (kind, t.pos)
+        got = self.fb.memo.get(key)
+        if got is None:
+            got = self.fb.memo[key] = make(t)
+        return got
+
+    def attribute(self, a: Table) -> Any:
+        """An Attribute's value by its attr_type (AttributeType of espdl.fbs)."""
+        kind = int(a.get("attr_type", 0))
+        if kind == 1:
+            f = a.get("f")
+            return None if f is None else float(f[0])
+        if kind == 2:
+            i = a.get("i")
+            return None if i is None else int(i[0])
+        if kind == 3:
+            s = a.get("s")
+            return bytes(s or ()).decode("utf-8", "replace")
+        if kind == 6:
+            return [float(x) for x in a.get("floats", ())]
+        if kind == 7:
+            return list(self.ints(a, "ints", "ints"))
+        if kind == 8:
+            return list(a.get("strings", []))
+        return None  # tensors, graphs, types: not needed to describe a model
+
+    def node(self, n: Table) -> Node:
+        return Node(n.get("name", ""), n.get("op_type", ""), tuple(n.get("input", [])), tuple(n.get("output", [])),
+                    {a.get("name", ""): self.memo("attribute", a, self.attribute) for a in n.get("attribute", [])})
+
+    def tensor(self, t: Table, role: str) -> TensorInfo:
+        dtype = _dtype(int(t.get("data_type", 0)))
+        offset, nbytes, source = 0, 0, ""
+        for name in _DATA_FIELDS:
+            start, count, size = t.span(name)
+            if t.has(name):
+                offset, nbytes, source = start, count * size, name
+                if name in _VECTOR_DTYPES:
+                    dtype = _VECTOR_DTYPES[name] if dtype.startswith("code") else dtype
+                break
+        dims = self.ints(t, "dims", "dims")
+        if len(dims) > MAX_DIMS:
+            raise self.fb.fail("too many dims", f"{t.path}.dims", t.pos, f"at most {MAX_DIMS}", len(dims))
+        if prod(d for d in dims if d) > MAX_ELEMENTS:
+            raise self.fb.fail("dims describe more elements than any model holds", f"{t.path}.dims", t.pos,
+                               f"at most {MAX_ELEMENTS:,} elements", list(dims))
+        return TensorInfo(t.get("name", ""), dims, dtype, self.ints(t, "exponents", "exponents"),
+                          layout_name(t.get("doc_string")), role, offset, nbytes, source, t.path)
+
+    def value_info(self, v: Table) -> ValueInfo:
+        dims: tuple[int | None, ...] | None = None
+        dtype = None
+        tinfo = v.get("value_info_type")
+        tt = tinfo.get("value") if tinfo is not None else None
+        if tt is not None and tt.type == "TensorTypeAndShape":
+            dtype = _dtype(int(tt.get("elem_type", 0)))
+            shape = tt.get("shape")
+            if shape is not None:
+                out: list[int | None] = []
+                for d in shape.get("dim", []):
+                    val = d.get("value")
+                    out.append(int(val.get("dim_value", 0)) if val is not None and int(val.get("dim_type", 1)) != 2 else None)
+                dims = tuple(out)
+        return ValueInfo(v.get("name", ""), dims, dtype, self.ints(v, "exponents", "exponents"))
+
+    def tensors(self, g: Table, name: str, role: str) -> list[TensorInfo]:
+        return [self.memo(role, t, lambda t: self.tensor(t, role)) for t in g.get(name, [])]
+
+    def values(self, g: Table, name: str) -> list[ValueInfo]:
+        return [self.memo("value_info", v, self.value_info) for v in g.get(name, [])]
 
 
 def _dtype(code: int) -> str:
     return DTYPES.get(code, f"code {code}")
-
-
-def _tensor(t: Table, role: str) -> TensorInfo:
-    dtype = _dtype(int(t.get("data_type", 0)))
-    offset, nbytes, source = 0, 0, ""
-    for name in _DATA_FIELDS:
-        start, count, size = t.span(name)
-        if t.has(name):
-            offset, nbytes, source = start, count * size, name
-            if name in _VECTOR_DTYPES:
-                dtype = _VECTOR_DTYPES[name] if dtype.startswith("code") else dtype
-            break
-    return TensorInfo(t.get("name", ""), tuple(int(d) for d in t.get("dims", ())), dtype,
-                      tuple(int(e) for e in t.get("exponents", ())), layout_name(t.get("doc_string")), role,
-                      offset, nbytes, source, t.path)
-
-
-def _value_info(v: Table) -> ValueInfo:
-    dims: tuple[int | None, ...] | None = None
-    dtype = None
-    tinfo = v.get("value_info_type")
-    tt = tinfo.get("value") if tinfo is not None else None
-    if tt is not None and tt.type == "TensorTypeAndShape":
-        dtype = _dtype(int(tt.get("elem_type", 0)))
-        shape = tt.get("shape")
-        if shape is not None:
-            out: list[int | None] = []
-            for d in shape.get("dim", []):
-                val = d.get("value")
-                out.append(int(val.get("dim_value", 0)) if val is not None and int(val.get("dim_type", 1)) != 2 else None)
-            dims = tuple(out)
-    return ValueInfo(v.get("name", ""), dims, dtype, tuple(int(e) for e in v.get("exponents", ())))
 
 
 @dataclass
@@ -149,6 +204,7 @@ class Graph:
     test_inputs: list[TensorInfo]
     test_outputs: list[TensorInfo]
     value_info: list[ValueInfo] = field(default_factory=list)  # the intermediate tensors' dims and exponents
+    narrow: list[Narrow] = field(default_factory=list)  # int64 vectors that hold int32 values, read as meant
 
     @classmethod
     def read(cls, payload: Any, *, file: str | None = None, base: int = 0, generation: str = "edl2") -> Graph:
@@ -169,14 +225,14 @@ class Graph:
         if g is None:
             raise NotAModel("the FlatBuffer root is not a Model: it has no graph", file=file, path="Model.graph",
                             offset=base, hint=f"checked {ROOT_CHECKS}")
-        nodes = [Node(n.get("name", ""), n.get("op_type", ""), tuple(n.get("input", [])), tuple(n.get("output", [])),
-                      {a.get("name", ""): _attribute(a) for a in n.get("attribute", [])}) for n in g.get("node", [])]
-        return cls(g.get("name", ""), int(model.get("ir_version", 0)), nodes,
-                   [_tensor(t, "initializer") for t in g.get("initializer", [])],
-                   [_value_info(v) for v in g.get("input", [])], [_value_info(v) for v in g.get("output", [])],
-                   [_tensor(t, "test_input") for t in g.get("test_inputs_value", [])],
-                   [_tensor(t, "test_output") for t in g.get("test_outputs_value", [])],
-                   [_value_info(v) for v in g.get("value_info", [])])
+        d = _Decoder(model.fb)
+        nodes = [d.memo("node", n, d.node) for n in g.get("node", [])]
+        graph = cls(g.get("name", ""), int(model.get("ir_version", 0)), nodes, d.tensors(g, "initializer", "initializer"),
+                    d.values(g, "input"), d.values(g, "output"), d.tensors(g, "test_inputs_value", "test_input"),
+                    d.tensors(g, "test_outputs_value", "test_output"), d.values(g, "value_info"))
+        graph.narrow = d.narrow
+        check(graph, generation)
+        return graph
 
     @property
     def tensors(self) -> list[TensorInfo]:
@@ -184,10 +240,27 @@ class Graph:
 
     def depthwise(self, name: str) -> bool:
         """True when `name` is the weight of a Conv whose group equals its channels (group > 1)."""
+        return name in self._depthwise
+
+    @cached_property
+    def _depthwise(self) -> set[str]:
+        """The weights whose first Conv has group > 1 (one pass over the nodes, not one per weight)."""
+        seen: set[str] = set()
+        out: set[str] = set()
         for n in self.nodes:
-            if n.op_type == "Conv" and len(n.inputs) > 1 and n.inputs[1] == name:
-                return int(n.attributes.get("group") or 1) > 1
-        return False
+            if n.op_type == "Conv" and len(n.inputs) > 1 and n.inputs[1] not in seen:
+                seen.add(n.inputs[1])
+                if isinstance(g := n.attributes.get("group"), int) and g > 1:
+                    out.add(n.inputs[1])
+        return out
+
+    @cached_property
+    def by_name(self) -> dict[str, TensorInfo]:
+        """The first tensor (initializer, then test values) of each name."""
+        out: dict[str, TensorInfo] = {}
+        for t in self.tensors:
+            out.setdefault(t.name, t)
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {"nodes": [n.to_json() for n in self.nodes],

@@ -1,4 +1,6 @@
-"""The text `binparse inspect` prints for an .espdl model (like TI's netLog: one row per node)."""
+"""The text `binparse inspect` prints for an .espdl model: a short summary (`model_summary`: what
+made it, nodes by op, parameters, inputs and outputs), then with `-v` one row per node, initializer
+and test value (`model_report`, like TI's netLog)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from ....render import columns
 from .graph import Graph, TensorInfo
+from .weights import ALIASES, LAYOUTS
 
 
 def table_text(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -25,6 +28,42 @@ def _exp(t: TensorInfo) -> str:
     return str(e[0]) if len(e) == 1 else f"{min(e)}..{max(e)} ({len(e)})"
 
 
+def target_of(g: Graph) -> str:
+    """What the weight layouts say about the target the model was built for."""
+    names = {ALIASES.get(t.layout or "", t.layout or "") for t in g.initializers} - {"UNK", ""}
+    blocks = sorted({int(LAYOUTS[n]["block"]) for n in names if n in LAYOUTS and LAYOUTS[n]["block"]})  # type: ignore[call-overload]
+    if blocks:
+        return "esp32s3 / esp32p4 (blocked weights: " + ", ".join(f"{b} lanes" for b in blocks) + ")"
+    if names & {"NHWC", "HWCN", "NWC", "WCN"}:
+        return "c (reference layouts, unblocked)"
+    return "unknown (no weight layout names)"
+
+
+def ops_text(g: Graph) -> str:
+    """'Conv x2, Gemm x1' (nodes by op type)."""
+    ops: dict[str, int] = {}
+    for n in g.nodes:
+        ops[n.op_type] = ops.get(n.op_type, 0) + 1
+    return ", ".join(f"{k} x{v}" for k, v in sorted(ops.items()))
+
+
+def parameters(g: Graph) -> int:
+    return sum(prod(t.dims) for t in g.initializers)
+
+
+def model_summary(g: Graph, generation: str) -> str:
+    """A few lines: the graph, what made it, nodes by op, parameters, inputs and outputs."""
+    ports = [f"{v.name} {v.dtype or '?'} {_dims(v.dims)}" for v in g.inputs]
+    outs = [f"{v.name} {v.dtype or '?'} {_dims(v.dims)}" for v in g.outputs]
+    return "\n".join([
+        f"graph {g.name!r}: {generation.upper()} generation, ir_version {g.ir_version}, target {target_of(g)}",
+        f"nodes: {len(g.nodes)}" + (f" ({ops_text(g)})" if g.nodes else " (the export failed: nothing to run)"),
+        f"parameters: {parameters(g):,} in {len(g.initializers)} initializers",
+        f"inputs: {'; '.join(ports) or '-'}",
+        f"outputs: {'; '.join(outs) or '-'}",
+        f"test values: {len(g.test_inputs)} inputs, {len(g.test_outputs)} outputs"])
+
+
 def model_report(g: Graph) -> str:
     """Nodes with op type and tensors, weights with shape, layout and exponent, then totals."""
     inits = {t.name for t in g.initializers}
@@ -39,10 +78,5 @@ def model_report(g: Graph) -> str:
     io += [("output", v.name, v.dtype or "?", _dims(v.dims), ",".join(map(str, v.exponents)) or "-") for v in g.outputs]
     io += [(t.role.replace("_", " "), t.name, t.dtype, _dims(t.dims), _exp(t)) for t in g.test_inputs + g.test_outputs]
     out += ["inputs, outputs and test values:", table_text(("role", "name", "dtype", "dims", "exponent"), io)]
-    params = sum(prod(t.dims) for t in g.initializers)
-    ops: dict[str, int] = {}
-    for n in g.nodes:
-        ops[n.op_type] = ops.get(n.op_type, 0) + 1
-    out.append(f"totals: {params:,} parameters in {len(g.initializers)} initializers; ops "
-               + ", ".join(f"{k} x{v}" for k, v in sorted(ops.items())))
+    out.append(f"totals: {parameters(g):,} parameters in {len(g.initializers)} initializers; ops {ops_text(g)}")
     return "\n".join(out)

@@ -103,7 +103,11 @@ def bound_tensors(proto: Any, limit_bytes: int, file: str | None = None) -> None
     from ....errors import BinparseError
     from .deps import need
     onnx = need("onnx", purpose="running an ONNX export", file=file)
-    inferred = onnx.shape_inference.infer_shapes(proto)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto)
+    except Exception as exc:  # onnx's InferenceError and others: the model's shapes do not fit together
+        raise BinparseError(f"the export's shapes do not fit together: {str(exc).splitlines()[0][:300]}", file=file,
+                            hint="the model's dims, shapes or attributes contradict each other; not run") from None
     for v in (*inferred.graph.value_info, *inferred.graph.output):
         dims = [d.dim_value if d.HasField("dim_value") else 1 for d in v.type.tensor_type.shape.dim]
         if 4 * int(np.prod(dims, dtype=np.float64)) > limit_bytes:
@@ -122,9 +126,14 @@ def run(proto: Any, feeds: dict[str, Any], *, limit_bytes: int | None = None, fi
     ort = need("onnxruntime", purpose="running an ONNX export", file=file)
     options = ort.SessionOptions()
     options.log_severity_level = 3
-    session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    names = [o.name for o in session.get_outputs()]
-    return dict(zip(names, session.run(names, feeds)))
+    try:
+        session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        names = [o.name for o in session.get_outputs()]
+        return dict(zip(names, session.run(names, feeds)))
+    except Exception as exc:  # onnxruntime's Fail, InvalidArgument, ...: one line, not a traceback
+        from ....errors import BinparseError
+        raise BinparseError(f"onnxruntime refused to run the export: {str(exc).splitlines()[0][:300]}", file=file,
+                            hint="the model's shapes or values contradict each other") from None
 
 
 def compare(name: str, got: Any, want: Any, step: float) -> OutputCheck:

@@ -7,13 +7,17 @@ placed on a 16-byte boundary (EDL2) has its raw_data blocks 16-byte aligned, as 
 
 Values: numbers for scalars and enums, `str` for strings, a dict for a table, a tuple for a
 struct, a list for a vector (`bytes` for a vector of scalars or 16-byte blocks: the bytes as
-they are), `(member_type, dict)` for a union.
+they are; a numpy array: its own elements and count whatever the field declares, as the flatbuffers
+runtime's `CreateNumpyVector` writes it, which is how esp-ppq put int32 values in int64 vectors),
+`(member_type, dict)` for a union.
 """
 
 from __future__ import annotations
 
 import struct
 from typing import Any
+
+import numpy as np
 
 from ..model.flatbuf import SCALARS, Field, Schema
 
@@ -37,6 +41,12 @@ class _Writer:
         return pos
 
     def vector(self, f: Field, value: Any) -> int:
+        if isinstance(value, np.ndarray):  # as the flatbuffers runtime's CreateNumpyVector: the array's own
+            data = value.astype(value.dtype.newbyteorder("<")).tobytes()  # element size, its element count
+            self.pad_to(max(4, value.dtype.itemsize), 4)
+            pos = len(self.buf)
+            self.buf += struct.pack("<I", value.size) + data
+            return pos
         esize = f.size
         align = 16 if f.elem_kind == "struct" else max(4, esize)
         if isinstance(value, (bytes, bytearray, memoryview)):
