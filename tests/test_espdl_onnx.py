@@ -326,3 +326,20 @@ def test_doctor_runs_the_export_on_the_test_values() -> None:
     assert ("human_face_detect.espdl/msr01.espdl: its ONNX export (binparse export) run on its test inputs gives 8,910 "
             "of 8,910 test output elements within one quantization step (8,910 exact; lowest share 100.00 % in "
             "'score0')") in [f["text"] for f in doc["findings"] if f["level"] == "ok"]
+
+
+def test_export_writes_only_a_new_plain_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.espdl"
+    model.write_bytes(CASES[0][0])
+    before = model.read_bytes()
+    target = tmp_path / "target.txt"
+    target.write_text("keep")
+    (tmp_path / "link.onnx").symlink_to(target)
+    assert main(["export", str(model), "-o", str(model)]) == 3
+    assert "refusing to write over the input" in capsys.readouterr().err
+    assert main(["export", str(model), "-o", str(tmp_path / "link.onnx")]) == 3
+    assert "refusing to write through a link" in capsys.readouterr().err
+    assert main(["export", str(model), "-o", "/dev/null"]) == 3
+    assert "not a regular file" in capsys.readouterr().err
+    assert model.read_bytes() == before and target.read_text() == "keep" and (tmp_path / "link.onnx").is_symlink()
+    assert Path("/dev/null").is_char_device()
