@@ -126,11 +126,6 @@ class Builder:
         out: NDArray[np.float32] = t.dequantize()
         return out
 
-    def ints(self, name: str) -> NDArray[np.int64]:
-        """An integer initializer (axes, shapes, split sizes) as int64."""
-        out: NDArray[np.int64] = self.model.tensor(name).array().astype(np.int64)
-        return out
-
     # ---- the chip's quantization
     def quantize(self, x: str, exponent: int, dtype: str, base: str) -> str:
         """x / 2^e rounded in the chip's rounding, saturated to the type's range, times 2^e."""
@@ -161,9 +156,6 @@ class Builder:
         self.nodes.append(self.onnx.helper.make_node("Identity", [x], [target], name=self.fresh(f"{name}/bind")))
         self._taken.add(target)
         self.names[name] = target
-
-    def same_exponent(self, src: str, dst: str) -> bool:
-        return self.exponent(src) == self.exponent(dst) and (self.info.get(src) or self.info.get(dst)) is not None
 
     def attrs(self, node: Any, *keys: str) -> dict[str, Any]:
         """The node's attributes among `keys` that it has, as ONNX attribute values."""
