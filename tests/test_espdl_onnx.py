@@ -388,3 +388,19 @@ def test_export_writes_only_a_new_plain_file(tmp_path: Path, capsys: pytest.Capt
     assert "not a regular file" in capsys.readouterr().err
     assert model.read_bytes() == before and target.read_text() == "keep" and (tmp_path / "link.onnx").is_symlink()
     assert (tmp_path / "fifo.onnx").is_fifo()
+
+
+def test_test_values_in_other_dims_set_the_exports_dims() -> None:
+    """A graph input (1, 4, 6, 3) whose test values are stored as (24, 3): the export takes and gives (24, 3)."""
+    y = q(np.maximum(XR, 0), E_IN)
+    graph = {"name": "g", "inputs": [{"name": "x", "dims": [1, 4, 6, 3], "dtype": "int8", "exponents": [E_IN]}],
+             "outputs": [{"name": "y", "dims": [1, 4, 6, 3], "dtype": "int8", "exponents": [E_IN]}],
+             "nodes": [{"name": "r", "op_type": "Relu", "inputs": ["x"], "outputs": ["y"],
+                        "attributes": {"quant_type": "S8"}}],
+             "test_inputs": [tensor("x", X.reshape(24, 3), E_IN)], "test_outputs": [tensor("y", y.reshape(24, 3), E_IN)]}
+    f = binparse.open(espdl_file({"format": "EDL2", "graph": graph}))
+    proto = eo.export(f)
+    assert [[d.dim_value for d in v.type.tensor_type.shape.dim] for v in (*proto.graph.input, *proto.graph.output)] \
+        == [[24, 3], [24, 3]]
+    out = eo.check(f).models[0].outputs[0]
+    assert (out.count, out.exact) == (72, 72)

@@ -53,6 +53,13 @@ def _hwc(dims: tuple[Any, ...] | None) -> bool:
     return dims is not None and len(dims) == 4 and dims[0] == 1
 
 
+def _reshaped(outer: tuple[Any, ...] | None, inner: tuple[Any, ...] | None) -> bool:
+    """True when `outer` and `inner` are other dims of one element count (all known)."""
+    if outer is None or inner is None or tuple(outer) == tuple(inner) or None in outer or None in inner:
+        return False
+    return bool(np.prod(outer, dtype=np.int64) == np.prod(inner, dtype=np.int64))
+
+
 def interface_dims(model: Any, name: str, dims: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
     """The dims a graph input/output (or, with --all-outputs, any tensor) has in the export."""
     stored = {t.name: t.dims for t in (*model.graph.test_inputs, *model.graph.test_outputs)}
@@ -77,6 +84,9 @@ def _inputs(b: Builder, model: Any) -> list[Any]:
             x = b.op("Unsqueeze", [b.op("Transpose", [x], v.name, perm=[2, 0, 1]),
                                    b.const(np.array([0], dtype=np.int64), "axis0")], v.name)
             b.ranks[v.name] = 4
+        elif _reshaped(dims, v.dims):  # test values stored in other dims of the same count
+            assert v.dims is not None
+            x = b.op("Reshape", [x, b.const(np.array(v.dims, dtype=np.int64), "shape")], v.name)
         b.names[v.name] = x
         b.rename[v.name] = f"{v.name}#q"
         b.bind(v.name, x)  # the chip holds the input quantized: a real value off its grid is rounded
@@ -91,9 +101,13 @@ def _exposed(b: Builder, model: Any, names: list[str]) -> list[Any]:
         dims = v.dims if v is not None else None
         iface = interface_dims(model, name, dims)
         x = b.names[name]
-        if layout_of(model) == "nchw" and _hwc(dims) and iface is not None and len(iface) == 3:
-            x = b.op("Squeeze", [b.op("Transpose", [x], name, perm=[0, 2, 3, 1]),
-                                 b.const(np.array([0], dtype=np.int64), "axis0")], name)
+        if name in b.rename:
+            assert iface is not None
+            if layout_of(model) == "nchw" and _hwc(dims) and len(iface) == 3:
+                x = b.op("Squeeze", [b.op("Transpose", [x], name, perm=[0, 2, 3, 1]),
+                                     b.const(np.array([0], dtype=np.int64), "axis0")], name)
+            else:
+                x = b.op("Reshape", [x, b.const(np.array(iface, dtype=np.int64), "shape")], name)
             b.nodes.append(helper.make_node("Identity", [x], [name], name=b.fresh(f"{name}/output")))
         out.append(helper.make_tensor_value_info(name, tp.FLOAT, None if iface is None else
                                                  [d if d is not None else "N" for d in iface]))
@@ -118,11 +132,15 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
     outputs = [v.name for v in g.outputs]
     if all_outputs:
         outputs += [o for n in g.nodes for o in n.outputs if o and o not in outputs]
-    for name in outputs:
+    for name in outputs:  # exposed in other dims than the graph's: made under another name, then moved
         v = b.info.get(name)
-        if layout_of(model) == "nchw" and v is not None and _hwc(v.dims) \
-                and len(interface_dims(model, name, v.dims) or ()) == 3:
+        if v is None:
+            continue
+        iface = interface_dims(model, name, v.dims)
+        if layout_of(model) == "nchw" and _hwc(v.dims) and len(iface or ()) == 3:
             b.rename[name] = f"{name}#nchw"
+        elif _reshaped(iface, v.dims):
+            b.rename[name] = f"{name}#graph"
     inputs = _inputs(b, model)
     for node in g.nodes:
         _mapper(node.op_type)(b, node)
