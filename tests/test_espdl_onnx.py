@@ -7,6 +7,7 @@ in numpy, independently of the exporter, and the export reproduces them exactly.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -404,3 +405,23 @@ def test_test_values_in_other_dims_set_the_exports_dims() -> None:
         == [[24, 3], [24, 3]]
     out = eo.check(f).models[0].outputs[0]
     assert (out.count, out.exact) == (72, 72)
+
+
+ZOO = os.environ.get("BINPARSE_ESPDL_ZOO", "")  # a folder of more .espdl files, e.g. every one of esp-dl's repository
+
+
+@pytest.mark.skipif(not ZOO or not Path(ZOO).is_dir(), reason="BINPARSE_ESPDL_ZOO names no folder")
+def test_zoo_models_reproduce_or_are_refused_by_name() -> None:
+    """Every model of the folder with test values reproduces them exactly; every other exports and passes
+    onnx.checker, or is refused with a BinparseError (an op or a layout named)."""
+    for path in sorted(Path(ZOO).rglob("*.espdl")):
+        f = binparse.open(path)
+        for m in f.models:
+            try:
+                proto = eo.export(f, model=m.name or None)
+            except BinparseError:
+                continue
+            onnx.checker.check_model(proto, full_check=True)
+            if m.graph.test_outputs:
+                outs = eo.check(f, model=m.name or None).models[0].outputs
+                assert all(o.exact == o.count for o in outs), path
