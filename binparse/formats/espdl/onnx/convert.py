@@ -78,8 +78,7 @@ def _inputs(b: Builder, model: Any) -> list[Any]:
         dims = interface_dims(model, v.name, v.dims)
         out.append(helper.make_tensor_value_info(v.name, tp.FLOAT, None if dims is None else
                                                  [d if d is not None else "N" for d in dims]))
-        x = b.fresh(f"{v.name}:in")
-        b.nodes.append(helper.make_node("Identity", [v.name], [x], name=b.fresh(f"{v.name}/input")))
+        x = v.name
         if layout_of(model) == "nchw" and dims is not None and len(dims) == 3:  # chip H, W, C -> graph 1, C, H, W
             x = b.op("Unsqueeze", [b.op("Transpose", [x], v.name, perm=[2, 0, 1]),
                                    b.const(np.array([0], dtype=np.int64), "axis0")], v.name)
@@ -154,6 +153,10 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
                               doc_string=f"ESP-DL model {model.name or ''} of {model.file or 'a buffer'}, exported "
                                          f"by binparse; the chip's quantization explicit, rounding {rounding}")
     proto.ir_version = IR_VERSION
+    try:  # every edge's dims in the file (Netron shows them); an export onnx cannot infer stays without
+        proto = b.onnx.shape_inference.infer_shapes(proto)
+    except Exception:  # noqa: BLE001  (onnx's InferenceError and others: the run says what is wrong)
+        pass
     exps = {name: b.exponent(name) for name in outputs}
     helper.set_model_props(proto, {"binparse.rounding": rounding, "binparse.source": str(model.file or ""),
                                    "binparse.exponents": ",".join(f"{k}={v}" for k, v in exps.items() if v is not None)})
