@@ -7,6 +7,7 @@ in numpy, independently of the exporter, and the export reproduces them exactly.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from types import SimpleNamespace
@@ -122,6 +123,13 @@ def test_cli_export_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["export", str(REAL / "face-detect-msr/esp32s3.espdl"), "--check"]) == 2  # no test values
     assert main(["export", str(REAL / "pdl1-face-detect/human_face_detect.espdl"), "-o", str(out)]) == 3
     assert "--model NAME" in capsys.readouterr().err
+    assert main(["export", str(REAL / "tutorial-model/esp32p4.espdl"), "--check", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["kind"], doc["status"], doc["models"][0]["outputs"][0]["exact"]) == ("export_check", "ok", 1)
+    tidl = REAL.parent / "tidl" / "j7-08.2" / "deeplabv3-ade20k" / "201_tidl_io_1.bin"
+    assert main(["export", str(tidl), "-o", str(tmp_path / "x.onnx")]) == 3
+    assert "binparse does not export this kind of artifact" in capsys.readouterr().err
+    assert not (tmp_path / "x.onnx").exists()
 
 
 # ---- one-op fixtures: test outputs computed here in numpy
