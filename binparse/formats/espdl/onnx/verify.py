@@ -18,6 +18,11 @@ from ....exitcodes import OK, PROBLEM, UNVERIFIED
 THRESHOLD = 0.99
 
 
+def printable(name: str) -> str:
+    """A name from a file as one line of text: control characters escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+
+
 @dataclass(frozen=True)
 class OutputCheck:
     """One output: elements compared, how many within one step, the largest difference."""
@@ -80,7 +85,7 @@ class ExportCheck:
         lines = [f"{self.file}: the ONNX export run in onnxruntime on the model's own test inputs "
                  f"(rounding {self.rounding})"]
         for m in self.models:
-            label = m.name or "model"
+            label = printable(m.name) or "model"
             if m.reason:
                 lines.append(f"{label}: not verified: {m.reason}")
                 continue
@@ -172,5 +177,5 @@ def check_model(model: Any, *, rounding: str) -> ModelCheck:
     return ModelCheck(model.name, out)
 
 
-__all__ = ["THRESHOLD", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare",
+__all__ = ["THRESHOLD", "printable", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare",
            "limit_of", "run"]
