@@ -228,7 +228,7 @@ def test_doctor_every_real_espdl_folder_with_the_key() -> None:
     key = argparse.Namespace(key=REAL_KEY)
     folders = sorted(p for p in real("espdl").iterdir() if p.is_dir())
     assert [p.name for p in folders] == ["edl1-encrypted", "edl1-house-price", "face-detect-msr", "gemm-16x16-relu",
-                                         "info-td3", "pdl1-face-detect", "tutorial-model"]
+                                         "info-td3", "model-properties-info", "pdl1-face-detect", "tutorial-model"]
     for folder in folders:
         doc = doctor(folder, key)
         assert doc["status"] == "ok" and doc["unknown_files"] == [], folder.name

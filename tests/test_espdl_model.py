@@ -316,7 +316,7 @@ def test_cli_view_tensor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "encrypted" in capsys.readouterr().err
     assert main(["inspect", str(MODELS / "pack_pdl3.espdl"), "--key", "00"]) == 3
     assert capsys.readouterr().err == ("binparse: error: an ESP-DL model key is 16 bytes; expected 32 hex digits, "
-                                       "found 00\n")
+                                       "found 2 characters that are not 32 hex digits\n")
 
 
 def test_draw_a_blocked_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,8 +14,19 @@ def model_head(head: bytes) -> str | None:
 
 
 def info_head(head: bytes) -> str | None:
-    """Why the first bytes look like esp-ppq's .info printout: its graph header line."""
+    """Why the first bytes look like esp-ppq's .info printout: its graph header line, or newer
+    esp-ppq's `model properties:` block before it."""
+    if head.startswith(b"model properties:") and b"metadata_props:" in head[:200]:
+        return "esp-ppq printout header 'model properties:'"
     return "esp-ppq printout header 'graph NAME ('" if head.startswith(b"graph ") and b" (" in head[:200] else None
+
+
+def record_head(head: bytes) -> str | None:
+    """Why the first bytes look like the .json quantization record esp-ppq writes beside a model."""
+    h = head[:512]
+    if h.lstrip().startswith(b"{") and b'"configs"' in h and b'"bit_width"' in h and b'"policy"' in h:
+        return "esp-ppq quantization record ('configs' of bit widths and policies)"
+    return None
 
 
 FAMILY = Family(
@@ -23,7 +34,8 @@ FAMILY = Family(
     fixtures="binparse.formats.espdl.writers.fixtures:write",
     load="binparse.formats.espdl.register",
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
-           Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head)),
+           Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head),
+           Signs("espdl", "quantization_record", binary=False, head=record_head)),
     options=(
         Option(("--key",), ("inspect", "view", "draw", "doctor", "repair", "export", "compare"),
                "ESP-DL: AES-128 key (32 hex digits) of encrypted .espdl models"),

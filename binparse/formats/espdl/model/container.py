@@ -333,6 +333,6 @@ class EspdlFile(EspdlContainer):
                 lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
             lines.append(f"problem: {p}")
-        if not verbose and any(m.twin is None and not (m.encrypted and m.key is None) for m in self.models):
+        if not verbose and any("  nodes: " in line for line in lines):
             lines.append("(-v: every node, initializer, input, output and test value)")
         return "\n".join(lines)

@@ -24,7 +24,9 @@ def parse_key(text: str) -> bytes:
     except ValueError:
         key = b""
     if len(key) != KEY_SIZE:
-        raise FormatError("an ESP-DL model key is 16 bytes", expected="32 hex digits", found=text)
+        # the text is never echoed (it may be a secret, or part of one): its length only
+        raise FormatError("an ESP-DL model key is 16 bytes", expected="32 hex digits",
+                          found=f"{len(text)} characters that are not 32 hex digits")
     return key
 
 

@@ -16,7 +16,8 @@ from ....family import FileReport, Finding, register_check
 from .container import EspdlFile, EspdlModel
 from .graph import Graph
 from .narrow import narrow_findings
-from .report import ops_text, parameters, target_of
+from .graph import shown
+from .report import once, ops_text, parameters, target_of
 
 
 def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
@@ -41,32 +42,32 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
                               "rule of the block width the model's named weights use (esp-ppq's blocking)"
                               if inferred else "") + f"; {len(unnamed) - len(inferred)} in their stored dims",
                            [name]))
-    for t in g.initializers:
+    for t in once(g.initializers):  # a table many fields share: checked once
         lay = m.tensor(t.name).layout
         if t.layout and not lay.known:
-            out.append(Finding("note", f"{label}: {t.name} has layout {t.layout!r}, which binparse does not know; "
+            out.append(Finding("note", f"{label}: {shown(t.name)} has layout {t.layout!r}, which binparse does not know; "
                                        "its logical form is its stored dims", [name]))
         elif lay.block:
             k = t.dims[-2] if lay.depthwise else t.dims[-1]
             unaligned = lay.canonical.endswith("_UNALIGNED")
             if (k % lay.block != 0) != unaligned:
-                out.append(Finding("problem", f"{label}: {t.name} is {t.layout} but has {k} channels "
+                out.append(Finding("problem", f"{label}: {shown(t.name)} is {t.layout} but has {k} channels "
                                               f"({'a' if k % lay.block == 0 else 'not a'} multiple of {lay.block})", [name]))
     graph_io = {"test input": {v.name: v for v in g.inputs}, "test output": {v.name: v for v in g.outputs}}
     for role, tensors in (("test input", g.test_inputs), ("test output", g.test_outputs)):
-        for t in tensors:
+        for t in once(tensors):
             v = graph_io[role].get(t.name)
             if v is None:
-                out.append(Finding("problem", f"{label}: {role} {t.name!r} is not a graph {role.split()[1]}", [name]))
+                out.append(Finding("problem", f"{label}: {role} {shown(t.name)!r} is not a graph {role.split()[1]}", [name]))
             elif v.dims is not None and _hwc_of_nchw(t.dims, tuple(v.dims)):
-                out.append(Finding("note", f"{label}: {role} {t.name!r} {list(t.dims)} holds the graph's "
+                out.append(Finding("note", f"{label}: {role} {shown(t.name)!r} {list(t.dims)} holds the graph's "
                                            f"{list(v.dims)} in ESP-DL's H, W, C order (the graph keeps ONNX's "
                                            "N, C, H, W dims, N = 1)", [name]))
             elif v.dims is not None and tuple(v.dims) != t.dims:
-                out.append(Finding("problem", f"{label}: {role} {t.name!r} has dims {list(t.dims)}, the graph "
+                out.append(Finding("problem", f"{label}: {role} {shown(t.name)!r} has dims {list(t.dims)}, the graph "
                                               f"{list(v.dims)}", [name]))
             else:
-                out.append(Finding("ok", f"{label}: {role} {t.name!r} {list(t.dims)} matches the graph", [name]))
+                out.append(Finding("ok", f"{label}: {role} {shown(t.name)!r} {list(t.dims)} matches the graph", [name]))
     if not g.test_inputs and not g.test_outputs:
         out.append(Finding("note", f"{label}: no test inputs/outputs to check a port with", [name]))
     return out

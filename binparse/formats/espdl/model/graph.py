@@ -26,6 +26,25 @@ GENERATION = {magic: name for name, g in SCHEMA["generations"].items() for magic
 ROOT_CHECKS = "the root offset, the root table's vtable, Model.graph and the Graph table's vtable"
 
 
+SHOWN = 256  # characters of a name shown in reports and JSON (the whole name stays in the objects)
+
+
+def shown(name: str) -> str:
+    """A name as reports show it: names longer than any real one (a hostile file may point thousands
+    of fields at one long string) cut, with their length, so no report grows with the sharing."""
+    return name if len(name) <= SHOWN else f"{name[:SHOWN]}... ({len(name):,} characters)"
+
+
+def shared_json(items: list[Any]) -> list[Any]:
+    """Each item's JSON, or `{"same_as": k}` for an item that is the same table as item k (decoded once)."""
+    first: dict[int, int] = {}
+    out = []
+    for k, it in enumerate(items):
+        j = first.setdefault(id(it), k)
+        out.append({"same_as": j} if j != k else it.to_json())
+    return out
+
+
 class NotAModel(FormatError):
     """The payload's FlatBuffer root is not an espdl.fbs Model (what an undecrypted or wrongly
     decrypted payload gives): raised before any deeper field is read."""
@@ -51,8 +70,8 @@ class TensorInfo:
     path: str  # schema path, e.g. Model.graph.initializer[3]
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "dims": list(self.dims), "dtype": self.dtype, "exponents": list(self.exponents),
-                "layout": self.layout}
+        return {"name": shown(self.name), "dims": list(self.dims), "dtype": self.dtype,
+                "exponents": list(self.exponents), "layout": self.layout}
 
 
 @dataclass(frozen=True)
@@ -65,7 +84,7 @@ class ValueInfo:
     exponents: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "dims": None if self.dims is None else list(self.dims),
+        return {"name": shown(self.name), "dims": None if self.dims is None else list(self.dims),
                 "exponents": list(self.exponents)}
 
 
@@ -80,7 +99,8 @@ class Node:
     attributes: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "op_type": self.op_type, "inputs": list(self.inputs), "outputs": list(self.outputs)}
+        return {"name": shown(self.name), "op_type": shown(self.op_type), "inputs": [shown(i) for i in self.inputs],
+                "outputs": [shown(o) for o in self.outputs]}
 
 
 MAX_DIMS = 32  # numpy's limit on an array's dimensions (ESP-DL tensors have at most 4 or 5)
@@ -232,6 +252,12 @@ class Graph:
                     d.tensors(g, "test_outputs_value", "test_output"), d.values(g, "value_info"))
         graph.narrow = d.narrow
         check(graph, generation)
+        for n in graph.narrow:  # neither reading fits: not the defect, a damaged vector
+            if n.inconsistent:
+                raise FormatError(f"{n.kind} fit neither as int64 ({n.read_text()}: out of range) nor as int32 "
+                                  f"({n.meant_text()}: {n.inconsistent[0]})", file=file, path=n.path,
+                                  offset=base + n.start, expected="int64 values, or int32 values that fit the model",
+                                  found=n.read_text(), hint="the vector is damaged: re-export the model")
         return graph
 
     @property
@@ -263,11 +289,9 @@ class Graph:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"nodes": [n.to_json() for n in self.nodes],
-                "initializers": [t.to_json() for t in self.initializers],
-                "inputs": [v.to_json() for v in self.inputs], "outputs": [v.to_json() for v in self.outputs],
-                "test_inputs": [t.to_json() for t in self.test_inputs],
-                "test_outputs": [t.to_json() for t in self.test_outputs]}
+        return {"nodes": shared_json(self.nodes), "initializers": shared_json(self.initializers),
+                "inputs": shared_json(self.inputs), "outputs": shared_json(self.outputs),
+                "test_inputs": shared_json(self.test_inputs), "test_outputs": shared_json(self.test_outputs)}
 
 
-__all__ = ["GENERATION", "Graph", "NotAModel", "Node", "SCHEMAS", "TensorInfo", "ValueInfo"]
+__all__ = ["GENERATION", "Graph", "NotAModel", "Node", "SCHEMAS", "TensorInfo", "ValueInfo", "shared_json", "shown"]

@@ -13,8 +13,9 @@ field (dims outside 0..2^31-1, exponents outside -64..64, attribute ints outside
 the 8-byte elements run past the payload), and its first `count x 4` bytes read as int32 are plausible.
 Then the vector is read as meant (the int32 values) and recorded as a `Narrow`; `check` then tests
 the reading against the rest of the model (a tensor's meant dims against the bytes its data vector
-holds, a test tensor's against the graph's inputs/outputs): a reading that does not fit is marked
-inconsistent, and `binparse repair` refuses it.
+holds, a test tensor's against the graph's inputs/outputs): a reading that does not fit either is no
+defect but a damaged vector (Graph.read refuses the model: a FormatError naming it, and so does
+`binparse repair`).
 """
 
 from __future__ import annotations
@@ -72,10 +73,10 @@ def classify(buf: Any, n: int, at: int, start: int, count: int, kind: str, path:
         if _plausible(wide, kind):
             return wide
     if start + 4 * count > n:
-        return wide
+        return None
     narrow: tuple[int, ...] = struct.unpack_from(f"<{count}i", buf, start)
     if not _plausible(narrow, kind):
-        return wide
+        return None
     found.append(Narrow(path, kind, at, start, count, wide, narrow))
     return narrow
 
@@ -145,9 +146,4 @@ def narrow_findings(label: str, g: Any, files: list[str]) -> list[Finding]:
     out = [Finding("problem", f"{label}: {len(found)} int64 vectors hold int32 values ({summary(found)}): the chip "
                               f"(and any reader that follows espdl.fbs) reads them wrong: {shown}. Cause: {CAUSE}. "
                               f"Fix: {FIX}. binparse reads them as meant", files)]
-    bad = [w for n in found for w in n.inconsistent]
-    if bad:
-        out.append(Finding("problem", f"{label}: read as int32, {len(bad)} vectors still do not fit the model ("
-                                      + "; ".join(bad[:3]) + ("; ..." if len(bad) > 3 else "")
-                                      + "): `binparse repair` refuses it; re-export the model", files))
     return out

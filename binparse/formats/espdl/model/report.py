@@ -9,7 +9,7 @@ from math import prod
 from typing import Any
 
 from ....render import columns
-from .graph import Graph, TensorInfo
+from .graph import Graph, TensorInfo, ValueInfo, shown
 from .weights import ALIASES, LAYOUTS
 
 
@@ -51,32 +51,45 @@ def parameters(g: Graph) -> int:
     return sum(prod(t.dims) for t in g.initializers)
 
 
+def _ports(vs: list[ValueInfo]) -> str:
+    text = "; ".join(f"{shown(v.name)} {v.dtype or '?'} {_dims(v.dims)}" for v in vs[:8])
+    return (text + (f"; ... ({len(vs)} in all)" if len(vs) > 8 else "")) or "-"
+
+
 def model_summary(g: Graph, generation: str) -> str:
     """A few lines: the graph, what made it, nodes by op, parameters, inputs and outputs."""
-    ports = [f"{v.name} {v.dtype or '?'} {_dims(v.dims)}" for v in g.inputs]
-    outs = [f"{v.name} {v.dtype or '?'} {_dims(v.dims)}" for v in g.outputs]
     return "\n".join([
-        f"graph {g.name!r}: {generation.upper()} generation, ir_version {g.ir_version}, target {target_of(g)}",
+        f"graph {shown(g.name)!r}: {generation.upper()} generation, ir_version {g.ir_version}, target {target_of(g)}",
         f"nodes: {len(g.nodes)}" + (f" ({ops_text(g)})" if g.nodes else " (the export failed: nothing to run)"),
         f"parameters: {parameters(g):,} in {len(g.initializers)} initializers",
-        f"inputs: {'; '.join(ports) or '-'}",
-        f"outputs: {'; '.join(outs) or '-'}",
+        f"inputs: {_ports(g.inputs)}",
+        f"outputs: {_ports(g.outputs)}",
         f"test values: {len(g.test_inputs)} inputs, {len(g.test_outputs)} outputs"])
+
+
+def once(items: list[Any]) -> list[Any]:
+    """Each table once (a table many fields point at is one object: `graph._Decoder.memo`)."""
+    return list({id(x): x for x in items}.values())
 
 
 def model_report(g: Graph) -> str:
     """Nodes with op type and tensors, weights with shape, layout and exponent, then totals."""
     inits = {t.name for t in g.initializers}
-    rows = [(str(k), n.op_type, n.name, ", ".join(i for i in n.inputs if i not in inits) or "-",
-             ", ".join(n.outputs) or "-", ", ".join(i for i in n.inputs if i in inits) or "-")
+    first: dict[int, int] = {}
+    rows = [(str(k), shown(n.op_type), shown(n.name), ", ".join(shown(i) for i in n.inputs if i not in inits) or "-",
+             ", ".join(map(shown, n.outputs)) or "-", ", ".join(shown(i) for i in n.inputs if i in inits) or "-")
+            if first.setdefault(id(n), k) == k else (str(k), "", f"(the node table of #{first[id(n)]})", "", "", "")
             for k, n in enumerate(g.nodes)]
     out = [f"graph {g.name!r}: {len(g.nodes)} nodes, ir_version {g.ir_version}",
            table_text(("#", "op type", "name", "inputs", "outputs", "weights"), rows)]
-    wrows = [(t.name, t.dtype, _dims(t.dims), t.layout or "-", _exp(t)) for t in g.initializers]
+    wrows = [(shown(t.name), t.dtype, _dims(t.dims), t.layout or "-", _exp(t)) for t in once(g.initializers)]
     out += [f"initializers: {len(g.initializers)}", table_text(("name", "dtype", "dims", "layout", "exponent"), wrows)]
-    io = [("input", v.name, v.dtype or "?", _dims(v.dims), ",".join(map(str, v.exponents)) or "-") for v in g.inputs]
-    io += [("output", v.name, v.dtype or "?", _dims(v.dims), ",".join(map(str, v.exponents)) or "-") for v in g.outputs]
-    io += [(t.role.replace("_", " "), t.name, t.dtype, _dims(t.dims), _exp(t)) for t in g.test_inputs + g.test_outputs]
+    io = [("input", shown(v.name), v.dtype or "?", _dims(v.dims), ",".join(map(str, v.exponents)) or "-")
+          for v in once(g.inputs)]
+    io += [("output", shown(v.name), v.dtype or "?", _dims(v.dims), ",".join(map(str, v.exponents)) or "-")
+           for v in once(g.outputs)]
+    io += [(t.role.replace("_", " "), shown(t.name), t.dtype, _dims(t.dims), _exp(t))
+           for t in once(g.test_inputs + g.test_outputs)]
     out += ["inputs, outputs and test values:", table_text(("role", "name", "dtype", "dims", "exponent"), io)]
     out.append(f"totals: {parameters(g):,} parameters in {len(g.initializers)} initializers; ops {ops_text(g)}")
     return "\n".join(out)

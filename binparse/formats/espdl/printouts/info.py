@@ -1,13 +1,18 @@
 """esp-ppq's `.info` printout of an .espdl model: its graph, tensor table and every value, as text.
 
-esp-ppq writes MODEL.info beside MODEL.espdl: the graph in ONNX's printable form (`graph NAME (`
+esp-ppq writes MODEL.info beside MODEL.espdl, printed from the model it wrote (read back with the
+classes flatc generates, esp_ppq/parser/espdl/helper.py `printable_graph`). Newer esp-ppq opens it with
+`model properties:` and `metadata_props:` followed by the model's metadata as `key: value` lines;
+then, in both forms, the graph in ONNX's printable form (`graph NAME (`
 inputs `) initializers (` declarations `) {` one line per node `}`), then the sections
 `initializers value:`, `values info:`, `test inputs value:` and `test outputs value:`. A value entry
 is a line `%NAME, shape: [..], exponents: [..], docString: ..,` and numpy's repr of the data
 (`value: array([...], dtype=int8)`); a table entry is `%NAME[DTYPE, DIMS], exponents: [..]`.
 
-esp-ppq sometimes prints numbers that cannot be dims or exponents (uninitialised memory): they are
-kept out of the tensor (None) and listed in `notes`, so a comparison never calls them a problem.
+A printed number that cannot be a dim or an exponent is kept out of the tensor (None), kept as printed
+(`printed_dims`, `printed_exponents`) and listed in `notes`: esp-ppq prints what the schema's reader
+reads, so a model with int32 values in int64 vectors (model/narrow.py) prints those readings; the
+doctor compares them with the model's vectors as read by the schema (info_check.py).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ....errors import FormatError
+from .precision import printed_precision
 
 # ONNX's TensorProto names as the printout spells them -> numpy
 DTYPES = {"FLOAT": "float32", "UINT8": "uint8", "INT8": "int8", "UINT16": "uint16", "INT16": "int16",
@@ -51,6 +57,10 @@ class InfoTensor:
     exponents: tuple[int, ...] | None = None
     layout: str | None = None
     values: NDArray[Any] | None = None
+    printed_dims: tuple[int, ...] | None = None  # as printed, when they cannot be dims
+    printed_exponents: tuple[int, ...] | None = None  # as printed, when they cannot be exponents
+    digits: int = -1  # printed floats: the fractional digits numpy printed (-1: integers)
+    scientific: bool = False  # printed floats: in scientific notation
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "dims": None if self.dims is None else list(self.dims), "dtype": self.dtype,
@@ -108,6 +118,7 @@ class InfoPrintout:
 
     file: str | None
     graph: str = ""
+    metadata: dict[str, str] | None = None  # newer esp-ppq: the model's metadata_props (None: the older form)
     inputs: list[InfoTensor] = field(default_factory=list)
     declared: dict[str, InfoTensor] = field(default_factory=dict)  # the header's initializer declarations
     nodes: list[InfoNode] = field(default_factory=list)
@@ -127,8 +138,9 @@ class InfoPrintout:
 
     def tensor_array(self, name: str | None, buffer: Any = None, *, stored: bool = False,
                      dequantize: bool = False) -> tuple[NDArray[Any], str]:
-        """The `TensorSource` protocol: the values printed for `name`, as printed (the whole data
-        vector, stored order), shaped by its dims when they hold exactly that many."""
+        """The `TensorSource` protocol: the values printed for `name` in the model's logical form (its
+        dims, a blocked weight unblocked as the model's own tensor is); `stored`: the whole data vector
+        as printed (an EDL2 raw_data vector is whole 16-byte blocks)."""
         hits = [t for r in ("initializer", "test_input", "test_output") for t in self.tensors(r) if t.name == name]
         if name is None or buffer is not None or dequantize or not hits or hits[0].values is None:
             raise FormatError("name a tensor whose values the printout shows (--tensor NAME; no buffer, no "
@@ -138,12 +150,32 @@ class InfoPrintout:
         t = hits[0]
         assert t.values is not None
         vals: NDArray[Any] = t.values if t.dtype is None else t.values.astype(t.dtype)
-        if t.dims is not None and int(np.prod(t.dims)) == vals.size:
-            vals = vals.reshape(t.dims)
-        return vals, f"esp-ppq .info {t.role.replace('_', ' ')} {t.name!r}, values as printed (stored order)"
+        if stored:
+            return vals, f"esp-ppq .info {t.role.replace('_', ' ')} {t.name!r}, the data vector as printed"
+        if t.dims is None:
+            raise FormatError(f"the printout gives no dims for {name!r}: only --stored", file=self.file,
+                              path=f"line {t.line}")
+        from ..model.weights import WeightLayout
+        lay = WeightLayout.of(t.layout if t.role == "initializer" else None, t.dims, self.depthwise(t.name))
+        if vals.size < lay.count:
+            raise FormatError(f"fewer values printed for {name!r} than its dims hold", file=self.file,
+                              path=f"line {t.line}", expected=f"{lay.count} values for dims {list(t.dims)}",
+                              found=f"{vals.size} values")
+        head = vals[:lay.count]
+        out = head.reshape(lay.logical_shape) if lay.is_view else head[lay.stored_index()]
+        order = f"logical{' (' + lay.name + ' unblocked)' if not lay.is_view else ''}, dims {list(out.shape)}"
+        return out, f"esp-ppq .info {t.role.replace('_', ' ')} {t.name!r}, {order}"
+
+    def depthwise(self, name: str) -> bool:
+        """Whether `name` is the weight of a printed Conv whose group is over 1."""
+        for n in self.nodes:
+            if n.op_type == "Conv" and len(n.inputs) > 1 and n.inputs[1] == name:
+                g = n.attribute_values().get("group")
+                return isinstance(g, int) and g > 1
+        return False
 
     def summary(self) -> dict[str, Any]:
-        return {"family": "espdl", "kind": "info_printout", "graph": self.graph,
+        return {"family": "espdl", "kind": "info_printout", "graph": self.graph, "metadata": self.metadata,
                 "inputs": [t.to_json() for t in self.inputs], "nodes": [n.to_json() for n in self.nodes],
                 "outputs": list(self.returns),
                 "initializers": [t.to_json() for t in self.tensors("initializer")],
@@ -154,8 +186,11 @@ class InfoPrintout:
     def report(self) -> str:
         from ..model.report import table_text
         inits = {t.name for t in self.tensors("initializer")} | set(self.declared)
-        lines = [f"esp-ppq .info printout of graph {self.graph!r}: {len(self.nodes)} nodes "
-                 "(`binparse doctor` compares it with the .espdl of the same name)",
+        form = "the older form" if self.metadata is None else \
+            f"the newer form, {len(self.metadata)} metadata entries" + "".join(f"; {k}: {v}" for k, v in
+                                                                               list(self.metadata.items())[:4])
+        lines = [f"esp-ppq .info printout of graph {self.graph!r}: {len(self.nodes)} nodes ({form}; "
+                 "`binparse doctor` compares it with the .espdl of the same name)",
                  table_text(("#", "op type", "inputs", "outputs", "weights"),
                             [(str(k), n.op_type, ", ".join(i for i in n.inputs if i not in inits) or "-",
                               ", ".join(n.outputs), ", ".join(i for i in n.inputs if i in inits) or "-")
@@ -185,7 +220,11 @@ class _Reader:
                            hint="not an esp-ppq .info printout, or one cut short")
 
     def ints(self, text: str, what: str, name: str, ok: range | None) -> tuple[int, ...] | None:
-        """Comma or x separated integers; None (and a note) when one cannot be a dim or exponent."""
+        """Comma or x separated integers; None (and a note; the numbers in `self.printed`) when one cannot
+        be a dim or exponent."""
+        self.printed: tuple[int, ...] | None = None
+        if text.strip() == "scalar":  # a tensor of no dims, as ONNX's printer names it
+            return ()
         parts = [p for p in re.split(r"[,x\s]+", text.strip()) if p]
         try:
             vals = tuple(int(p) for p in parts)
@@ -195,9 +234,11 @@ class _Reader:
             return None
         bad = [v for v in vals if (v not in ok if ok is not None else not 0 <= v <= MAX_DIM)]
         if bad:
+            self.printed = vals
             self.out.notes.append(f"line {self.i + 1}: {name} {what} {list(vals)}: {bad[0]} cannot be "
-                                  f"{'an exponent' if ok is not None else 'a dim'} (uninitialised memory in "
-                                  "esp-ppq's printout): not compared")
+                                  f"{'an exponent' if ok is not None else 'a dim'}: not read as "
+                                  f"{'exponents' if ok is not None else 'dims'} (the doctor compares them "
+                                  "with the model's vectors as its schema reads them)")
             return None
         return vals
 
@@ -205,16 +246,36 @@ class _Reader:
         name = m["name"]
         t = InfoTensor(name, role, self.i + 1, DTYPES.get(m["dtype"], m["dtype"].lower()),
                        self.ints(m["dims"], "dims", name, None))
+        t.printed_dims = self.printed
         if m["exp"] is not None:
             t.exponents = self.ints(m["exp"], "exponents", name, EXPONENTS)
+            t.printed_exponents = self.printed
         return t
+
+    def properties(self) -> None:
+        """Newer esp-ppq's `model properties:` / `metadata_props:` block: `key: value` lines up to the
+        graph header (blank lines between)."""
+        L = self.lines
+        if not L or L[0].strip() != "model properties:":
+            return
+        self.out.metadata, self.i = {}, 1
+        while self.i < len(L) and not L[self.i].startswith("graph "):
+            s = L[self.i].strip()
+            if s and s != "metadata_props:":
+                key, sep, value = s.partition(": ")
+                if not sep:
+                    raise self.fail("not a metadata line", "'key: value' under 'metadata_props:'")
+                self.out.metadata[key] = value
+            self.i += 1
 
     def run(self) -> InfoPrintout:
         L, out = self.lines, self.out
-        head = re.match(r"^graph (?P<name>.*) \($", L[0] if L else "")
+        self.properties()
+        head = re.match(r"^graph (?P<name>.*) \($", L[self.i] if self.i < len(L) else "")
         if head is None:
-            raise self.fail("no graph header", "'graph NAME ('")
-        out.graph, self.i = head["name"], 1
+            raise self.fail("no graph header", "'graph NAME ('" + (" after the model properties"
+                                                                    if out.metadata is not None else ""))
+        out.graph, self.i = head["name"], self.i + 1
         while self.i < len(L) and (m := _DECL.match(L[self.i])):
             out.inputs.append(self.decl("input", m))
             self.i += 1
@@ -277,8 +338,10 @@ class _Reader:
         if m is None:
             raise self.fail("not a value entry", "'%NAME, shape: [..], exponents: [..],'")
         name = m["name"]
-        t = InfoTensor(name, role, self.i + 1, dims=self.ints(m["dims"], "shape", name, None),
-                       exponents=self.ints(m["exp"], "exponents", name, EXPONENTS))
+        t = InfoTensor(name, role, self.i + 1, dims=self.ints(m["dims"], "shape", name, None))
+        t.printed_dims = self.printed
+        t.exponents = self.ints(m["exp"], "exponents", name, EXPONENTS)
+        t.printed_exponents = self.printed
         table = self.out.declared if role == "initializer" else {v.name: v for v in self.out.tensors("value")}
         decl = table.get(name)
         t.dtype = decl.dtype if decl is not None else None
@@ -286,11 +349,12 @@ class _Reader:
             d = _DOC.match(m["doc"].strip())
             t.layout = d["layout"].strip() if d else None
         self.i += 1
-        t.values, t.dtype = self.values(name, t.dtype)
+        t.values, t.dtype, (t.digits, t.scientific) = self.values(name, t.dtype)
         self.out.sections[role].append(t)
 
-    def values(self, name: str, dtype: str | None) -> tuple[NDArray[Any] | None, str | None]:
-        """numpy's repr `value: array([...], dtype=X)` over one or more lines, as a flat array."""
+    def values(self, name: str, dtype: str | None) -> tuple[NDArray[Any] | None, str | None, tuple[int, bool]]:
+        """numpy's repr `value: array([...], dtype=X)` over one or more lines, as a flat array, and the
+        precision its floats were printed at (`printed_precision`; (-1, False) for integers)."""
         L = self.lines
         if self.i >= len(L) or not L[self.i].startswith("value: array("):
             raise self.fail(f"no values after the entry of {name!r}", "'value: array(['")
@@ -309,7 +373,7 @@ class _Reader:
         body = body.replace("[", " ").replace("]", " ")
         if "..." in body:
             self.out.notes.append(f"line {self.i + 1}: the values of {name!r} are elided ('...'): not compared")
-            return None, dtype
+            return None, dtype, (-1, False)
         kind = np.dtype(dtype).kind if dtype and dtype in DTYPES.values() else "f"
         try:
             with warnings.catch_warnings():
@@ -317,7 +381,7 @@ class _Reader:
                 arr = np.fromstring(body, dtype=np.int64 if kind in "iub" and "." not in body else np.float64, sep=",")
         except (ValueError, DeprecationWarning):
             raise self.fail(f"the values of {name!r} are not numbers", "numbers separated by ','") from None
-        return arr, dtype
+        return arr, dtype, printed_precision(body) if arr.dtype.kind == "f" else (-1, False)
 
 
 __all__ = ["InfoNode", "InfoPrintout", "InfoTensor"]

@@ -7,9 +7,9 @@ weights, test values and the graph are the same bytes; the old 4-byte elements s
 The record keeps its magic (generation) and mode (an encrypted model is encrypted again with its key);
 a pack's entries are pointed at the moved records, and a PDL3 pack gets its size and SHA-256 anew.
 
-Refused: a model with nothing to repair, a reading as meant that does not fit the model
-(`Narrow.inconsistent`), a repaired payload that does not read back as meant, an encrypted model
-without its key.
+Refused: a model with nothing to repair, a model that does not read (a vector that fits neither as
+int64 nor as int32 values: model/narrow.py), a repaired payload that does not read back as meant, an
+encrypted model without its key.
 """
 
 from __future__ import annotations
@@ -31,11 +31,6 @@ def repaired_payload(m: Any) -> bytes | None:
     g = m.graph
     if not g.narrow:
         return None
-    bad = [w for n in g.narrow for w in n.inconsistent]
-    if bad:
-        raise FormatError("the reading as int32 does not fit the model either: not repaired", file=m.file,
-                          path=m.record.path, expected="meant dims that match the data and the graph",
-                          found="; ".join(bad[:3]), hint="re-export the model with 64-bit arrays (numpy 2)")
     buf = bytearray(m.payload)
     moved: dict[int, int] = {}  # first element of an old vector -> count position of its int64 copy
     for n in g.narrow:
