@@ -256,6 +256,9 @@ def _more_cases() -> list[tuple[bytes, str]]:
                                                                i64("sp", [1, 2])],
                extra_inputs=("st", "en", "ax", "sp")), "Slice"),
         _lut16_case(),
+        (model("StreamingCache", X[:, :, 0, :], {"y": (np.concatenate([np.zeros((1, 2, 3), np.int64), X[:, :, 0, :]], 1),
+                                                        E_IN)}, attrs={"window_size": 3, "frame_axis": 1}),
+         "StreamingCache"),
     ]
 
 
@@ -322,11 +325,11 @@ def test_every_supported_op_has_a_fixture() -> None:
 
 
 def test_unsupported_op_is_refused_by_name() -> None:
-    data = model("StreamingCache", X, {"y": (X, E_IN)}, attrs={"window_size": 3, "frame_axis": 1})
+    data = model("NonMaxSuppression", X, {"y": (X, E_IN)})
     with pytest.raises(BinparseError) as err:
         eo.export(binparse.open(data))
     text = str(err.value)
-    assert "does not reproduce StreamingCache (x1)" in text and "Conv, Div, Flatten, Gather" not in text
+    assert "does not reproduce NonMaxSuppression (x1)" in text and "Conv, Div, Flatten, Gather" not in text
     assert "ops the export supports: Add, AveragePool, Clip, Concat, Conv" in text
 
 
@@ -416,6 +419,41 @@ def test_test_values_in_other_dims_set_the_exports_dims() -> None:
 
 
 ZOO = os.environ.get("BINPARSE_ESPDL_ZOO", "")  # a folder of more .espdl files, e.g. every one of esp-dl's repository
+
+
+def test_streaming_cache_state_is_an_input_and_an_output() -> None:
+    """Two calls: the second sees the last two frames of the first (fed back from NAME:cache_next)."""
+    from binparse.formats.espdl.onnx.verify import first_call_state, run
+    data = next(d for d, op in CASES if op == "StreamingCache")
+    proto = eo.export(binparse.open(data))
+    assert [i.name for i in proto.graph.input] == ["x", "y:cache"]
+    assert [o.name for o in proto.graph.output] == ["y", "y:cache_next"]
+    x1, x2 = XR[:, :, 0, :], XR[:, :, 1, :]
+    first = run(proto, {"x": x1.astype(np.float32), **first_call_state(proto)})
+    second = run(proto, {"x": x2.astype(np.float32), "y:cache": first["y:cache_next"]})
+    assert np.array_equal(second["y"], np.concatenate([x1[:, -2:], x2], 1))
+
+
+@pytest.mark.skipif(not ZOO or not Path(ZOO).is_dir(), reason="BINPARSE_ESPDL_ZOO names no folder")
+def test_zoo_streaming_models_match_their_non_streaming_twins() -> None:
+    """esp-dl's own streaming test (examples/tutorial/how_to_deploy_streaming_model): the streaming model
+    run 3 frames at a time over the non-streaming model's test input ends with its test output."""
+    from binparse.formats.espdl.onnx.verify import first_call_state, run
+    pairs = [(p, p.with_name(p.name.removesuffix("streaming_model.espdl") + "model.espdl"))
+             for p in Path(ZOO).rglob("*streaming_model.espdl")]
+    assert pairs
+    for streaming, full in pairs:
+        f, s = binparse.open(full), binparse.open(streaming)
+        proto = eo.export(s)
+        (name,) = [t.name for t in f.models[0].graph.test_inputs]
+        x = f.tensor(name).dequantize()
+        chunk = proto.graph.input[0].type.tensor_type.shape.dim[1].dim_value
+        state = first_call_state(proto)
+        for k in range(x.shape[1] // chunk):
+            out = run(proto, {name: x[:, k * chunk:(k + 1) * chunk], **state})
+            state = {n.removesuffix("_next"): v for n, v in out.items() if n.endswith(":cache_next")}
+        (want,) = f.models[0].graph.test_outputs
+        assert np.array_equal(out[want.name], f.tensor(want.name).dequantize()), streaming
 
 
 @pytest.mark.skipif(not ZOO or not Path(ZOO).is_dir(), reason="BINPARSE_ESPDL_ZOO names no folder")

@@ -48,6 +48,8 @@ class Builder:
         self.names: dict[str, str] = {}  # ESP-DL tensor -> ONNX value holding it
         self.rename: dict[str, str] = {}  # ESP-DL tensor -> the ONNX name bind gives it (set by export)
         self.ranks: dict[str, int] = {}  # ranks inside the graph where they differ from the file's dims
+        self.state_inputs: list[Any] = []  # ValueInfoProtos of state the caller carries (StreamingCache)
+        self.state_outputs: list[Any] = []
         self._taken: set[str] = set()
         self._consts: dict[tuple[str, bytes, tuple[int, ...]], str] = {}
         g = self.graph

@@ -148,7 +148,8 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
         raise FormatError("no node makes the graph outputs " + ", ".join(map(repr, missing)), file=model.file)
     outs = _exposed(b, model, outputs)
     helper = b.onnx.helper
-    graph = helper.make_graph(b.nodes, g.name or "espdl", inputs, outs, initializer=b.initializers)
+    graph = helper.make_graph(b.nodes, g.name or "espdl", inputs + b.state_inputs, outs + b.state_outputs,
+                              initializer=b.initializers)
     proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="binparse",
                               doc_string=f"ESP-DL model {model.name or ''} of {model.file or 'a buffer'}, exported "
                                          f"by binparse; the chip's quantization explicit, rounding {rounding}")

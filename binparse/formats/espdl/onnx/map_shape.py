@@ -108,6 +108,39 @@ def insert_zeros(b: Builder, node: Any) -> None:
     _bind_moved(b, node, [x])
 
 
+def streaming_cache(b: Builder, node: Any) -> None:
+    """esp-ppq's StreamingCache (esp-dl `dl_module_streaming_cache.hpp`): the output is the last
+    window_size - 1 frames the node saw (zeros at first) followed by the input along frame_axis,
+    and those frames are kept for the next call. ONNX has no state: the kept frames are a graph
+    input `NAME:cache` (zeros for a first call) and a graph output `NAME:cache_next` to feed back."""
+    src, out = node.inputs[0], node.outputs[0]
+    window = int(node.attributes.get("window_size") or 1)
+    rank = b.rank(src)
+    axis = int(node.attributes.get("frame_axis", 1) or 0)
+    axis = axis + rank if axis < 0 else axis
+    x = b.value(src)
+    if window <= 1:
+        _bind_moved(b, node, [x])
+        return
+    info = b.info.get(src)
+    dims = list(info.dims) if info is not None and info.dims is not None else []
+    if len(dims) != rank or not 0 < axis < rank or any(d != 1 for d in dims[:axis]) or None in dims:
+        raise FormatError(f"StreamingCache {node.name!r}: frames on axis {axis} of dims {dims}", file=b.model.file,
+                          expected="static dims, every axis before frame_axis of size 1 (the chip copies bytes)",
+                          found=dims)
+    dims[axis] = window - 1
+    helper, tp = b.onnx.helper, b.onnx.TensorProto
+    state, state_next = f"{out}:cache", f"{out}:cache_next"
+    b.state_inputs.append(helper.make_tensor_value_info(state, tp.FLOAT, dims))
+    b.state_outputs.append(helper.make_tensor_value_info(state_next, tp.FLOAT, dims))
+    y = b.op("Concat", [state, x], node.name, axis=axis)
+    kept = b.op("Slice", [y, b.const(np.array([1 - window], dtype=np.int64), "starts"),
+                          b.const(np.array([np.iinfo(np.int64).max], dtype=np.int64), "ends"),
+                          b.const(np.array([axis], dtype=np.int64), "axes")], node.name)
+    b.nodes.append(helper.make_node("Identity", [kept], [state_next], name=b.fresh(f"{out}/cache_next")))
+    _bind_moved(b, node, [y])
+
+
 def pool(b: Builder, node: Any) -> None:
     src = node.inputs[0]
     rank = b.rank(src) or 4
@@ -120,4 +153,4 @@ def pool(b: Builder, node: Any) -> None:
         b.bind(node.outputs[0], y)
 
 
-__all__ = ["concat", "insert_zeros", "plain", "pool", "resize", "split", "with_shape"]
+__all__ = ["concat", "insert_zeros", "plain", "streaming_cache", "pool", "resize", "split", "with_shape"]

@@ -27,6 +27,8 @@ OPS: dict[str, str] = {
     "Unsqueeze": "map_shape:with_shape", "Slice": "map_shape:with_shape",
     "Resize": "map_shape:resize", "MaxPool": "map_shape:pool", "AveragePool": "map_shape:pool",
     "GlobalAveragePool": "map_shape:pool", "InsertZeros": "map_shape:insert_zeros",
+    # streaming models: the frames kept between calls as a graph input and output (ONNX has no state)
+    "StreamingCache": "map_shape:streaming_cache",
 }
 
 __all__ = ["OPS"]

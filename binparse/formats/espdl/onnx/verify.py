@@ -152,6 +152,13 @@ def compare(name: str, got: Any, want: Any, step: float) -> OutputCheck:
                        int(np.count_nonzero(diff == 0)), float(diff.max()) if diff.size else 0.0, step)
 
 
+def first_call_state(proto: Any) -> dict[str, Any]:
+    """Zeros for each state input of an export (a StreamingCache's kept frames: `NAME:cache`), as the chip
+    starts with."""
+    return {i.name: np.zeros([d.dim_value for d in i.type.tensor_type.shape.dim], np.float32)
+            for i in proto.graph.input if i.name.endswith(":cache")}
+
+
 def limit_of(model: Any) -> int:
     """The largest tensor a run of `model` may make: 8 x its payload + 256 MiB (the project's bound)."""
     return 8 * len(model.payload) + (256 << 20)
@@ -165,6 +172,7 @@ def check_model(model: Any, *, rounding: str) -> ModelCheck:
         return ModelCheck(model.name, reason="the model carries no test inputs/outputs")
     proto = to_onnx(model, rounding=rounding)
     feeds = {t.name: model.tensor(t.name).dequantize() for t in g.test_inputs}
+    feeds.update(first_call_state(proto))
     got = run(proto, feeds, limit_bytes=limit_of(model), file=model.file)
     out = []
     for t in g.test_outputs:
@@ -177,5 +185,5 @@ def check_model(model: Any, *, rounding: str) -> ModelCheck:
     return ModelCheck(model.name, out)
 
 
-__all__ = ["THRESHOLD", "printable", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare",
+__all__ = ["THRESHOLD", "printable", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
            "limit_of", "run"]
