@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 import mmap
 import os
 from pathlib import Path
@@ -10,28 +9,25 @@ from typing import Any
 
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
+from .paths import open_regular
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
 from .runtime import Accessor
 
 
 def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
-    """Map a file read-only (an empty file gives b''). Errors become `FormatError`s."""
-    p = Path(path)
+    """Map a file read-only (an empty file gives b''). A path that is not a regular file (a FIFO,
+    socket or device is refused before anything is read: `paths.open_regular`), is missing or
+    cannot be read gives a `PathError`."""
+    fd = open_regular(path)
     try:
-        with builtins.open(p, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size == 0:
-                return b""
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except IsADirectoryError:
-        raise FormatError("is a directory, not a file", file=str(p)) from None
-    except FileNotFoundError:
-        raise FormatError("no such file", file=str(p)) from None
-    except PermissionError:
-        raise FormatError("cannot read the file (permission denied)", file=str(p)) from None
+        if os.fstat(fd).st_size == 0:
+            return b""
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
     except OSError as exc:
-        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=str(p)) from None
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
+    finally:
+        os.close(fd)
 
 
 def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,  # noqa: A001

@@ -100,6 +100,21 @@ class ValidationError(FormatError):
     """A field's value breaks the schema's `valid` or `contents` rule."""
 
 
+class PathError(FormatError):
+    """A path that cannot be read as the file or folder it should be: missing, permission denied,
+    a FIFO, socket or device node, a link out of the folder given (exit code 3: an I/O error)."""
+
+
+class WriteError(BinparseError):
+    """A write binparse refuses: the target is not a regular file (a link, FIFO, device, folder), its
+    folder is a link or missing, or a path escapes the folder writes are confined to (exit code 3)."""
+
+
+class UsageError(BinparseError):
+    """The command line asks for something that cannot be done as asked (exit code 3, like argparse's
+    own usage errors)."""
+
+
 class LayoutError(BinparseError):
     """A layout or view request cannot be satisfied inside the given buffer."""
 

@@ -11,7 +11,8 @@ alone ~50 ms), a third of a CLI call, so the entry points found are cached in on
 file per Python environment (its interpreter and `sys.path`), valid while the modification times
 of the folders on `sys.path` are those it was written with (installing or removing a distribution
 changes its folder's): `$BINPARSE_CACHE_DIR`, else `$XDG_CACHE_HOME/binparse`, else
-`~/.cache/binparse`. A cache that cannot be written is skipped.
+`~/.cache/binparse`. A cache that cannot be written is skipped; one cut short, edited, or naming
+a module no installed distribution declares is rebuilt (`binparse.plugin_cache`).
 A checkout that is not installed (no metadata of binparse itself) finds the built-in families
 by their `binparse/formats/*/plugin.py` files.
 """
@@ -62,36 +63,32 @@ def _cache_file(key: str) -> Path:
     return Path(base) / f"families-{key}.txt"
 
 
-def _scan_entry_points() -> list[tuple[str, str]]:
-    """(name, "module:attribute") of every installed family, from the distributions' metadata."""
+def _scan_entry_points() -> list[tuple[str, str, str]]:
+    """(name, "module:attribute", the entry_points.txt declaring it) of every installed family,
+    from the distributions' metadata."""
     from importlib.metadata import entry_points
-    found = [(ep.name, ep.value) for ep in entry_points(group=GROUP)]
-    if not any(value.startswith("binparse.formats.") for _, value in found):  # an uninstalled checkout
+    found = []
+    for ep in entry_points(group=GROUP):
+        where = getattr(ep.dist, "_path", None)  # a PathDistribution's .dist-info folder
+        found.append((ep.name, ep.value, os.path.abspath(Path(where) / "entry_points.txt") if where is not None else "-"))
+    if not any(value.startswith("binparse.formats.") for _, value, _ in found):  # an uninstalled checkout
         formats = Path(__file__).parent / "formats"
-        found += [(p.parent.name, f"binparse.formats.{p.parent.name}.plugin:FAMILY")
+        found += [(p.parent.name, f"binparse.formats.{p.parent.name}.plugin:FAMILY", "builtin")
                   for p in sorted(formats.glob("*/plugin.py"))]
     return found
 
 
 def entry_point_refs() -> list[tuple[str, str]]:
-    """The installed families' entry points, from this environment's cache file while it is current."""
+    """The installed families' entry points, from this environment's cache file while it is current
+    and valid as a whole (`binparse.plugin_cache`), else from the distributions' metadata."""
+    from . import plugin_cache
     key, state = _environment()
     cache = _cache_file(key)
-    try:  # tab-separated lines: "state" and the state, then one "name, module:attribute" a family
-        rows = [line.split("\t") for line in cache.read_text().splitlines()]
-        if rows and rows[0] == ["state", state] and all(len(r) == 2 for r in rows):
-            return [(r[0], r[1]) for r in rows[1:]]
-    except (OSError, UnicodeDecodeError):
-        pass
-    found = _scan_entry_points()
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text("".join(f"{a}\t{b}\n" for a, b in [("state", state), *found]))
-        os.replace(tmp, cache)
-    except OSError:
-        pass
-    return found
+    rows = plugin_cache.read(cache, state)
+    if rows is None:
+        rows = _scan_entry_points()
+        plugin_cache.write(cache, state, rows)
+    return [(name, ref) for name, ref, _ in rows]
 
 
 _RESOLVED: dict[str, Any] = {}

@@ -8,12 +8,14 @@ from typing import Any
 
 import numpy as np
 
+from .text import shown
 from .runtime import ABSENT, Accessor, FieldSpec, RecordArray, StrArray, to_plain
 
 
 def columns(head: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
-    """Left-aligned text columns (the families' printout-like tables)."""
-    text = [[str(c) for c in head]] + [[str(c) for c in r] for r in rows]
+    """Left-aligned text columns (the families' printout-like tables); every cell shown escaped
+    (`text.shown`: a name from a file cannot break a row or move the cursor)."""
+    text = [[shown(c) for c in head]] + [[shown(c) for c in r] for r in rows]
     widths = [max(len(r[k]) for r in text) for k in range(len(head))]
     return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in text]
 

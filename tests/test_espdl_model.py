@@ -312,7 +312,7 @@ def test_cli_view_tensor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["view", str(MODELS / "pack_pdl3.espdl"), "--tensor", "secret/w", "--key", KEY.hex(),
                  "--npy", str(tmp_path / "w.npy"), "--stored"]) == 0
     assert np.load(tmp_path / "w.npy").shape == (1, 1, 4, 2)
-    assert main(["view", str(MODELS / "pack_pdl3.espdl"), "--tensor", "secret/w", "--npy", str(tmp_path / "w.npy")]) == 3
+    assert main(["view", str(MODELS / "pack_pdl3.espdl"), "--tensor", "secret/w", "--npy", str(tmp_path / "w.npy")]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     assert "encrypted" in capsys.readouterr().err
     assert main(["inspect", str(MODELS / "pack_pdl3.espdl"), "--key", "00"]) == 3
     assert capsys.readouterr().err == ("binparse: error: an ESP-DL model key is 16 bytes; expected 32 hex digits, "

@@ -80,6 +80,8 @@ def preprocess(headers: list[str], defines: dict[str, str]) -> str:
         pp.add_path(str(Path(h).resolve().parent))
     out = io.StringIO()
     for h in headers:
+        from ..paths import require_regular
+        require_regular(h)  # missing, a FIFO, a device: refused before it is read (exit code 3)
         try:
             text = Path(h).read_text(encoding="utf-8", errors="replace")
         except OSError as exc:

@@ -2,18 +2,23 @@
 
 The commands name no family: each speaks the protocols of `binparse.family`, and the families'
 options and buffer-layout flags are added from their declarations (`binparse.plugins`).
-Exit codes: 0 ok, 1 `generate --check` found stale modules or `doctor` found problems,
-2 usage error, 3 bad input (the error's one-line message on stderr).
+Exit codes (`binparse.exitcodes`, docs/contracts.md): 0 everything named was read, verified and
+agrees; 1 a problem was proven; 2 something could not be read or verified (named in the output);
+3 usage or I/O error (bad arguments, a missing path, not a regular file, a write refused). Every
+line printed has its control characters escaped (`binparse.text.shown_lines`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import BinparseError
+from .. import exitcodes
+from ..errors import BinparseError, PathError, UsageError, WriteError
+from ..text import shown, shown_lines
 
 
 COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate",
@@ -60,17 +65,34 @@ def _family_options(sub: dict[str, argparse.ArgumentParser]) -> None:
                     flags.add_argument(kind.flag, action="store_true", help=kind.help)
 
 
+EXIT_CODES = ("exit codes, the same for every command: 0 everything named was read, verified and agrees; "
+              "1 a problem was proven (named in the output); 2 something could not be read or verified "
+              "(named in the output) and no problem was proven; 3 usage or I/O error (bad arguments, a "
+              "missing path, a path that is not a regular file, a write refused). Memory stays within "
+              "8 x the input's size + 256 MiB whatever a file claims; writes go only to the path given, "
+              "never through a link or onto anything but a regular file; names from files are printed "
+              "with control characters escaped. docs/contracts.md says it all.")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the contract's exit code for usage errors (3, not argparse's 2)."""
+
+    def error(self, message: str) -> Any:
+        self.print_usage(sys.stderr)
+        self.exit(exitcodes.USAGE, f"{self.prog}: error: {shown(message)}\n")
+
+
 def parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `only`, that command alone is built (a call runs one command:
     building the others is start-up time spent for nothing)."""
-    p = argparse.ArgumentParser(prog="binparse", description="Read accelerator artifacts and device buffers from "
-                                                             "declarative schemas.")
+    p = _Parser(prog="binparse", description="Read accelerator artifacts and device buffers from "
+                                             "declarative schemas.", epilog=EXIT_CODES)
     s = p.add_subparsers(dest="command", required=True)
     sub: dict[str, argparse.ArgumentParser] = {}
 
     def command(name: str, module: str, help: str) -> argparse.ArgumentParser:
         if only is not None and name != only:  # another command than the one run: not built at all
-            return argparse.ArgumentParser(add_help=False)
+            return _Parser(add_help=False)
         c = sub[name] = s.add_parser(name, help=help)
         c.set_defaults(run=_run(module, name))
         return c
@@ -165,22 +187,64 @@ def _plain_warnings() -> None:
     def fmt(message: Warning | str, category: type[Warning], filename: str, lineno: int,
             line: str | None = None) -> str:
         if issubclass(category, BinparseWarning):
-            return f"binparse: warning: {message}\n"
+            return f"binparse: warning: {shown(message)}\n"
         return python_format(message, category, filename, lineno, line)
 
     warnings.formatwarning = fmt
 
 
+class _Escaped:
+    """A text stream whose writes have their control characters escaped (line breaks and tabs
+    kept): whatever a file's names hold, nothing the commands print can move the cursor, recolour
+    the terminal or set its title."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.unescaped = stream  # for `progress`, whose carriage returns are meant (its names are escaped)
+
+    def write(self, text: str) -> int:
+        return int(self._stream.write(shown_lines(text)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def exit_code(exc: BaseException) -> int:
+    """The contract's exit code of an error a command raised: 3 for usage and I/O (a path that is
+    missing, unreadable or not a regular file; a write refused; options that do not fit, which is
+    an error naming no input file), 2 for an input that could not be read (its content: the error
+    names the file, and the field and offset)."""
+    if isinstance(exc, (PathError, WriteError, UsageError, OSError)):
+        return exitcodes.USAGE
+    if isinstance(exc, BinparseError) and exc.file is None:  # about the command line, not a file's bytes
+        return exitcodes.USAGE
+    return exitcodes.UNVERIFIED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
+        args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
         return int(args.run(args))
     except BinparseError as exc:
-        print(f"binparse: error: {exc}", file=sys.stderr)
-        return 3
+        print(f"binparse: error: {shown(exc)}", file=sys.stderr)
+        return exit_code(exc)
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a write the system refused (no space, a read-only folder): I/O
+        where = f"{shown(exc.filename)}: " if exc.filename else ""
+        print(f"binparse: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return exitcodes.USAGE
+    except (Exception, RecursionError) as exc:  # a bug: one line, never a traceback from deep inside
+        if os.environ.get("BINPARSE_DEBUG"):
+            raise
+        print(f"binparse: error: binparse failed ({type(exc).__name__}: {shown(exc)}); nothing was verified. "
+              "Please report it (BINPARSE_DEBUG=1 shows where)", file=sys.stderr)
+        return exitcodes.UNVERIFIED
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 def console() -> int:
@@ -189,4 +253,4 @@ def console() -> int:
     return main()
 
 
-__all__ = ["console", "main", "parser"]
+__all__ = ["EXIT_CODES", "console", "exit_code", "main", "parser"]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from pathlib import Path
 
-from ..errors import BinparseError
+from .. import exitcodes
+from ..errors import BinparseError, UsageError
+from ..text import shown
 from ..family import Artifact, Comparable
 from .common import open_source
 
@@ -27,16 +28,31 @@ def inspect(args: argparse.Namespace) -> int:
         doc = {**meta, **family.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
         print(json.dumps(doc, indent=1))
     else:
-        title = f"{args.file}: {fmt.name}, {fmt.version}, {size:,} bytes"
+        title = f"{shown(args.file)}: {fmt.name}, {fmt.version}, {size:,} bytes"
         print(title + "\n" + family.report() if family else render.table(acc, title))
-    return 0
+    return read_code(acc if family else None)
+
+
+def read_code(obj: object) -> int:
+    """`inspect`'s exit code: 2 when the object says it was read only in part or with a layout no
+    vendor file confirms (`unverified`, e.g. a nearest-layout net, an encrypted model without its
+    key), or names what it could not read or check (`summary()["problems"]`, e.g. a payload that
+    does not decode); else 0. `inspect` reads and shows, it proves nothing: `doctor` exits 1."""
+    if obj is None:
+        return exitcodes.OK
+    if getattr(obj, "unverified", None):
+        return exitcodes.UNVERIFIED
+    summary = getattr(obj, "summary", None)
+    doc = summary() if callable(summary) else {}
+    return exitcodes.UNVERIFIED if isinstance(doc, dict) and (doc.get("problems") or doc.get("unverified")) \
+        else exitcodes.OK
 
 
 def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:
     if not isinstance(obj, Artifact):
-        raise BinparseError("binparse can open this but has nothing to show of it", file=path or args.file)
+        raise UsageError("binparse can open this but has nothing to show of it", file=path or args.file)
     print(json.dumps({"file": path or args.file, **obj.summary()}, indent=1) if args.json else obj.report())
-    return 0
+    return read_code(obj)
 
 
 def traces(args: argparse.Namespace) -> int:
@@ -44,7 +60,7 @@ def traces(args: argparse.Namespace) -> int:
     obj = open_source(args.dir, args)
     kind = obj.summary().get("kind") if isinstance(obj, Artifact) else None
     if kind != "traces":
-        raise BinparseError("not a folder of layer traces", file=args.dir, found=kind or type(obj).__name__,
+        raise UsageError("not a folder of layer traces", file=args.dir, found=kind or type(obj).__name__,
                             hint="a folder of the per-layer trace files a runtime wrote")
     return _show(args, obj, args.dir)
 
@@ -53,26 +69,39 @@ def compare(args: argparse.Namespace) -> int:
     """`compare A B [--net NET]`: two runs (or a run and references) compared, layer by layer."""
     a = open_source(args.a, args)
     if not isinstance(a, Comparable):
-        raise BinparseError("binparse does not compare this kind of artifact", file=args.a,
+        raise UsageError("binparse does not compare this kind of artifact", file=args.a,
                             hint="compare takes two folders of layer traces (or traces and reference .npy files)")
     result = a.compare(open_source(args.b, args), min_snr_db=args.min_snr)
     if args.svg:
         svg = getattr(result, "svg", None)
         if not callable(svg):
-            raise BinparseError("this comparison has no picture", file=args.a)
-        from ..fixtures.common import write_atomic
+            raise UsageError("this comparison has no picture", file=args.a)
+        from ..writes import write_bytes
         data = str(svg()).encode()
-        write_atomic(Path(args.svg), data)
-        print(f"{args.svg}: {len(data):,} bytes")
-    print(json.dumps(result.summary(), indent=1) if args.json else result.report())
-    return 0
+        write_bytes(args.svg, data)
+        print(f"{shown(args.svg)}: {len(data):,} bytes")
+    doc = result.summary()
+    print(json.dumps(doc, indent=1) if args.json else result.report())
+    return compare_code(doc)
+
+
+def compare_code(doc: dict[str, object]) -> int:
+    """`compare`'s exit code: 1 when the runs diverge (`first_divergence`, named in the output: two
+    files that contradict each other), 2 when something was not compared (`unmatched` on either
+    side), else 0."""
+    if doc.get("first_divergence") is not None:
+        return exitcodes.PROBLEM
+    unmatched = doc.get("unmatched")
+    if isinstance(unmatched, dict) and any(unmatched.values()):
+        return exitcodes.UNVERIFIED
+    return exitcodes.OK
 
 
 def doctor(args: argparse.Namespace) -> int:
-    from ..doctor import doctor as run, doctor_tree, report_text
+    from ..doctor import doctor as run, doctor_tree, exit_code, report_text
     doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
     print(json.dumps(doc, indent=1) if args.json else report_text(doc))
-    return 0 if doc["status"] == "ok" else 1
+    return exit_code(doc)
 
 
-__all__ = ["compare", "doctor", "inspect", "traces"]
+__all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "traces"]

@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from ..errors import BinparseError
+from ..errors import BinparseError, UsageError
+from ..text import shown
 
 
 def fixture(args: argparse.Namespace) -> int:
     from ..fixtures import generate
     paths = generate(args.spec, args.out)
     for p in paths:
-        print(p)
+        print(shown(p))
     return 0
 
 
@@ -27,7 +27,7 @@ def _kv(text: str | None) -> dict[str, int]:
             try:
                 out[k.strip()] = int(v, 0)
             except ValueError:
-                raise BinparseError(f"params are NAME=INT pairs, got {item!r}") from None
+                raise UsageError(f"params are NAME=INT pairs, got {item!r}") from None
     return out
 
 
@@ -51,14 +51,14 @@ def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[A
 def schema(args: argparse.Namespace) -> int:
     if args.schema_command == "from-header":
         from ..cheader import header_to_ksy
-        from ..fixtures.common import write_atomic
+        from ..writes import write_text
         defines = {}
         for d in args.define or []:
             k, _, v = d.partition("=")
             defines[k] = v or "1"
         text, lay = header_to_ksy(args.headers, args.struct, defines=defines, pointer_size=args.pointer_size,
                                   schema_id=args.id, strings=args.string or None)
-        write_atomic(Path(args.out), text.encode())
+        write_text(args.out, text)
         print(f"{args.out}: {args.struct}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields")
         return 0
     from ..schema.diff import diff

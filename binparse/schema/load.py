@@ -125,6 +125,9 @@ class _Loader:
         self.loading.add(key)
         try:
             try:
+                if path.exists():  # a FIFO or device is refused before it is read (a missing one: below)
+                    from ..paths import require_regular
+                    require_regular(path)
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise SchemaError(f"cannot read schema: {exc.strerror}", file=key) from exc

@@ -10,6 +10,7 @@ from typing import Any
 
 from ... import api
 from ...errors import BinparseError, FormatError
+from ...paths import files_in
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
 from .printouts import common_dims
@@ -145,7 +146,7 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                                           f"its size is what {rep.name} describes under an inferred rule")
             except BinparseError as exc:
                 out.append(Finding("problem", f"{param.name} does not match {rep.name}: {exc}", [rep.name, param.name]))
-        for cfg in folder.glob("tidl_config_*.txt"):
+        for cfg in (p for p in files_in(folder) if p.name.startswith("tidl_config_") and p.suffix == ".txt"):
             text = cfg.read_text(errors="replace")
             if rep.name not in text:
                 continue

@@ -5,7 +5,7 @@ deterministic and small, no plotting dependency."""
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape
+from ...text import xml_text as escape  # names from files: XML-escaped, control characters too
 
 LEFT, TOP, RIGHT, BOTTOM, HEIGHT, MIN_WIDTH = 70, 50, 30, 60, 300, 560
 STYLE = (".axis{stroke:#000000;stroke-width:1}.limit{stroke:#c0392b;stroke-dasharray:6 4}"
@@ -42,7 +42,7 @@ def snr_svg(c: Any) -> str:
     first = c.first
     if first is not None:
         out.append(f'<text x="{LEFT}" y="36" class="first">first divergence: dataId {first.data_id}, layer '
-                   f'{first.layer} {escape(first.layer_type or "")}</text>')
+                   f'{escape(first.layer)} {escape(first.layer_type or "")}</text>')
     out.append(f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + HEIGHT}"/>')
     out.append(f'<line class="axis" x1="{LEFT}" y1="{TOP + HEIGHT}" x2="{width - RIGHT:.1f}" y2="{TOP + HEIGHT}"/>')
     for t in _ticks(lo, hi):

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...errors import FormatError
+from ...paths import files_in
 from ...render import columns
 from .report import tail
 from .trace_compare import Source, TraceComparison, chunked, compare_runs
@@ -58,7 +59,7 @@ class ReferenceFolder:
     def __init__(self, path: str | os.PathLike[str], net: Any = None) -> None:
         self.path = Path(path)
         self.net = net
-        self.files = {name_key(p.stem): p for p in sorted(self.path.glob("*.npy")) if p.is_file()}
+        self.files = {name_key(p.stem): p for p in files_in(self.path) if p.suffix == ".npy"}  # binparse.paths
 
     def described_by(self, net: Any) -> ReferenceFolder:
         return ReferenceFolder(self.path, net)

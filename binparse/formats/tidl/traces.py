@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...errors import BinparseError, FormatError, warn
+from ...paths import files_in
 from ...render import columns
 from .report import tail
 from .trace_names import TraceName, parse
@@ -200,7 +201,8 @@ class TraceFolder:
         self.path = Path(path)
         if not self.path.is_dir():
             raise FormatError("not a folder", file=os.fspath(path), hint="a folder of TIDL trace files")
-        names = [n for n in map(parse, sorted(self.path.iterdir())) if n is not None and n.file.is_file()]
+        # regular files only: no link out of the folder, no FIFO or device (binparse.paths)
+        names = [n for n in map(parse, files_in(self.path)) if n is not None]
         names.sort(key=lambda n: (n.prefix, n.data_id, n.is_float))
         self.net = net
         data = net_data(net) if net is not None else {}
