@@ -32,6 +32,6 @@ def _huge_resize(tmp_path: Path) -> Path:
 def test_resize_claiming_a_huge_output_is_refused_within_bound(tmp_path: Path) -> None:
     path = _huge_resize(tmp_path)
     r = run_cli("export", path, "--check", timeout=120)
-    assert r.returncode == 3, r.stderr
+    assert r.returncode == 2, r.stderr  # the model could not be run: nothing verified
     assert "the export's tensor 'r:Resize' would hold [1, 3, 120000, 180000] float32 elements" in r.stderr
     assert within(r, path.stat().st_size), (r.peak_rss, bound(path.stat().st_size))

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import BinparseError, FormatError
+from ....errors import BinparseError, FormatError, UsageError
 from .builder import ROUNDINGS, Builder
 from .ops import OPS
 
@@ -120,7 +120,7 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
     dumps layer by layer). `rounding`: the chip's, "half-up" (ESP32-S3) or "half-even" (ESP32-P4).
     """
     if rounding not in ROUNDINGS:
-        raise BinparseError(f"unknown rounding {rounding!r}", expected=list(ROUNDINGS), found=rounding)
+        raise UsageError(f"unknown rounding {rounding!r}", expected=list(ROUNDINGS), found=rounding)
     if getattr(model, "encrypted", False) and getattr(model, "key", None) is None:
         raise BinparseError("the model is encrypted (AES-128-CTR): its graph cannot be read without its key",
                             file=model.file, path=f"model {model.name or '(model)'}",
@@ -172,7 +172,7 @@ def pick_model(obj: Any, name: str | None = None) -> Any:
     if name:
         return obj.model_named(name)
     if len(models) != 1:
-        raise BinparseError(f"this pack holds {len(models)} models: name one", file=getattr(obj, "_file", None),
+        raise UsageError(f"this pack holds {len(models)} models: name one", file=getattr(obj, "_file", None),
                             expected=[m.name for m in models], hint="--model NAME (Python: model=NAME)")
     return models[0]
 

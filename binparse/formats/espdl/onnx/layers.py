@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import BinparseError, FormatError
+from ....errors import FormatError, UsageError
 from .verify import printable
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -67,7 +67,7 @@ class LayerComparison:
         first = self.first_divergence
         return {"family": "espdl", "kind": "layer_comparison", "model": self.model, "folder": self.folder,
                 "min_snr_db": self.min_snr_db, "layers": [x.to_json() for x in self.layers],
-                "unmatched_files": self.unmatched, "first_divergence": first.name if first else None}
+                "unmatched": {"files": self.unmatched}, "first_divergence": first.name if first else None}
 
     def report(self) -> str:
         lines = [f"{len(self.layers)} dumped tensors of {self.folder} against the ONNX export of {self.model} "
@@ -102,7 +102,7 @@ def folder_of(other: Any) -> Path:
     """The folder `compare` was given as B (a path, or what binparse opened it as: anything with `path`)."""
     path = Path(other) if isinstance(other, (str, Path)) else getattr(other, "path", None)
     if path is None or not Path(path).is_dir():
-        raise BinparseError("compare an ESP-DL model with a folder of .npy dumps, one per tensor",
+        raise UsageError("compare an ESP-DL model with a folder of .npy dumps, one per tensor",
                             found=type(other).__name__, hint="binparse compare MODEL.espdl DUMPS_FOLDER")
     return Path(path)
 
