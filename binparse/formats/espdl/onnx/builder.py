@@ -17,7 +17,7 @@ up). Half to even is the default; `--rounding half-up` computes what an ESP32-S3
 
 Layouts: EDL2 models hold activations as N, H, W, C and the graph's axes say so (a Concat on axis 3);
 EDL1 models keep ONNX's N, C, H, W in the graph while the chip holds H, W, C. Ops whose ONNX form
-needs channels first (Conv, pooling) are wrapped in transposes in an N, H, W, C graph.
+needs channels first (Conv, pooling, Resize) are wrapped in transposes in an N, H, W, C graph.
 """
 
 from __future__ import annotations
