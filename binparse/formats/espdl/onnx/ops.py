@@ -3,7 +3,7 @@
 Each entry is `op_type -> "module:function"` in this package; the function is called as
 `fn(builder, node)` (`builder.py`) and adds the ONNX nodes that compute what the chip computes,
 ending in the chip's quantization of every output (`Builder.bind`). An op not listed here is refused
-by name (`export.unsupported`), never exported approximately.
+by name (`convert.unsupported`), never exported approximately.
 """
 
 from __future__ import annotations
