@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 import binparse  # noqa: E402
 from binparse.accessors.espdl.espdl_model import SCHEMA  # noqa: E402
-from binparse.formats.espdl.model.graph import Graph, MODEL_SCHEMA  # noqa: E402
+from binparse.formats.espdl.model.graph import Graph, MODEL_SCHEMA, _Decoder  # noqa: E402
 from binparse.formats.espdl.model.flatbuf import FlatBuffer  # noqa: E402
 from binparse.formats.espdl.model.weights import DTYPES, layout_name  # noqa: E402
 from binparse.formats.espdl.model.fbs import flatc_classes  # noqa: E402
@@ -60,8 +60,14 @@ def main() -> None:
         return [(t.get("name"), t.get("dims"), DTYPES.get(t.get("data_type", 0)), t.get("exponents"),
                  layout_name(t.get("doc_string"))) for t in g.get("initializer", [])]
 
+    def decoder_list() -> list[tuple[Any, ...]]:  # what binparse's models use: the int32-in-int64 rule, memo
+        fb = FlatBuffer(payload, MODEL_SCHEMA)
+        ts = _Decoder(fb).tensors(fb.root().get("graph"), "initializer", "initializer")
+        return [(t.name, t.dims, t.dtype, t.exponents, t.layout) for t in ts]
+
     cases: list[tuple[str, Callable[[], Any]]] = [
         ("binparse: reader, initializers only", binparse_list),
+        ("binparse: decoder, initializers (int32 rule)", decoder_list),
         ("binparse: Graph.read (whole graph)", lambda: Graph.read(payload)),
     ]
     Model = flatc_model()
@@ -76,14 +82,15 @@ def main() -> None:
                             tuple(t.ExponentsAsNumpy().tolist()), layout_name(doc.decode() if doc else None)))
             return out
 
-        assert flatc_list() == binparse_list(), "the two readers disagree"
+        assert flatc_list() == binparse_list() == decoder_list(), "the readers disagree"
         cases.append(("flatc --python classes (flatbuffers runtime)", flatc_list))
     n = len(binparse_list())
     print(f"file: {path.name}, {len(data):,}-byte payload, {n} initializers; Python {sys.version.split()[0]}, "
           f"numpy {np.__version__}")
     mine, flatc = "binparse: reader, initializers only", "flatc --python classes (flatbuffers runtime)"
-    report(cases, base=mine, floor=mine, title="espdl model decode", clock=CPU,
-           targets=(Target(mine, flatc, 1.0),))  # issue 14: no more than flatc's classes (skipped without them)
+    decoder = "binparse: decoder, initializers (int32 rule)"
+    report(cases, base=mine, floor=mine, title="espdl model decode", clock=CPU,  # issues 14, 29: no more than
+           targets=(Target(mine, flatc, 1.0), Target(decoder, flatc, 1.0)))  # flatc's classes (skipped without)
 
 
 if __name__ == "__main__":

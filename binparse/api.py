@@ -9,6 +9,7 @@ from typing import Any
 
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
+from .filemap import map_fd
 from .paths import open_regular
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
@@ -16,14 +17,15 @@ from .runtime import Accessor
 
 
 def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
-    """Map a file read-only (an empty file gives b''). A path that is not a regular file (a FIFO,
-    socket or device is refused before anything is read: `paths.open_regular`), is missing or
-    cannot be read gives a `PathError`."""
-    fd = open_regular(path)
+    """Map a file read-only (an empty file gives b''; else a `filemap.FileMap`, which knows its
+    file). A path that is not a regular file (a FIFO, socket or device is refused before anything
+    is read: `paths.open_regular`), is missing or cannot be read gives a `PathError`."""
+    p = os.fspath(path)
+    fd = open_regular(p)
     try:
         if os.fstat(fd).st_size == 0:
             return b""
-        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+        return map_fd(fd, p)
     except OSError as exc:
         raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
     finally:
@@ -45,11 +47,15 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         plugins.load_family_of_format(format)
     if not isinstance(source, (bytes, bytearray, memoryview)) and isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
-        if not format and Path(file).is_dir():
-            opener = _sniff_loading(Path(file), b"", None)
-            if opener is not None:
-                return opener(file)
-        buf: Any = map_file(file)
+        try:
+            buf: Any = map_file(file)
+        except BinparseError:  # a folder a family reads (asked only when the path is not a file)
+            if format or not os.path.isdir(file):
+                raise
+            opener = _sniff_loading(file, b"", None)
+            if opener is None:
+                raise
+            return opener(file)
     else:
         buf = source
     mv = byte_view(buf, file=file)
@@ -60,14 +66,14 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         quick = quick_detect(mv.nbytes, head) if file is None and not version else None
         if quick is not None:  # a nameless binary buffer of one format's size or magic
             return open_as(quick, mv, file=None, **params)
-        opener = _sniff_loading(Path(file) if file else None, head, mv.nbytes)
+        opener = _sniff_loading(file, head, mv.nbytes)
         if opener is not None:  # a text format, a folder, a file of a size or version the family works out
             return opener(file if file is not None else bytes(mv))
         fmt = detect(mv.nbytes, head, file=file, version=version, buf=mv)
     return open_as(fmt, mv, file=file, **params)
 
 
-def _sniff_loading(path: Path | None, head: bytes, size: int | None) -> Any:
+def _sniff_loading(path: str | None, head: bytes, size: int | None) -> Any:
     """The opener a sniffer gives, after importing the families whose signs the file shows.
 
     When none of them claims it (no sniffer, no format of its size or magic), every family is

@@ -61,12 +61,29 @@ class BinparseError(Exception):
             text += f". {self.hint[:1].upper()}{self.hint[1:]}"
         return text
 
+    def on_command_line(self) -> BinparseError:
+        """The same error with the Python arguments its hint names (`format=NAME`) said as the
+        command line's options (`--format NAME`): what the `binparse` command prints (returns self)."""
+        for python, option in COMMAND_LINE.items():
+            self.message = self.message.replace(python, option)
+            self.hint = self.hint.replace(python, option) if self.hint else self.hint
+        self.args = (str(self),)
+        return self
+
     def with_file(self, file: str) -> BinparseError:
         """Fill in the file name if the raiser did not know it (returns self)."""
         if self.file is None:
             self.file = file
             self.args = (str(self),)
         return self
+
+
+# Errors name what to pass in Python terms (`binparse.open(path, format=NAME)`); the command line
+# says the same with its options (`BinparseError.on_command_line`).
+COMMAND_LINE = {
+    "format=NAME": "--format NAME",
+    " or version=SDK to say which SDK wrote it": "",
+}
 
 
 class SchemaError(BinparseError):

@@ -203,8 +203,24 @@ class LayoutKind(NamedTuple):
         return self.flag.lstrip("-").replace("-", "_")
 
 
+class Example(NamedTuple):
+    """A command line shown in a command's `--help` (its `Examples:` section).
+
+    `command`: the command it belongs to (`view`, or `schema diff` for a sub-command); `line`: what
+    follows `binparse ` (it must run as written from the repository root, on the bundled fixtures:
+    a test runs every one); `note`: one line saying what it shows.
+    """
+
+    command: str
+    line: str
+    note: str = ""
+
+
 class Family(NamedTuple):
     """A format family's declaration: light (no imports of its own), read at start-up.
+
+    `title`: how the family is named to users (its options are grouped under it in `--help`);
+    `examples`: the family's lines in the commands' `Examples:` sections.
 
     `load`: the module that registers the family's formats, sniffers and doctor checks, imported
     when a file shows one of the `signs` (or when every family is needed). `companions`: names of
@@ -219,6 +235,8 @@ class Family(NamedTuple):
     layouts: tuple[LayoutKind, ...] = ()
     companions: tuple[str, ...] = ()
     fixtures: str = ""  # "module:function": writes a fixture spec of `family: <name>` (`binparse fixture`)
+    title: str = ""  # e.g. the vendor and product; default: `name`
+    examples: tuple[Example, ...] = ()
 
 
 _SIGNS: list[Signs] = []
@@ -263,6 +281,6 @@ def checks() -> list[Check]:
     return list(_CHECKS)
 
 
-__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Exportable", "Family", "FileReport",
-           "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource", "checks",
-           "register_check", "register_checks_in", "register_signs", "registered_signs"]
+__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Exportable", "Family",
+           "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource",
+           "checks", "register_check", "register_checks_in", "register_signs", "registered_signs"]

@@ -39,6 +39,22 @@ def name_matches(name: str, pattern: str) -> bool:
     return True
 
 
+_ENDINGS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+
+
+def matches_any(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether `name` matches one of `patterns` (`name_matches`). Every open asks this of every
+    sign and sniffer: a name that ends as none of the patterns do is answered by one `str.endswith`
+    (the endings are worked out once per tuple of patterns; None where a pattern could end otherwise)."""
+    endings = _ENDINGS.get(patterns, ())
+    if endings == ():
+        simple = all("?" not in p and "[" not in p and not p.endswith("*") for p in patterns)
+        endings = _ENDINGS[patterns] = tuple(p.rpartition("*")[2] for p in patterns) if simple else None
+    if endings is not None and not name.endswith(endings):
+        return False
+    return any(name_matches(name, p) for p in patterns)
+
+
 def _escapes() -> dict[int, str]:
     table = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]}
     table.update({0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"})
@@ -84,4 +100,4 @@ def xml_text(name: object, quote: bool = False) -> str:
     return text.replace('"', "&quot;").replace("'", "&apos;") if quote else text
 
 
-__all__ = ["is_text", "name_matches", "shown", "shown_lines", "xml_text"]
+__all__ = ["is_text", "matches_any", "name_matches", "shown", "shown_lines", "xml_text"]

@@ -161,7 +161,8 @@ def test_view_tensor_of_every_generation(tmp_path: Path, capsys: pytest.CaptureF
     capsys.readouterr()
     assert main(["inspect", str(MODELS / "edl1_gemm.espdl"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert (doc["family"], doc["kind"], doc["format"]) == ("espdl", "model_file", "EDL1")
+    assert (doc["family"], doc["kind"], doc["format"], doc["format_version"]) == (
+        "espdl", "model_file", "espdl.edl1", "ESP-DL v3 EDL1")  # `format`: the registered name in every JSON
     assert [t["layout"] for t in doc["models"][0]["graph"]["initializers"]] == \
         ["UNK", "N16HWC16", "N16HWC16_UNALIGNED", "UNK"]
 

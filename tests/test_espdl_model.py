@@ -161,7 +161,7 @@ def test_every_real_model_inspects_with_a_graph(capsys: pytest.CaptureFixture[st
         assert main(["inspect", str(p), "--json", "--key", REAL_KEY]) == 0
         doc = json.loads(capsys.readouterr().out)
         fmt, models = REAL_MODELS[p.relative_to(real("espdl")).as_posix()]
-        assert doc["format"] == fmt and doc["problems"] == []
+        assert doc["format"] == f"espdl.{fmt.lower()}" and doc["problems"] == []
         assert [(m["name"], len(m["graph"]["nodes"]), len(m["graph"]["initializers"]),
                  sorted({str(t["layout"]) for t in m["graph"]["initializers"]})) for m in doc["models"]] == models
 

@@ -18,7 +18,7 @@ import pytest
 import binparse
 import binparse.espdl
 from binparse.cli import main
-from binparse.errors import BinparseError, FormatError
+from binparse.errors import BinparseError, FormatError, UsageError
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "espdl" / "int32_defect"
 MEANT = {"w_conv": (3, 3, 3, 32), "b_conv": (32,), "w_gemm": (1, 1, 288, 16), "x": (1, 5, 5, 3), "y": (1, 1, 1, 16)}
@@ -114,6 +114,9 @@ def test_inspect_warns_and_view_gives_the_meant_test_input(tmp_path: Path,
            "tensors or values), read as meant" in out
     npy = tmp_path / "x.npy"
     assert main(["view", str(HERE / "narrow_all.espdl"), "--tensor", "x", "--npy", str(npy)]) == 0
+    assert capsys.readouterr().out == (f"{npy}: ESP-DL test_input 'x', dims as stored, dims and exponents read as meant "
+                                       "(int32 values in int64 vectors: not verified, the chip reads them otherwise), "
+                                       "int8, shape (1, 5, 5, 3)\n")
     assert np.array_equal(np.load(npy), np.load(HERE / "narrow_all.test_input.x.expected.npy"))
     assert np.load(npy).shape == (1, 5, 5, 3)
 
@@ -170,9 +173,14 @@ def test_repair_of_a_pack_and_of_a_pdl3_and_an_encrypted_model(flatc: Any, tmp_p
     digests = f3.sha256()
     assert digests is not None and digests[0] == digests[1] and f3.problems() == []
     assert [m.graph.narrow for m in f3.models] == [[], []]
+    pdl1 = espdl_file({"format": "PDL1", "models": [{"name": "a", "graph": graph}, {"name": "b", "graph": graph}]})
+    assert [len(m.graph.narrow) for m in binparse.open(pdl1).models] == [16, 16]  # EDL1 records, unpadded
+    f1 = binparse.open(binparse.espdl.repair(pdl1))
+    assert [(m.magic, m.graph.narrow, {t.name: t.dims for t in m.graph.tensors}) for m in f1.models] == \
+        [("EDL1", [], MEANT), ("EDL1", [], MEANT)]
     key = "8a7fc961e4e6ff0ad26436952875ae4a"
     enc = espdl_file({"format": "EDL2", "graph": graph, "key": key})
-    with pytest.raises(FormatError, match="give its key"):
+    with pytest.raises(UsageError, match="give its key"):
         binparse.espdl.repair(enc)
     out = binparse.espdl.repair(enc, key=key)
     assert struct.unpack_from("<I", out, 4)[0] == 1  # still encrypted (mode 1)
@@ -189,10 +197,12 @@ def test_repair_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     copy.write_bytes((HERE / "narrow_all.espdl").read_bytes())
     assert main(["repair", str(copy), "-o", str(copy)]) == 3
     assert "over the input" in capsys.readouterr().err
+    assert main(["repair", str(copy), "-o", str(tmp_path)]) == 3  # a folder
+    capsys.readouterr()
     link = tmp_path / "link.espdl"
     os.symlink(tmp_path / "elsewhere.espdl", link)
     assert main(["repair", str(copy), "-o", str(link)]) == 3
-    assert "through a link" in capsys.readouterr().err and not (tmp_path / "elsewhere.espdl").exists()
+    assert "link" in capsys.readouterr().err and not (tmp_path / "elsewhere.espdl").exists()
     assert copy.read_bytes() == (HERE / "narrow_all.espdl").read_bytes()
     # a meant reading that does not fit the model: w_conv's int32 dims [3, 3, 3, 32] made [3, 3, 3, 31]
     data = bytearray(copy.read_bytes())

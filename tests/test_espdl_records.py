@@ -153,7 +153,7 @@ def test_inspect_of_a_model_folder_says_what_is_there_and_what_made_it(capsys: p
         "  pruned_keep14_v2.info: printout of graph 'main_graph', 79 nodes; made by esp-ppq (newer printout form)",
         "  pruned_keep14_v2.json: quantization record, 77 ops, 214 variables, 212 power-of-2 scales; made by esp-ppq "
         "(quantization settings)"]
-    assert main(["inspect", str(FIXTURES / "espdl" / "int32_defect"), "--json"]) == 0
+    assert main(["inspect", str(FIXTURES / "espdl" / "int32_defect"), "--json"]) == 2  # read as meant: unverified
     doc = json.loads(capsys.readouterr().out)
     assert doc["kind"] == "model_folder" and [m["name"] for m in doc["models"]] == [
         "narrow_all", "narrow_dims", "narrow_edl1", "narrow_exponents", "narrow_ints", "narrow_pack"]
@@ -162,3 +162,17 @@ def test_inspect_of_a_model_folder_says_what_is_there_and_what_made_it(capsys: p
         ("PDL2", [("narrow", 16), ("sound", 0)])
     assert doc["models"][0]["printout"]["made_by"] == "esp-ppq (older printout form)"
     assert "spec.yaml" in doc["other_files"] and "manifest.json" in doc["other_files"]
+
+
+def test_inspect_of_a_model_opens_with_a_summary_and_shows_the_rest_with_v(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(real("espdl/gemm-16x16-relu/esp32s3.espdl"))
+    assert main(["inspect", path]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "ESP-DL EDL2 model", "model: 1,792 bytes of FlatBuffer at offset 16",
+        "  graph 'main_graph': EDL2 generation, ir_version 7, target esp32s3 / esp32p4 (blocked weights: 16 lanes)",
+        "  nodes: 1 (Gemm x1)", "  parameters: 272 in 2 initializers", "  inputs: onnx::Gemm_0 int8 1x16",
+        "  outputs: 4 int8 1x16", "  test values: 1 inputs, 1 outputs",
+        "(-v: every node, initializer, input, output and test value)"]
+    assert main(["inspect", path, "-v"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 23 and "  initializers: 2" in out and out[-1].startswith("  totals: 272 parameters")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
-from .. import exitcodes
+from .. import exitcodes, render
 from ..errors import BinparseError, UsageError
 from ..text import shown
 from ..family import Artifact, Comparable
@@ -14,23 +13,48 @@ from .common import open_source
 
 
 def inspect(args: argparse.Namespace) -> int:
-    from .. import registry, render
+    """`inspect PATH`: a warning the output itself shows (a layout not verified: the report's
+    UNVERIFIED line, the JSON's "unverified") is not printed a second time on stderr."""
+    import warnings
+    text, code = "", exitcodes.OK
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text, code = _inspect(args)
+    finally:
+        for w in caught:
+            message = str(w.message)
+            if not text or (message not in text and message.partition(": ")[2] not in text):
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    print(text)
+    return code
+
+
+def _inspect(args: argparse.Namespace) -> tuple[str, int]:
+    """The text `inspect` prints, and its exit code (`read_code`)."""
+    from .. import registry
     from ..runtime import Accessor
     acc = open_source(args.file, args)
     if not isinstance(acc, Accessor):  # text formats, folders, traces: their own summary and report
-        return _show(args, acc)
+        return _shown(args, acc), read_code(acc)
     fmt = registry.get(args.format) if args.format else registry.format_of(acc)
     acc.validate()
     size = os.stat(args.file).st_size
-    meta = {"file": args.file, "format": fmt.name, "size": size}
+    # one meaning of each key in every command's JSON (docs/cli-json.md): `format` the registered
+    # format, `format_version` its release and layout as the registry names it, `version` the
+    # artifact's own version as its family names it (the summary's; what the accessor says)
+    meta = {"file": args.file, "format": fmt.name, "format_version": fmt.version, "size": size}
     family: Artifact | None = None if args.fields or not isinstance(acc, Artifact) else acc
     if args.json:
-        doc = {**meta, **family.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
-        print(json.dumps(doc, indent=1))
-    else:
-        title = f"{shown(args.file)}: {fmt.name}, {fmt.version}, {size:,} bytes"
-        print(title + "\n" + family.report() if family else render.table(acc, title))
-    return read_code(acc if family else None)
+        if family:
+            doc = {**meta, **{k: v for k, v in family.summary().items() if k not in meta}}
+        else:
+            version = getattr(acc, "version", None)
+            doc = {**meta, **({"version": version} if isinstance(version, str) else {}),
+                   "fields": render.plain_json(acc)}
+        return render.json_text(doc), read_code(acc)
+    title = f"{shown(args.file)}: {fmt.name}, {fmt.version}, {size:,} bytes"
+    return (title + "\n" + family.report() if family else render.table(acc, title)), read_code(acc)
 
 
 def read_code(obj: object) -> int:
@@ -48,10 +72,14 @@ def read_code(obj: object) -> int:
         else exitcodes.OK
 
 
-def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:
+def _shown(args: argparse.Namespace, obj: object, path: str | None = None) -> str:
     if not isinstance(obj, Artifact):
         raise UsageError("binparse can open this but has nothing to show of it", file=path or args.file)
-    print(json.dumps({"file": path or args.file, **obj.summary()}, indent=1) if args.json else obj.report())
+    return render.json_text({"file": path or args.file, **obj.summary()}) if args.json else obj.report()
+
+
+def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:
+    print(_shown(args, obj, path))
     return read_code(obj)
 
 
@@ -61,7 +89,7 @@ def traces(args: argparse.Namespace) -> int:
     kind = obj.summary().get("kind") if isinstance(obj, Artifact) else None
     if kind != "traces":
         raise UsageError("not a folder of layer traces", file=args.dir, found=kind or type(obj).__name__,
-                            hint="a folder of the per-layer trace files a runtime wrote")
+                         hint="a folder of the per-layer trace files a runtime wrote")
     return _show(args, obj, args.dir)
 
 
@@ -70,7 +98,7 @@ def compare(args: argparse.Namespace) -> int:
     a = open_source(args.a, args)
     if not isinstance(a, Comparable):
         raise UsageError("binparse does not compare this kind of artifact", file=args.a,
-                            hint="compare takes two folders of layer traces (or traces and reference .npy files)")
+                         hint="compare takes two folders of layer traces (or traces and reference .npy files)")
     result = a.compare(open_source(args.b, args), min_snr_db=args.min_snr)
     if args.svg:
         svg = getattr(result, "svg", None)
@@ -81,7 +109,7 @@ def compare(args: argparse.Namespace) -> int:
         write_bytes(args.svg, data)
         print(f"{shown(args.svg)}: {len(data):,} bytes")
     doc = result.summary()
-    print(json.dumps(doc, indent=1) if args.json else result.report())
+    print(render.json_text(doc) if args.json else result.report())
     return compare_code(doc)
 
 
@@ -100,7 +128,7 @@ def compare_code(doc: dict[str, object]) -> int:
 def doctor(args: argparse.Namespace) -> int:
     from ..doctor import doctor as run, doctor_tree, exit_code, report_text
     doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
-    print(json.dumps(doc, indent=1) if args.json else report_text(doc))
+    print(render.json_text(doc) if args.json else report_text(doc))
     return exit_code(doc)
 
 

@@ -14,7 +14,10 @@ def open_source(path: str, args: argparse.Namespace) -> Any:
     with `--net NET`, the artifact that describes it (`Described`)."""
     from .. import api
     from ..family import Described
-    obj: Any = api.open(path, format=getattr(args, "format", None))
+    try:
+        obj: Any = api.open(path, format=getattr(args, "format", None))
+    except BinparseError as exc:  # its hint in the command line's terms (--format NAME, not format=NAME)
+        raise exc.on_command_line() from None
     with_options = getattr(obj, "with_options", None)
     if callable(with_options):
         obj = with_options(args)

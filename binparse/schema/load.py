@@ -25,7 +25,7 @@ ROOT_KEYS = {"meta", "doc", "doc-ref", "seq", "types", "enums", "instances", "pa
 TYPE_KEYS = ROOT_KEYS - {"meta"}
 META_KEYS = {"id", "endian", "imports", "title", "file-extension", "license", "ks-version", "xref"}
 ATTR_KEYS = {"id", "type", "size", "repeat", "repeat-expr", "encoding", "contents", "valid",
-             "enum", "doc", "doc-ref", "if"}
+             "enum", "doc", "doc-ref", "if", "-display"}
 INSTANCE_KEYS = (ATTR_KEYS - {"id"}) | {"value", "pos"}
 PARAM_KEYS = {"id", "type", "doc", "doc-ref"}
 VALID_KEYS = {"eq", "min", "max", "any-of", "in-enum"}
@@ -279,6 +279,9 @@ class _Loader:
                 raise self.err("an instance needs 'value' or 'pos'", a)
             at.pos = self.expr(a["pos"], a, "pos")
         typ = a.get("type")
+        if a.get("-display", "hex") != "hex":  # a custom key (Kaitai's compiler ignores keys that start with '-')
+            raise self.err("-display takes only 'hex' (print the integer in hexadecimal)", a, "-display")
+        at.display = "hex" if "-display" in a else None
         if "if" in a:
             at.cond = self.expr(a["if"], a, "if")
         if "size" in a:

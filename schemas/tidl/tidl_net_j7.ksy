@@ -36,6 +36,7 @@ params:
 seq:
   - id: net_version
     type: u4
+    -display: hex
     doc: netVersion. TIDL_NET_VERSION of the tools that wrote the file.
   - id: device_name
     type: s4

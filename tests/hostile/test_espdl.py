@@ -162,8 +162,8 @@ def test_negative_or_absurd_dims_are_a_binparse_error_in_every_command(dims: lis
     for args in (("inspect", p), ("inspect", p, "--json"), ("view", p, "--tensor", "w_conv", "--npy", tmp_path / "w.npy"),
                  ("view", p, "--tensor", "x", "--npy", tmp_path / "x.npy"),
                  ("draw", p, "--tensor", "w_conv", "--svg", tmp_path / "w.svg"), ("repair", p, "-o", tmp_path / "r.espdl")):
-        # inspect shows the error in its report (its exit code for a proven problem is the CLI's: 0 or 1)
-        out = _check(p, *args, codes=(0, 1, 3) if args[0] == "inspect" else (1, 3))
+        # the model cannot be read: exit 2 (binparse.exitcodes), the error naming the field
+        out = _check(p, *args, codes=(2,))
         assert "Model.graph.initializer[0].dims" in out and "dims" in out, (args, out[-500:])
     out = _check(p, "doctor", tmp_path, codes=(1,))
     assert "[problem] m.espdl" in out and "Model.graph.initializer[0].dims" in out
@@ -176,3 +176,15 @@ def test_a_malformed_key_is_never_echoed(tmp_path: Path) -> None:
         r = run_cli(*args)
         assert r.returncode == (1 if args[0] == "doctor" else 3) and "hunter2" not in r.stdout + r.stderr
         assert f"{len(secret)} characters that are not 32 hex digits" in r.stdout + r.stderr
+
+
+def test_printouts_and_records_too_big_for_what_they_claim_are_refused(tmp_path: Path) -> None:
+    info = tmp_path / "m.info"
+    info.write_bytes(b"graph g (\n" + b"\n" * 6_000_000)  # 6 MB of empty lines: 6 million Python strings
+    out = _check(info, "inspect", info, codes=(2,))
+    assert "millions of lines shorter than any printout's" in out and "6,000,001 lines" in out
+    record = tmp_path / "m.json"
+    record.write_bytes(b'{"configs": {"op": {"x": {"bit_width": 8, "policy": {}}}}, "values": {"1": {"scale": ['
+                       + b"1," * 9_000_000 + b"1]}}}")
+    out = _check(record, "inspect", record, codes=(2,))
+    assert "larger than any quantization record esp-ppq writes" in out

@@ -15,7 +15,7 @@ SECRET = FIX / "espdl" / "models" / "edl1_secret.espdl"
 
 
 def test_usage_errors_exit_3() -> None:
-    for args, said in ((["inspect"], "the following arguments are required: file"),
+    for args, said in ((["inspect"], "the following arguments are required: PATH"),
                        (["frobnicate"], "invalid choice: 'frobnicate'"),
                        (["inspect", str(IO), "--no-such-option"], "unrecognized arguments: --no-such-option"),
                        (["view", str(IO)], "the following arguments are required: --npy")):
@@ -83,6 +83,6 @@ def test_the_contract_is_in_help() -> None:
     r = run_cli("--help", timeout=30)
     text = " ".join(r.stdout.split())
     assert r.returncode == 0
-    assert ("exit codes, the same for every command: 0 everything named was read, verified and agrees; 1 a problem "
+    assert ("exit codes (every command): 0 everything named was read, verified and agrees 1 a problem "
             "was proven") in text
     assert "3 usage or I/O error" in text and "docs/contracts.md" in text

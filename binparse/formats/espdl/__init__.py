@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from .model.graph import ValueInfo as ValueInfo
     from .model.weights import WeightLayout as WeightLayout
     from .buffers.tensor import concat as concat
+    from .printouts.info import InfoPrintout as InfoPrintout
+    from .printouts.record import QuantRecord as QuantRecord
+    from .writers.repair import repair as repair
 
 _API = {
     "DlTensor": "buffers.tensor",
@@ -35,6 +38,9 @@ _API = {
     "ValueInfo": "model.graph",
     "WeightLayout": "model.weights",
     "concat": "buffers.tensor",
+    "InfoPrintout": "printouts.info",
+    "QuantRecord": "printouts.record",
+    "repair": "writers.repair",
 }
 __getattr__ = api_of(__name__, _API)
 __all__ = sorted(_API)

@@ -113,6 +113,25 @@ class EspdlFolder:
         except BinparseError as exc:
             return {"error": exc.message}
 
+    @property
+    def unverified(self) -> str | None:
+        """What was read only in part or as meant (exit code 2 of `inspect`): models that did not decode,
+        encrypted ones without their key, int32 values in int64 vectors, printouts or records not read."""
+        why = []
+        for kinds in self.files.values():
+            for d in kinds.values():
+                if "error" in d:
+                    why.append(f"{d['file']}: could not be read")
+                for m in d.get("models", []):
+                    label = d["file"] + (f"/{m['name']}" if m["name"] else "")
+                    if "error" in m:
+                        why.append(f"{label}: cannot decode")
+                    elif m.get("int32_in_int64"):
+                        why.append(f"{label}: {m['int32_in_int64']} int64 vectors read as meant")
+                    elif "nodes" not in m and "same_record_as" not in m:
+                        why.append(f"{label}: encrypted, no key given")
+        return "; ".join(why) or None
+
     def summary(self) -> dict[str, Any]:
         models = [{"name": stem, **kinds} for stem, kinds in sorted(self.files.items())]
         return {"family": "espdl", "kind": "model_folder", "folder": str(self.path), "models": models,

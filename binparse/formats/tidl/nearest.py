@@ -59,7 +59,7 @@ class NetJ7Nearest(NetJ7):
                           file=file, expected="a layout under which the layers, data ids, dims and sizes hold",
                           found="; ".join(f"tried {t}" for t in tried),
                           hint="the file is corrupt, or its SDK changed the layout; `binparse schemas` lists "
-                               "the verified layouts, --format NAME reads it as one anyway")
+                               "the verified layouts, format=NAME reads it as one anyway")
 
     @property
     def version(self) -> str:

@@ -22,6 +22,7 @@ from ...accessors.tidl.tidl_net_j7 import TidlNetJ7
 from ...accessors.tidl.tidl_net_tda2 import TidlNetTda2
 from ...buffers import BufferLike
 from ...errors import FormatError
+from ...filemap import read_range
 from ...runtime import Accessor
 from .report import net_table
 from .versions import LAYOUTS, RELEASED
@@ -50,10 +51,15 @@ class LayerTable:
         return int(self.layer_type.shape[0])
 
 
+_SLOTS: dict[int, NDArray[np.int32]] = {}  # slot count -> 0, 1, ..., count - 1 (made once)
+
+
 def _mask(ids: NDArray[Any], counts: NDArray[Any]) -> NDArray[np.int32]:
-    """Slot ids with unused slots (k >= count) set to -1; a copy."""
-    used = np.arange(ids.shape[1])[None, :] < np.maximum(counts, 0)[:, None]
-    out: NDArray[np.int32] = np.where(used, ids, -1).astype(np.int32)
+    """Slot ids with unused slots (k >= count; every slot when count < 0) set to -1; a copy."""
+    slots = _SLOTS.get(ids.shape[1])
+    if slots is None:
+        slots = _SLOTS[ids.shape[1]] = np.arange(ids.shape[1], dtype=np.int32)
+    out: NDArray[np.int32] = np.where(slots < counts[:, None], ids, np.int32(-1)).astype(np.int32, copy=False)
     return out
 
 
@@ -209,7 +215,12 @@ class NetJ7(TidlNetJ7, _Network):
         return arr, f"layer {layer} {array} as stored"
 
     def table(self) -> LayerTable:
-        a = self.used_layers
+        """The columns, over a private copy of the used layer records (`filemap.read_range`: a dense
+        read of a mapped file is quicker by pread than by page faults); views of that copy."""
+        records = self.layers
+        dt, n = records.array.dtype, self._num(2)
+        start = records._offsets[0] if n else 0
+        a = np.frombuffer(read_range(self._mv, start, n * dt.itemsize), dt, n) if n else records.array[:0]
         nin, nout = a["num_in_bufs"], a["num_out_bufs"]
         if self.gen == 82:
             in_ids, out_ids = a["in_data_params"]["data_id"], a["out_data_params"]["data_id"]
@@ -217,8 +228,7 @@ class NetJ7(TidlNetJ7, _Network):
         else:
             in_ids, out_ids = a["in_data"], a["out_data"]["data_id"][:, None]
             shapes = a["out_data"]["dim_values"][:, None, :]
-        return LayerTable(a["layer_type"].copy(), nin.copy(), nout.copy(), _mask(in_ids, nin),
-                          _mask(out_ids, nout), shapes.copy())
+        return LayerTable(a["layer_type"], nin, nout, _mask(in_ids, nin), _mask(out_ids, nout), shapes)
 
 
 class NetTda2(TidlNetTda2, _Network):

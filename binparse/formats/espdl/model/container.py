@@ -96,7 +96,8 @@ class EspdlModel:
             inferred = self.inferred_layouts.get(t.name, "") if t.role == "initializer" and not t.layout else ""
             lay = WeightLayout.of(t.layout or inferred or None, t.dims, g.depthwise(t.name)) \
                 if t.role == "initializer" else WeightLayout.of(None, t.dims)
-            return ModelTensor(t, lay, self.payload, self.file, self.payload_offset, bool(inferred))
+            meant = g.narrow_by_table.get(t.path, ())
+            return ModelTensor(t, lay, self.payload, self.file, self.payload_offset, bool(inferred), meant)
         raise FormatError(f"no tensor named {name!r} in model {self.name or '(model)'}", file=self.file,
                           expected=f"one of {len(g.tensors)}: " + ", ".join(t.name for t in g.tensors[:12])
                           + (" ..." if len(g.tensors) > 12 else ""))
@@ -191,7 +192,7 @@ class EspdlFile(EspdlContainer):
         for m in models:
             if name.startswith(m.name + "/"):
                 return m.tensor(name[len(m.name) + 1:])
-        having = [m for m in models if not (m.encrypted and m.key is None) and any(t.name == name for t in m.graph.tensors)]
+        having = [m for m in models if m.twin is None and not (m.encrypted and m.key is None) and name in m.graph.by_name]
         if len(having) == 1:
             return having[0].tensor(name)
         raise FormatError(f"name a tensor of this pack as MODEL/TENSOR", file=self._file, found=name,

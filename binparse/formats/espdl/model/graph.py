@@ -16,7 +16,7 @@ from typing import Any
 from ....accessors.espdl.espdl_model import SCHEMA
 from ....errors import FormatError
 from .flatbuf import FlatBuffer, Schema, Table
-from .narrow import RANGES, Narrow, check, classify
+from .narrow import RANGES, Narrow, check, classify, evident
 from .weights import DTYPES, layout_name
 
 MODEL_SCHEMA = Schema(SCHEMA, "edl2")
@@ -258,6 +258,12 @@ class Graph:
                                   f"({n.meant_text()}: {n.inconsistent[0]})", file=file, path=n.path,
                                   offset=base + n.start, expected="int64 values, or int32 values that fit the model",
                                   found=n.read_text(), hint="the vector is damaged: re-export the model")
+        if graph.narrow and not evident(graph.narrow):
+            n = graph.narrow[0]
+            raise FormatError(f"{n.kind} out of range", file=file, path=n.path, offset=base + n.start,
+                              expected=f"values in {RANGES[n.kind][0]}..{RANGES[n.kind][1]}", found=n.read_text(),
+                              hint=f"read as int32 it would be {n.meant_text()}, but no other vector of the model "
+                                   "holds int32 values (esp-ppq's defect): the vector is damaged; re-export the model")
         return graph
 
     @property
@@ -278,6 +284,15 @@ class Graph:
                 seen.add(n.inputs[1])
                 if isinstance(g := n.attributes.get("group"), int) and g > 1:
                     out.add(n.inputs[1])
+        return out
+
+    @cached_property
+    def narrow_by_table(self) -> dict[str, tuple[str, ...]]:
+        """Table path -> the kinds of its vectors read as meant (`narrow`), e.g. ("dims", "exponents")."""
+        out: dict[str, tuple[str, ...]] = {}
+        for n in self.narrow:
+            table = n.path.rpartition(".")[0]
+            out[table] = (*out.get(table, ()), n.kind)
         return out
 
     @cached_property

@@ -30,6 +30,7 @@ class ModelTensor:
     file: str | None = None
     base: int = 0  # payload offset in the file, for errors
     inferred: bool = False  # the layout is not named by the file but implied by the model (infer.py)
+    as_meant: tuple[str, ...] = ()  # its vectors that hold int32 values in int64 fields, read as meant (narrow.py)
 
     @property
     def np_dtype(self) -> np.dtype[Any]:
@@ -127,6 +128,9 @@ class ModelTensor:
         order = f"stored ({self.layout.name or 'as stored'})" if stored else \
             ("logical (N, H, W, C)" if self.layout.rank == 4 else "logical (N, W, C)" if self.layout.rank == 3 else "dims as stored")
         how = f", layout {self.layout.name} inferred from the model's named weights" if self.inferred else ""
+        if self.as_meant:
+            how += (f", {' and '.join(self.as_meant)} read as meant (int32 values in int64 vectors: not verified, "
+                    "the chip reads them otherwise)")
         return f"ESP-DL {self.info.role} {self.info.name!r}, {order}{how}" + (", dequantized" if dequantize else "")
 
 

@@ -10,11 +10,13 @@ that pair two of them and then run into whatever follows (dims `[1, 1, 3136, 128
 
 The rule, per vector declared int64 (`classify`): its values read as int64 are implausible for the
 field (dims outside 0..2^31-1, exponents outside -64..64, attribute ints outside the int32 range, or
-the 8-byte elements run past the payload), and its first `count x 4` bytes read as int32 are plausible.
+the 8-byte elements run past the payload) within its own first `count x 4` bytes (their int64 pairs),
+and those bytes read as int32 are plausible.
 Then the vector is read as meant (the int32 values) and recorded as a `Narrow`; `check` then tests
 the reading against the rest of the model (a tensor's meant dims against the bytes its data vector
-holds, a test tensor's against the graph's inputs/outputs): a reading that does not fit either is no
-defect but a damaged vector (Graph.read refuses the model: a FormatError naming it, and so does
+holds, a test tensor's against the graph's inputs/outputs), and the model must show the defect
+(`evident`: a vector of two values or more, or three vectors): a reading that does not fit, or a lone
+single-value vector, is no defect but a damaged vector (Graph.read refuses the model: a FormatError naming it, and so does
 `binparse repair`).
 """
 
@@ -77,8 +79,17 @@ def classify(buf: Any, n: int, at: int, start: int, count: int, kind: str, path:
     narrow: tuple[int, ...] = struct.unpack_from(f"<{count}i", buf, start)
     if not _plausible(narrow, kind):
         return None
+    if count >= 2 and _plausible(struct.unpack_from(f"<{count // 2}q", buf, start), kind):
+        return None  # the vector's own bytes read fine as int64: what is wrong lies past them (damage)
     found.append(Narrow(path, kind, at, start, count, wide, narrow))
     return narrow
+
+
+def evident(found: list[Narrow]) -> bool:
+    """Whether the vectors found show the writer's defect, not a damaged value: a vector of two or more
+    int32 values (their int64 pairs fit nothing, the int32 values fit), or three vectors or more. One
+    single-value vector whose high word is wrong is what a flipped bit makes too."""
+    return any(n.count >= 2 for n in found) or len(found) >= 3
 
 
 def data_fits(dims: tuple[int, ...], itemsize: int, nbytes: int, field_name: str, generation: str) -> bool:
@@ -131,7 +142,7 @@ CAUSE = ("esp-ppq wrote 32-bit numpy integers into 64-bit fields (its FlatBuffer
 FIX = ("re-export with 64-bit arrays (numpy 2, or np.int64 dims/exponents/attributes), "
        "or `binparse repair MODEL -o FIXED.espdl`")
 
-__all__ = ["CAUSE", "FIX", "Narrow", "RANGES", "check", "classify", "data_fits", "narrow_findings", "summary"]
+__all__ = ["CAUSE", "FIX", "Narrow", "RANGES", "check", "classify", "data_fits", "evident", "narrow_findings", "summary"]
 
 
 def narrow_findings(label: str, g: Any, files: list[str]) -> list[Finding]:
@@ -142,7 +153,7 @@ def narrow_findings(label: str, g: Any, files: list[str]) -> list[Finding]:
         return []
     first = sorted(found, key=lambda n: list(RANGES).index(n.kind))  # dims first: the chip's memory follows them
     shown = "; ".join(f"{n.path.removeprefix('Model.graph.')} {n.meant_text()} reads as {n.read_text()}"
-                      for n in first[:3]) + ("; ..." if len(found) > 3 else "")
+                      for n in first[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
     out = [Finding("problem", f"{label}: {len(found)} int64 vectors hold int32 values ({summary(found)}): the chip "
                               f"(and any reader that follows espdl.fbs) reads them wrong: {shown}. Cause: {CAUSE}. "
                               f"Fix: {FIX}. binparse reads them as meant", files)]

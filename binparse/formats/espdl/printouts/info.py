@@ -36,6 +36,7 @@ DTYPES = {"FLOAT": "float32", "UINT8": "uint8", "INT8": "int8", "UINT16": "uint1
           "UINT32": "uint32", "UINT64": "uint64"}
 EXPONENTS = range(-64, 64)  # what ModelTensor.scales accepts: 2^e in float32
 MAX_DIM = 2**31 - 1
+MAX_SHORT_LINES = 2_000_000  # lines read as Python strings whatever their length (the rest: 16 bytes a line)
 SECTIONS = {"initializers value:": "initializer", "values info:": "value", "test inputs value:": "test_input",
             "test outputs value:": "test_output"}
 _DECL = re.compile(r"^\s*%(?P<name>.+?)\[(?P<dtype>\w+), (?P<dims>[^\]]*)\](?:, exponents: \[(?P<exp>[^\]]*)\])?\s*$")
@@ -131,6 +132,11 @@ class InfoPrintout:
         """Read a printout from a path or its bytes."""
         file = None if isinstance(source, (bytes, bytearray)) else str(source)
         data = bytes(source) if file is None else Path(source).read_bytes()  # type: ignore[arg-type]
+        lines = data.count(b"\n")
+        if lines > MAX_SHORT_LINES and len(data) < 16 * lines:  # each line is a Python string (~50 bytes more)
+            raise FormatError("millions of lines shorter than any printout's: not an esp-ppq printout", file=file,
+                              expected=f"at most {MAX_SHORT_LINES:,} lines, or lines of 16 bytes on average",
+                              found=f"{lines:,} lines in {len(data):,} bytes")
         return _Reader(file, data.decode("utf-8", "replace").splitlines()).run()
 
     def tensors(self, role: str) -> list[InfoTensor]:

@@ -19,6 +19,8 @@ from typing import Any
 
 from ....errors import FormatError
 
+MAX_BYTES = 16 << 20  # a real record of a 760 KB model is 1 MB; read in Python objects within 8 x + 256 MiB
+
 
 @dataclass(frozen=True)
 class QuantVar:
@@ -51,6 +53,10 @@ class QuantRecord:
     @classmethod
     def read(cls, source: Any) -> QuantRecord:
         file = None if isinstance(source, (bytes, bytearray, memoryview)) else str(source)
+        size = len(source) if file is None else Path(str(source)).stat().st_size
+        if size > MAX_BYTES:  # Python's objects of a JSON document take up to ~20x its bytes
+            raise FormatError("larger than any quantization record esp-ppq writes: not read", file=file,
+                              expected=f"at most {MAX_BYTES:,} bytes", found=f"{size:,} bytes")
         data = bytes(source) if file is None else Path(str(source)).read_bytes()
         try:
             doc = json.loads(data)
@@ -109,4 +115,4 @@ def _var(file: str | None, op: str, name: str, c: Any, values: dict[str, Any]) -
                     str(c.get("state", "")), scale)
 
 
-__all__ = ["QuantRecord", "QuantVar"]
+__all__ = ["MAX_BYTES", "QuantRecord", "QuantVar"]

@@ -19,7 +19,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from ....errors import FormatError
+from ....errors import FormatError, UsageError
 from ..model.crypto import decrypt
 from ..model.graph import Graph
 
@@ -56,8 +56,8 @@ def _record(m: Any, payload: bytes, raw: memoryview, at: int) -> bytes:
     head = 12 if m.generation == "edl1" else 16
     if m.encrypted:
         if m.key is None:
-            raise FormatError("encrypted model: give its key to repair it", file=m.file, path=m.record.path,
-                              hint="--key HEX")
+            raise UsageError("encrypted model: give its key to repair it", file=m.file, path=m.record.path,
+                             hint="--key HEX")
         payload = decrypt(payload, m.key, file=m.file)
     out = bytearray(raw[at:at + head])
     struct.pack_into("<I", out, 8, len(payload))
@@ -75,15 +75,15 @@ def repaired_bytes(f: Any) -> tuple[bytes, list[str]]:
         if m.twin is not None or off in fixed:
             continue
         if m.encrypted and m.key is None:
-            raise FormatError("encrypted model: give its key (--key HEX) to look for int32 vectors", file=f._file,
-                              path=m.record.path)
+            raise UsageError("encrypted model: give its key (--key HEX) to look for int32 vectors", file=f._file,
+                             path=m.record.path)
         payload = repaired_payload(m)
         if payload is not None:
             fixed[off] = _record(m, payload, raw, off)
             said.append(f"{m.name or 'model'}: {len(m.graph.narrow)} int64 vectors rewritten with their int32 values")
     if not fixed:
-        raise FormatError("nothing to repair: no int64 vector of this file holds int32 values", file=f._file,
-                          hint="the file is left as it is; `binparse doctor` checks the rest")
+        raise UsageError("nothing to repair: no int64 vector of this file holds int32 values", file=f._file,
+                         hint="the file is left as it is; `binparse doctor` checks the rest")
     if f.model is not None:
         return fixed[0], said
     return _pack(f, fixed), said
