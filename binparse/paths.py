@@ -65,6 +65,16 @@ def require_regular(path: str | os.PathLike[str]) -> None:
         raise PathError(f"is {special_kind(mode) or 'not a regular file'}, not a regular file: never read", file=p)
 
 
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of the file at `path`: a FIFO or device is refused (`PathError`) before it is
+    read; a missing or unreadable file raises `OSError` as `Path.read_text` does."""
+    p = os.fspath(path)
+    if os.path.exists(p):
+        require_regular(p)
+    with open(p, encoding="utf-8") as f:
+        return f.read()
+
+
 def within(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
     """True when `path`, links resolved, is `root` or below it (`root` resolved too)."""
     real, top = os.path.realpath(path), os.path.realpath(root)
@@ -128,4 +138,4 @@ def files_in(folder: Path, root: str | os.PathLike[str] | None = None) -> list[P
     return [e.path for e in entries(folder, root) if e.kind == "file"]
 
 
-__all__ = ["Entry", "classify", "entries", "files_in", "open_regular", "require_regular", "special_kind", "within"]
+__all__ = ["Entry", "classify", "entries", "files_in", "open_regular", "read_text", "require_regular", "special_kind", "within"]

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from ..errors import SchemaError
+from ..paths import read_text
 from . import expr as ex
 from .check import check_references
 from .model import Attr, EnumDef, Param, Schema, Switch, TypeDef, TypeRef, Valid, primitive
@@ -125,10 +126,7 @@ class _Loader:
         self.loading.add(key)
         try:
             try:
-                if path.exists():  # a FIFO or device is refused before it is read (a missing one: below)
-                    from ..paths import require_regular
-                    require_regular(path)
-                text = path.read_text(encoding="utf-8")
+                text = read_text(path)  # a FIFO or device is refused before it is read
             except OSError as exc:
                 raise SchemaError(f"cannot read schema: {exc.strerror}", file=key) from exc
             self.file = key
@@ -281,7 +279,7 @@ class _Loader:
         typ = a.get("type")
         if a.get("-display", "hex") != "hex":  # a custom key (Kaitai's compiler ignores keys that start with '-')
             raise self.err("-display takes only 'hex' (print the integer in hexadecimal)", a, "-display")
-        at.display = "hex" if "-display" in a else None
+        at.display = a.get("-display")
         if "if" in a:
             at.cond = self.expr(a["if"], a, "if")
         if "size" in a:
@@ -372,8 +370,7 @@ def _split_args(text: str) -> list[str]:
             out.append(cur)
             cur = ""
             continue
-        depth += ch in "([" 
-        depth -= ch in ")]"
+        depth += (ch in "([") - (ch in ")]")
         cur += ch
     out.append(cur)
     return [s.strip() for s in out]
