@@ -44,7 +44,7 @@ def check_export(reports: list[FileReport], folder: Path) -> list[Finding]:
             within = sum(o.within for o in result.outputs)
             worst = min(result.outputs, key=lambda o: o.share)
             text = (f"{label}: its ONNX export (binparse export) run on its test inputs gives {within:,} of {count:,} "
-                    f"test output elements within one quantization step ({sum(o.exact for o in result.outputs):,} "
+                    f"test output element{'s' if count != 1 else ''} within one quantization step ({sum(o.exact for o in result.outputs):,} "
                     f"exact; lowest share {100 * worst.share:.2f} % in {worst.name!r})")
             reproduced = all(o.share >= THRESHOLD for o in result.outputs)
             out.append(Finding("ok" if reproduced else "note", text + ("" if reproduced else
