@@ -13,6 +13,7 @@ The commands only ask an opened object for the protocols below:
 - `BufferLayout`: a device buffer's layout: the logical view, packing, and a memory map to draw.
 - `Described`: an artifact read fully only with another beside it (`--net NET`).
 - `Comparable`: two artifacts of a kind compared (`compare A B`).
+- `Exportable`: an artifact written as a model another runtime runs (`export A -o OUT`, `--check`).
 - `Repairable`: an artifact with a defect its family can undo (`repair FILE -o FIXED`).
 - `Check`: a doctor check over the identified files of one folder.
 """
@@ -87,6 +88,18 @@ class Comparable(Protocol):
 
     def compare(self, other: Any, *, min_snr_db: float) -> Artifact:
         """The comparison; it may also have `svg() -> str` (`compare --svg`)."""
+
+
+@runtime_checkable
+class Exportable(Protocol):
+    """An artifact exported as a model another runtime runs (`export A -o OUT [--check]`)."""
+
+    def export_model(self, options: Any) -> tuple[bytes, str]:
+        """The exported model's bytes and a few words saying what it is (`options`: the command line's)."""
+
+    def check_export(self, options: Any) -> Any:
+        """The export run on the artifact's own test inputs against its test outputs: an `Artifact`
+        with an `exit_code` (0 reproduced, 1 not reproduced, 2 nothing to check it with)."""
 
 
 @runtime_checkable
@@ -279,6 +292,6 @@ def checks() -> list[Check]:
     return list(_CHECKS)
 
 
-__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Family", "FileReport", "Finding",
-           "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource", "checks", "register_check", "register_checks_in",
-           "register_signs", "registered_signs"]
+__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Exportable", "Family",
+           "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource",
+           "checks", "register_check", "register_checks_in", "register_signs", "registered_signs"]

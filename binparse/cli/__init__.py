@@ -1,4 +1,5 @@
-"""The `binparse` command: inspect, view, draw, pack, traces, compare, doctor, fixture, schema, generate, schemas.
+"""The `binparse` command: inspect, view, draw, pack, traces, compare, export, repair, doctor, fixture, schema,
+generate, schemas.
 
 The commands name no family: each speaks the protocols of `binparse.family`, and the families'
 options and buffer-layout flags are added from their declarations (`binparse.plugins`); the

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from ..exitcodes import USAGE
 
-COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "repair", "fixture", "generate", "doctor",
+COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate", "doctor",
             "schema", "schemas")
 
 EXIT_CODES = """exit codes (every command):
@@ -105,6 +105,14 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                 "%(prog)s RUN REFERENCE [--net NET] [--min-snr DB] [--svg OUT.svg] [--json]",
                 "Compare the layer traces of RUN with REFERENCE (another run, or a folder of reference .npy\n"
                 "files named by tensor): SNR and differences per layer, and the first layer that diverges."),
+    "export": ("exporting", "write a model as one another runtime runs (e.g. ONNX), checked on its own test values",
+               "%(prog)s MODEL -o OUT [--check] [--all-outputs] [options]\n"
+               "       %(prog)s MODEL --check [--json] [options]",
+               "Write MODEL as a model another runtime runs, computing what the device computes (its family's\n"
+               "exporter, e.g. to ONNX: the family's options below say which); --check runs that export on the\n"
+               "model's own test inputs and compares each output with its test outputs (exit 1 if not\n"
+               "reproduced, 2 if the model has none). OUT is refused when it is MODEL, a link or not a\n"
+               "regular file; nothing is written then."),
     "repair": ("repairing", "write a file anew with a defect its family knows undone (the input never changes)",
                "%(prog)s FILE -o FIXED [options]",
                "Write FILE repaired to FIXED: a defect its family names and knows how to undo (the doctor says\n"
@@ -240,6 +248,16 @@ def _compare(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help=_JSON)
 
 
+def _export(c: argparse.ArgumentParser) -> None:
+    c.add_argument("file", metavar="MODEL", help="the model to export")
+    c.add_argument("-o", "--out", metavar="OUT", help="where to write the exported model (a new or regular file)")
+    c.add_argument("--check", action="store_true", help="run the export on the model's own test inputs and compare "
+                                                         "with its test outputs (exit 1 if not reproduced)")
+    c.add_argument("--all-outputs", action="store_true",
+                   help="every intermediate tensor also an output (to compare with the device's dumps layer by layer)")
+    c.add_argument("--json", action="store_true", help="with --check: " + _JSON)
+
+
 def _repair(c: argparse.ArgumentParser) -> None:
     c.add_argument("file", metavar="FILE", help="the file to repair (never changed)")
     c.add_argument("-o", "--out", required=True, metavar="FIXED", help="where to write the repaired file")
@@ -294,7 +312,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
 
 _ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
     "inspect": _inspect, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
-    "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": lambda c: None,
+    "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": lambda c: None,
 }
 
 __all__ = ["COMMANDS", "EXIT_CODES", "Parser", "parser", "version"]

@@ -38,8 +38,12 @@ FAMILY = Family(
            Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head),
            Signs("espdl", "quantization_record", binary=False, head=record_head)),
     options=(
-        Option(("--key",), ("inspect", "view", "draw", "doctor", "repair"),
+        Option(("--key",), ("inspect", "view", "draw", "doctor", "repair", "export", "compare"),
                "the AES-128 key (32 hex digits) of encrypted .espdl models", {"metavar": "HEX"}),
+        Option(("--model",), ("export", "compare"), "the model of a pack (PDL1/PDL2/PDL3) to export",
+               {"metavar": "NAME"}),
+        Option(("--rounding",), ("export", "compare"), "the export's rounding: half-even (default: esp-ppq's test "
+               "values, the ESP32-P4) or half-up (what an ESP32-S3 computes)", {"choices": ("half-even", "half-up")}),
         Option(("--shape",), _LAYOUT, "with --espdl: the tensor's H,W,C", {"metavar": "H,W,C"}),
         Option(("--padding",), _LAYOUT, "with --espdl: padding rows and columns T,B,L,R", {"metavar": "T,B,L,R"}),
         Option(("--concat",), _LAYOUT, "with --espdl: the channel counts of tensors concatenated in one buffer",
@@ -65,6 +69,8 @@ FAMILY = Family(
         Example("draw", "draw fixtures/espdl/models/conv_s8_blocks.espdl --tensor w_conv --svg w_conv.svg",
                 "an .espdl weight in its stored blocking (16 output channels a block)"),
         Example("doctor", "doctor fixtures/espdl/models", "ESP-DL models: what made each, and what is not verified"),
+        Example("export", "export fixtures/espdl/models/conv_c.espdl -o conv_c.onnx",
+                "an .espdl model as ONNX that computes what the chip computes (binparse[onnx])"),
         Example("repair", "repair fixtures/espdl/int32_defect/narrow_dims.espdl -o narrow_dims.fixed.espdl",
                 "esp-ppq's int32 values in int64 vectors written as int64 (docs/espdl-repair.md)"),
     ),

@@ -20,5 +20,6 @@ register_sniffer("binparse.formats.espdl.folder:sniff_folder", folders=True)  # 
 register_checks_in("binparse.formats.espdl.model.doctor")
 register_checks_in("binparse.formats.espdl.printouts.info_check")  # an esp-ppq .info printout against its .espdl
 register_checks_in("binparse.formats.espdl.printouts.record_check")  # esp-ppq's .json record against its .espdl
+register_checks_in("binparse.formats.espdl.onnx.doctor")  # models with test values run in ONNX (binparse[onnx])
 
 __all__: list[str] = []  # the family's API is `binparse.formats.espdl` (its names import from their modules)

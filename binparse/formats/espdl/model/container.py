@@ -199,12 +199,42 @@ class EspdlFile(EspdlContainer):
                           expected=[m.name for m in models])
 
     def with_options(self, options: Any) -> EspdlFile:
-        """The command line's `--key HEX` applied (the key of encrypted models), and `-v` (the whole report)."""
+        """The command line's `--key HEX` applied (the key of encrypted models), `-v` (the whole report);
+        `--model` and `--rounding` kept for `compare` (which takes no options)."""
         self._cache["espdl.verbose"] = bool(getattr(options, "verbose", False))
+        self._cache["espdl.export"] = {"model": getattr(options, "model", None),
+                                       "rounding": getattr(options, "rounding", None)}
         if getattr(options, "key", None):
             from .crypto import parse_key
             return self.with_key(parse_key(options.key))
         return self
+
+    def export_model(self, options: Any) -> tuple[bytes, str]:
+        """The `Exportable` protocol: the model (`--model NAME` of a pack) as ONNX (`binparse[onnx]`)."""
+        from ..onnx.api import export
+        from ..onnx.convert import DEFAULT_ROUNDING
+        rounding = getattr(options, "rounding", None) or DEFAULT_ROUNDING
+        proto = export(self, model=getattr(options, "model", None), all_outputs=bool(getattr(options, "all_outputs", False)),
+                       rounding=rounding)
+        data: bytes = proto.SerializeToString()
+        return data, (f"ONNX opset {proto.opset_import[0].version}, {len(proto.graph.node)} nodes, "
+                      f"{len(proto.graph.input)} input(s), {len(proto.graph.output)} output(s), rounding {rounding}")
+
+    def check_export(self, options: Any) -> Any:
+        """The `Exportable` protocol: each model's export run on its own test inputs (`onnx.verify`)."""
+        from ..onnx.api import check
+        from ..onnx.convert import DEFAULT_ROUNDING
+        return check(self, model=getattr(options, "model", None),
+                     rounding=getattr(options, "rounding", None) or DEFAULT_ROUNDING)
+
+    def compare(self, other: Any, *, min_snr_db: float = 30.0) -> Any:
+        """The `Comparable` protocol: `compare MODEL.espdl DUMPS/`, the chip's per-layer .npy dumps
+        against the ONNX export run on the PC (`onnx.layers`)."""
+        from ..onnx.convert import pick_model
+        from ..onnx.layers import compare_layers, folder_of
+        chosen = self._cache.get("espdl.export") or {}
+        return compare_layers(pick_model(self, chosen.get("model")), folder_of(other), min_snr_db=min_snr_db,
+                              rounding=chosen.get("rounding"))
 
     def repaired(self, options: Any) -> tuple[bytes, str]:
         """The `Repairable` protocol: int32 values in int64 vectors written as int64 (`writers/repair.py`)."""
