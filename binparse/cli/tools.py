@@ -46,7 +46,7 @@ def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[A
         try:
             t = t.resolve_type(type_name)
         except KeyError:
-            raise BinparseError(f"{label} has no type {type_name!r}", expected=sorted(t.types)) from None
+            raise UsageError(f"{label} has no type {type_name!r}", expected=sorted(t.types)) from None
         p = {k: v for k, v in p.items() if k in {x.id for x in t.params}} or {x.id: p[x.id] for x in t.params if x.id in p}
     missing = [x.id for x in t.params if x.id not in p]
     if missing:  # e.g. a TIDL 11.02 net, whose header depends on the SoC's core count
