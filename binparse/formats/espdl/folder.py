@@ -57,7 +57,9 @@ def _model(path: Path, key: bytes | None) -> dict[str, Any]:
 
 def _made_by(kind: str, doc: dict[str, Any]) -> str:
     if kind == "model":
-        fmt = doc["format"]
+        fmt = doc.get("format")
+        if not isinstance(fmt, str):  # a file that did not read as a model says so in its error
+            return "unknown (not read as a model)"
         return ("esp-dl's pack_espdl_models.py (a pack of esp-ppq models)" if fmt.startswith("PDL")
                 else f"esp-ppq ({'EDL1: older' if fmt == 'EDL1' else 'EDL2: esp-dl v3'} generation)")
     if kind == "printout":
