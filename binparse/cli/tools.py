@@ -49,7 +49,7 @@ def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[A
             raise UsageError(f"{label} has no type {type_name!r}", expected=sorted(t.types)) from None
         p = {k: v for k, v in p.items() if k in {x.id for x in t.params}} or {x.id: p[x.id] for x in t.params if x.id in p}
     missing = [x.id for x in t.params if x.id not in p]
-    if missing:  # e.g. a TIDL 11.02 net, whose header depends on the SoC's core count
+    if missing:  # e.g. a net whose header depends on the SoC's core count
         raise UsageError(f"{label} is laid out by {', '.join(missing)}, which its format leaves to the file",
                          expected=f"--params-a / --params-b {','.join(f'{m}=N' for m in missing)}")
     return t, p, label
