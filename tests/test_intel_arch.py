@@ -19,7 +19,7 @@ from binparse import FormatError
 from binparse.cli import main
 from binparse.doctor import doctor
 from binparse.formats.intel_dla import ArchFile, IpHeader
-from binparse.formats.intel_dla.arch_descriptor import SOURCE_SHA256
+from binparse.formats.intel_dla.arch.descriptor import SOURCE_SHA256
 
 from .conftest import FIXTURES, REPO, real
 

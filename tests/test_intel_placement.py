@@ -17,8 +17,8 @@ from binparse.cli import main
 from binparse.doctor import doctor
 from binparse.formats.intel_dla import (ArchFile, ArchLayout, BuildRecord, CompileFolder, InputConfiguration,
                                         LayerDevice)
-from binparse.formats.intel_dla.arch_layout import parse_shape
-from binparse.formats.intel_dla.buffer_layout import make
+from binparse.formats.intel_dla.layouts.arch_layout import parse_shape
+from binparse.formats.intel_dla.layouts.buffer_layout import make
 
 from .conftest import FIXTURES, real
 

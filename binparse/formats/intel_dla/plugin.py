@@ -39,5 +39,5 @@ FAMILY = Family(
                                           "input, view/draw an output)", {"choices": ("input", "output")})),
     layouts=(LayoutKind("--intel-dla", "FPGA AI Suite IP buffer (FP16); SOURCE: a compile folder, a saved "
                                        "output configuration (.json) or an .arch (with --shape); none with --arch",
-                        "binparse.formats.intel_dla.buffer_layout:make", sources=1, min_sources=0),),
+                        "binparse.formats.intel_dla.layouts.buffer_layout:make", sources=1, min_sources=0),),
 )

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import BinparseError, FormatError
-from .config import OutputConfiguration
-from .inputs import InputConfiguration
+from ....errors import BinparseError, FormatError
+from ..layouts.config import OutputConfiguration
+from ..layouts.inputs import InputConfiguration
 from .layer_device import LayerDevice
 from .tables import DumpTable, MappingTable, read_table, table_report, table_summary
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from ...errors import FormatError
-from .arch_text import Unknown, parse_arch_text, to_text
+from ....errors import FormatError
+from .text import Unknown, parse_arch_text, to_text
 
 MANUAL = "IP Reference Manual (768974)"
 C_VECTORS = (4, 8, 16, 32, 64)

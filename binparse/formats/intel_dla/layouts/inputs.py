@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...buffers import view
-from ...errors import FormatError, LayoutError
-from .layout import VECTOR_WIDTHS, Folding, find_roles, input_mapping
-from .tables import DumpTable, MappingTable
+from ....buffers import view
+from ....errors import FormatError, LayoutError
+from .folding import VECTOR_WIDTHS, Folding, find_roles, input_mapping
+from ..compile.tables import DumpTable, MappingTable
 
 Shape5 = tuple[int, int, int, int, int]
 

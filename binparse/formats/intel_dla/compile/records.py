@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...errors import FormatError
+from ....errors import FormatError
 
 NAMES = ("*.build.json", "dla_compile_report.json", "*_dla_compile_report.json")
 _CLOCK = re.compile(r"(clock|clk|fmax|mhz|freq)", re.I)

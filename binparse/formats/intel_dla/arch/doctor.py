@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...errors import BinparseError
-from ...family import FileReport, Finding, register_check
-from .arch import IP_HEADER_FIELDS, ArchFile
+from ....errors import BinparseError
+from ....family import FileReport, Finding, register_check
+from .file import IP_HEADER_FIELDS, ArchFile
 from .ip_header import IpHeader
-from .layer_device import ON_IP, LayerDevice
-from .records import BuildRecord
+from ..compile.layer_device import ON_IP, LayerDevice
+from ..compile.records import BuildRecord
 
 
 def _arch_findings(archs: list[ArchFile]) -> list[Finding]:
@@ -107,7 +107,7 @@ def _placement_findings(placements: list[LayerDevice], arch: ArchFile | None, ar
 
 def _reports_vs_arch(folder: Path, archs: list[ArchFile]) -> list[Finding]:
     """Do a compile folder's transform reports agree with the .arch beside them (they win)?"""
-    from .folder import CompileFolder
+    from ..compile.folder import CompileFolder
     try:
         cf = CompileFolder(folder)
     except BinparseError:

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...errors import BinparseError, LayoutError
-from .arch import ArchFile
+from ....errors import BinparseError, LayoutError
+from ..arch.file import ArchFile
 from .config import OutputConfiguration
 
 SIDES = ("input", "output")
