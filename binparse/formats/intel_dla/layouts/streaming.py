@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 from ....errors import LayoutError
 from ..arch.file import ArchFile
 
-DTYPES = {"F16": np.dtype("<f2"), "U8": np.dtype("u1"), "U16": np.dtype("<u2")}
+DTYPES: dict[str, np.dtype[Any]] = {"F16": np.dtype("<f2"), "U8": np.dtype("u1"), "U16": np.dtype("<u2")}
 PARAMS = "lightweight_layout_transform_params"
 
 
@@ -56,7 +56,7 @@ class StreamedInput:
 
     def nbytes(self, shape: tuple[int, int, int, int, int]) -> int:
         n, c, d, h, w = shape
-        return n * c * d * h * w * self.dtype.itemsize
+        return int(n * c * d * h * w * self.dtype.itemsize)
 
     def word_bytes(self) -> int:
         return self.bus_width // 8
@@ -82,7 +82,9 @@ class StreamedInput:
                               expected=f"{self.nbytes(shape):,} bytes ({self.what(shape)})",
                               found=f"{data.size:,} bytes")
         n, c, d, h, w = shape
-        return data[:self.nbytes(shape)].view(self.dtype).reshape(n, d, h, w, c).transpose(0, 4, 1, 2, 3)
+        out: NDArray[Any] = data[:self.nbytes(shape)].view(self.dtype).reshape(n, d, h, w, c)
+        ncdhw: NDArray[Any] = out.transpose(0, 4, 1, 2, 3)
+        return ncdhw
 
     def pack(self, logical: ArrayLike, shape: tuple[int, int, int, int, int]) -> bytes:
         """The streamed bytes (HWC, input_type) of a logical (N, C, D, H, W) array."""
@@ -94,7 +96,7 @@ class StreamedInput:
             if not np.all(np.isfinite(arr)) or arr.min(initial=0) < 0 or arr.max(initial=0) > np.iinfo(self.dtype).max:
                 raise LayoutError(f"the values do not fit the streamed {self.input_type}",
                                   expected=f"0 .. {np.iinfo(self.dtype).max}")
-        return np.ascontiguousarray(arr.transpose(0, 2, 3, 4, 1), dtype=self.dtype).tobytes()
+        return bytes(np.ascontiguousarray(arr.transpose(0, 2, 3, 4, 1), dtype=self.dtype).tobytes())
 
 
 __all__ = ["DTYPES", "StreamedInput"]
