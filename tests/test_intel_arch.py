@@ -252,11 +252,11 @@ def test_no_real_arch_has_a_problem() -> None:
 
 def test_wording_note_cites_the_build_beside_the_arch(tmp_path: Path) -> None:
     shutil.copy(real("intel_dla/arch/agx3-compiled-builds/AGX3_Ddrfree.arch"), tmp_path)
-    shutil.copy(real("intel_dla/arch/agx5-generic-ip/dla_dma_param.svh"), tmp_path)
+    shutil.copy(real("intel_dla/arch/agx3-compiled-builds/coredla_agx3_ddrfree_area_estimate.txt"), tmp_path)
     doc = doctor(tmp_path)
     [note] = [f["text"] for f in doc["findings"] if "fifo_depth 3072" in f["text"]]
     assert note.endswith("; Intel's tools built this .arch: the folder's only .arch, beside build output "
-                         "(dla_dma_param.svh)")
+                         "(coredla_agx3_ddrfree_area_estimate.txt)")
     assert doc["status"] != "problem"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from ...family import Family, LayoutKind, Option, Signs
 
 _LAYOUT = ("view", "pack", "draw")
+# the Quartus MIF ROMs dla_create_ip and dla_compiler write (arch/roms.py)
+ROM_NAMES = ("dla_dma_csr_discovery_rom*.mif", "ddrfree_*.mif", "memoryless_*.mif")
 
 
 def ip_header_head(head: bytes) -> str | None:
@@ -29,7 +31,9 @@ FAMILY = Family(
                  head=ip_header_head),
            Signs("intel_dla", "layer placement", names=("*_dla_layer_device.csv",), binary=False,
                  head=layer_device_head),
-           Signs("intel_dla", "build record", names=("*.build.json", "*dla_compile_report.json"), binary=False)),
+           Signs("intel_dla", "build record", names=("*.build.json", "*dla_compile_report.json"), binary=False),
+           Signs("intel_dla", "ip rom", names=ROM_NAMES, binary=False),
+           Signs("intel_dla", "ip parameters", names=("dla_dma_param*.svh",), binary=False)),
     options=(Option(("--cvec",), ("pack",), "FPGA AI Suite CVEC when the input dump does not tell it",
                     {"type": int}),
              Option(("--arch",), _LAYOUT, "FPGA AI Suite architecture file (.arch): with --intel-dla and no compile "

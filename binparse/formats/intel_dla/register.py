@@ -14,7 +14,7 @@ from typing import Any
 
 from ...family import register_checks_in
 from ...registry import register_sniffer
-from .plugin import ip_header_head, layer_device_head
+from .plugin import ROM_NAMES, ip_header_head, layer_device_head
 from .layouts.config import OutputConfiguration, OutputSlice
 from .compile.dialects import Dialect, detect, dialects
 from .compile.folder import KINDS, CompileFolder
@@ -54,10 +54,13 @@ register_sniffer("binparse.formats.intel_dla.sniff_text:layer_device", names=("*
                  head=layer_device_head, text=True)
 register_sniffer("binparse.formats.intel_dla.sniff_text:record", names=("*.build.json", "dla_compile_report.json",
                                                                        "*_dla_compile_report.json"))
+register_sniffer("binparse.formats.intel_dla.sniff_text:rom", names=ROM_NAMES)
+register_sniffer("binparse.formats.intel_dla.sniff_text:params", names=("dla_dma_param*.svh",))
 register_sniffer(_sniff, text=True)  # transform reports (text with a known header) and compile folders
 
 register_checks_in("binparse.formats.intel_dla.compile.doctor")
 register_checks_in("binparse.formats.intel_dla.arch.doctor")
+register_checks_in("binparse.formats.intel_dla.arch.ip_doctor")
 
 __all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
            "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",

@@ -39,4 +39,16 @@ def record(path: Any, head: bytes) -> Any:
     return (lambda source: BuildRecord(source)) if _file(path) else None
 
 
-__all__ = ["arch", "ip_header", "layer_device", "record"]
+def rom(path: Any, head: bytes) -> Any:
+    """A Quartus MIF ROM of an IP (discovery, filter, bias/scale, config)."""
+    from .arch.roms import IpRom
+    return (lambda source: IpRom(source)) if _file(path) else None
+
+
+def params(path: Any, head: bytes) -> Any:
+    """The IP's dla_dma_param.svh."""
+    from .arch.svh import IpParams
+    return (lambda source: IpParams(source)) if _file(path) else None
+
+
+__all__ = ["arch", "ip_header", "layer_device", "params", "record", "rom"]
