@@ -148,3 +148,19 @@ def test_doctor_pairs_svh_with_the_arch(tmp_path: Path) -> None:
     assert [f["text"] for f in doc["findings"] if f["level"] == "problem"] == [
         "dla_dma_param.svh matches no .arch here: AGX5_Generic.arch: STREAM_BUFFER_DEPTH 63488 but stream_buffer_depth "
         "8192"]
+
+
+def test_real_build_record_names_another_design() -> None:
+    folder = real("intel_dla/lenet-agx5-streaming/build-agx5-lenet")
+    rec = binparse.open(folder / ".build.json").summary()
+    assert rec["known"] == {
+        "design_name": "agx7_iseries_ddrfree",
+        "arch_file": "/nfs/tor/disks/fae_work_mtcardos/CoreDLA/coredla-work-25.1/AGX7_Streaming_Ddrfree_MLP_v1_3.arch",
+        "build_dir": "build-agx7-mlp", "ip_dir": "build-agx7-mlp/coredla_ip",
+        "parameter_rom_dir": "/nfs/tor/disks/fae_work_mtcardos/CoreDLA/coredla-work-25.1/dlac-out-mlpv3/parameter_rom",
+        "quartus_project": "build-agx7-mlp/hw", "num_instances": 1, "seed": 1, "build_unlicensed_ip": False}
+    doc = doctor(folder)
+    assert [(f["level"], f["text"]) for f in doc["findings"]] == [
+        ("note", ".build.json names the architecture AGX7_Streaming_Ddrfree_MLP_v1_3.arch (design agx7_iseries_ddrfree), "
+                 "not the .arch beside this build (../AGX5_Streaming_Ddrfree_Softmax.arch): the record is of another "
+                 "build")]

@@ -118,6 +118,7 @@ def test_records_are_identified_and_summarised() -> None:
     assert isinstance(b, BuildRecord)
     assert b.summary() == {"family": "intel_dla", "kind": "build record", "inferred": True,
                            "design": "agx5_camera_coredla", "arch_files": ["generated_arch.arch"],
+                           "known": {"arch_file": "generated_arch.arch"},
                            "clocks": {"clocks.dla_clk_mhz": 300.0, "clocks.ddr_clk_mhz": 200.0},
                            "resources": {"resources.alms": 78000, "resources.dsps": 360, "resources.m20ks": 920,
                                          "resources.registers": 150000},
@@ -133,7 +134,8 @@ def test_record_names_an_arch_in_its_folder(tmp_path: Path) -> None:
     shutil.copy(RECORDS / "AGX5_camera.build.json", tmp_path)
     (tmp_path / "generated_arch.arch").write_text('family: "AGX5"\nk_vector: 32\nc_vector: 16\narch_precision: FP12AGX\n')
     texts = [(f["level"], f["text"]) for f in doctor(tmp_path)["findings"]]
-    assert ("ok", "AGX5_camera.build.json names the architecture generated_arch.arch, which is in this folder") in texts
+    assert ("ok", "AGX5_camera.build.json names the architecture generated_arch.arch (design agx5_camera_coredla), "
+                   "which is in this folder") in texts
 
 
 def test_bad_record(tmp_path: Path) -> None:

@@ -167,6 +167,31 @@ def _reports_vs_arch(folder: Path, archs: list[ArchFile]) -> list[Finding]:
     return out
 
 
+def _records(folder: Path, records: list[BuildRecord], archs: list[ArchFile]) -> list[Finding]:
+    """Does a build record name the .arch beside it (in its folder, or the project folder above)?"""
+    out = []
+    names = {a.name for a in archs}
+    try:
+        above = sorted(p.name for p in folder.parent.glob("*.arch") if p.is_file()) if not archs else []
+    except OSError:
+        above = []
+    for r in records:
+        s = r.summary()
+        design = f" (design {s['design']})" if s["design"] else ""
+        for arch_file in s["arch_files"]:
+            name = Path(arch_file).name
+            if name in names:
+                out.append(Finding("ok", f"{r.name} names the architecture {name}{design}, which is in this folder", [r.name, name]))
+            elif archs or above:
+                beside = sorted(names) or [f"../{n}" for n in above]
+                out.append(Finding("note", f"{r.name} names the architecture {name}{design}, not the .arch beside this build "
+                                           f"({', '.join(beside)}): the record is of another build", [r.name]))
+            else:
+                out.append(Finding("note", f"{r.name} names the architecture {arch_file}{design}, which is not in "
+                                           "this folder", [r.name]))
+    return out
+
+
 @register_check
 def check_intel_arch(reports: list[FileReport], folder: Path) -> list[Finding]:
     objs = [r.obj for r in reports]
@@ -190,12 +215,7 @@ def check_intel_arch(reports: list[FileReport], folder: Path) -> list[Finding]:
     out = _arch_findings(archs, _built(folder, archs, built, records)) + out
     out += _placement_findings(placements, paired, archs, paired_header)
     out += _reports_vs_arch(folder, [paired] if paired else archs)
-    names = {a.name for a in archs}
-    for r in records:
-        for arch_file in r.summary()["arch_files"]:
-            here = Path(arch_file).name in names
-            out.append(Finding("ok" if here else "note", f"{r.name} names the architecture {arch_file}"
-                               + (", which is in this folder" if here else ", which is not in this folder"), [r.name]))
+    out += _records(folder, records, archs)
     return out
 
 
