@@ -42,7 +42,18 @@ IP_HEADER_FIELDS = {
 }
 
 
+# The largest real .arch binparse has seen is 3.5 KB (Intel's examples and users' builds are 0.7-3.5 KB);
+# protobuf's text parser takes ~50x a file's size in memory, so an .arch is read up to 1 MiB (300x the
+# largest real one): past that it is refused before it is read, by its size.
+MAX_ARCH_BYTES = 1 << 20
+
+
 def _read_text(source: str | os.PathLike[str] | bytes, file: str | None) -> str:
+    size = len(source) if isinstance(source, bytes) else os.stat(source).st_size
+    if size > MAX_ARCH_BYTES:
+        raise FormatError(f"an .arch file of {size:,} bytes: architecture descriptions are a few KB, binparse reads "
+                          f"them up to {MAX_ARCH_BYTES:,} bytes", file=file, expected=f"<= {MAX_ARCH_BYTES:,} bytes",
+                          found=f"{size:,} bytes")
     data = source if isinstance(source, bytes) else Path(source).read_bytes()
     try:
         return data.decode("utf-8-sig")
@@ -164,4 +175,4 @@ class ArchFile:
         return "\n".join(lines)
 
 
-__all__ = ["ArchFile", "IP_HEADER_FIELDS", "Unknown"]
+__all__ = ["ArchFile", "IP_HEADER_FIELDS", "MAX_ARCH_BYTES", "Unknown"]
