@@ -164,3 +164,43 @@ def test_real_build_record_names_another_design() -> None:
         ("note", ".build.json names the architecture AGX7_Streaming_Ddrfree_MLP_v1_3.arch (design agx7_iseries_ddrfree), "
                  "not the .arch beside this build (../AGX5_Streaming_Ddrfree_Softmax.arch): the record is of another "
                  "build")]
+
+
+def test_inspect_ip_folder_says_what_is_there_and_what_made_it(capsys: pytest.CaptureFixture[str]) -> None:
+    from binparse.cli import main
+    folder = str(real(IP))
+    assert main(["inspect", folder]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"FPGA AI Suite IP folder {folder}: made by dla_create_ip (fpga_arch_instantiator.h, dla_dma_param.svh, "
+        "dla_dma_csr_discovery_rom.mif)",
+        "  architecture 'AGX5_Generic', FPGA AI Suite '2026.1.1/17' (discovery ROM)",
+        "  device AGX5, k_vector 32, c_vector 16, stream_buffer_depth 63488, filter_depth 512, bias_scale_depth 512, "
+        "input_streaming 0, on_chip_parameters 0",
+        "  ROMs: 1 discovery ROM"]
+    assert main(["inspect", folder, "--json"]) == 0
+    import json
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["kind"], doc["architecture"], doc["suite_version"], doc["k_vector"], doc["roms"]) == \
+        ("ip folder", "AGX5_Generic", "2026.1.1/17", 32, {"discovery ROM": 1})
+    assert main(["inspect", folder, "--fields"]) == 0
+    assert "FPGA AI Suite IP parameters dla_dma_param.svh (SystemVerilog, written by dla_create_ip): 162 parameters" \
+        in capsys.readouterr().out
+
+
+def test_inspect_arch_opens_with_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    from binparse.cli import main
+    assert main(["inspect", str(real(LENET_ARCH))]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "FPGA AI Suite architecture AGX5_Streaming_Ddrfree_Softmax.arch: family AGX5, KVEC 4, CVEC 4, FP11, stream "
+        "buffer depth 2048",
+        "  auxiliary widths: activation 4, pool 4, custom_aux_primitive 'softmax' 1",
+        "  interfaces: input streamed (128-bit AXI4-Stream, FIFO 128); output streamed (128-bit AXI4-Stream, FIFO 128); "
+        "lightweight layout transform (1 channel(s) of F16 on a 128-bit bus); parameters in on-chip ROM (DDR-free)",
+        "  limits: filter_size_width_max 16, filter_size_height_max 16, filter_depth 1532, bias_scale_depth 26",
+        "  1 note(s) on fields binparse does not declare or the file does not set: `binparse doctor` or "
+        "`inspect --fields` lists them",
+        "  (`inspect --fields`: every field of the 195-line file)"]
+    assert main(["inspect", str(real(LENET_ARCH)), "--fields"]) == 0
+    full = capsys.readouterr().out.splitlines()
+    assert "  lightweight_layout_transform_params {" in full and "    input_bus_width: 128" in full
+    assert full[-1].startswith("  [note] line 10: field enable_debug = False is not in binparse's declaration")

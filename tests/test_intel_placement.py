@@ -59,7 +59,14 @@ def test_real_compile_folder_summary_says_where_layers_run() -> None:
     assert s["placement"] == {"file": TABLE, "layers": 181, "devices": {"FPGA": 181}, "fallbacks": []}
     assert TABLE not in s["other_files"]
     assert "layer placement (" + TABLE + "): 181 layers: 181 on FPGA; none falls back" in \
-        CompileFolder(real(RESNET)).report()
+        CompileFolder(real(RESNET)).details()
+    assert CompileFolder(real(RESNET)).report().splitlines()[1:] == [
+        "  input: 1×3×1×224×224 (N, C, D, H, W) → 423,200 FP16 IP elements (CVEC 32, folded and padded from 150,528)",
+        "  output: 1×1001×1×1×1 (N, C, D, H, W) → 1,024 FP16 IP elements (KVEC 32, 23 padding)",
+        "  layers: 181 layers: 181 on FPGA; none falls back",
+        "  files: 3 transform report(s) (input_transform_dump, output_transform_dump, output_transform_mapping), a layer "
+        "placement table",
+        "  (`inspect --fields`: every report's rows)"]
 
 
 def test_fallbacks_and_maxima_from_the_arch_beside_it() -> None:

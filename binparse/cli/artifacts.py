@@ -35,7 +35,9 @@ def inspect(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:
     if not isinstance(obj, Artifact):
         raise BinparseError("binparse can open this but has nothing to show of it", file=path or args.file)
-    print(json.dumps({"file": path or args.file, **obj.summary()}, indent=1) if args.json else obj.report())
+    details = getattr(obj, "details", None) if getattr(args, "fields", False) else None
+    text = details() if callable(details) else obj.report()  # --fields: an artifact's every field, if it has them
+    print(json.dumps({"file": path or args.file, **obj.summary()}, indent=1) if args.json else text)
     return 0
 
 

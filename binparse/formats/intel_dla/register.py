@@ -56,6 +56,7 @@ register_sniffer("binparse.formats.intel_dla.sniff_text:record", names=("*.build
                                                                        "*_dla_compile_report.json"))
 register_sniffer("binparse.formats.intel_dla.sniff_text:rom", names=ROM_NAMES)
 register_sniffer("binparse.formats.intel_dla.sniff_text:params", names=("dla_dma_param*.svh",))
+register_sniffer("binparse.formats.intel_dla.sniff_text:ip_folder", folders=True)
 register_sniffer(_sniff, text=True)  # transform reports (text with a known header) and compile folders
 
 register_checks_in("binparse.formats.intel_dla.compile.doctor")

@@ -51,4 +51,12 @@ def params(path: Any, head: bytes) -> Any:
     return (lambda source: IpParams(source)) if _file(path) else None
 
 
-__all__ = ["arch", "ip_header", "layer_device", "params", "record", "rom"]
+def ip_folder(path: Any, head: bytes) -> Any:
+    """A folder dla_create_ip wrote (IP header, parameters, ROMs)."""
+    if path is None or not Path(path).is_dir():
+        return None
+    from .arch.ip_folder import IpFolder, is_ip_folder
+    return (lambda source: IpFolder(source)) if is_ip_folder(path) else None
+
+
+__all__ = ["arch", "ip_folder", "ip_header", "layer_device", "params", "record", "rom"]

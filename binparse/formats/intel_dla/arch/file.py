@@ -164,12 +164,51 @@ class ArchFile:
                 "unknown_fields": [u.to_json() for u in self.unknown],
                 "problems": self.problems(), "manual": [text for text, _ in self.manual()], "notes": self.notes()}
 
+    def interfaces(self) -> list[str]:
+        """The IP's data paths as the file sets them: streaming, layout transforms, parameter ROM."""
+        out = []
+        for g, label in (("input_stream_interface", "input"), ("output_stream_interface", "output")):
+            if self.get(f"{g}.enable"):
+                out.append(f"{label} streamed ({self.get(f'{g}.data_width')}-bit AXI4-Stream, FIFO "
+                           f"{self.get(f'{g}.fifo_depth')})")
+        if self.get("enable_lightweight_layout_transform"):
+            lw = "lightweight_layout_transform_params"
+            out.append(f"lightweight layout transform ({self.get(f'{lw}.channels')} channel(s) of "
+                       f"{self.get(f'{lw}.input_type') or 'F16'} on a {self.get(f'{lw}.input_bus_width')}-bit bus)")
+        if self.get("enable_layout_transform"):
+            out.append("full layout transform")
+        if self.get("enable_parameter_rom") or any(u.path == "enable_on_chip_parameters" and u.value is True
+                                                   for u in self.unknown):
+            out.append("parameters in on-chip ROM (DDR-free)")
+        return out or ["DDR (no streaming, no on-chip parameters)"]
+
+    def limits(self) -> dict[str, int]:
+        """The maxima and depths the file sets."""
+        keys = ("output_channels_max", "filter_size_width_max", "filter_size_height_max", "output_image_width_max",
+                "output_image_height_max", "filter_scratchpad.filter_depth", "filter_scratchpad.bias_scale_depth")
+        return {k: v for k in keys if (v := self.get(k)) is not None}
+
     def report(self) -> str:
+        """The few lines an engineer wants first; `details()` (inspect --fields) has the whole file."""
         s = self.summary()
         lines = [f"FPGA AI Suite architecture {self.name}: family {s['arch_family']}, KVEC {s['k_vector']}, "
                  f"CVEC {s['c_vector']}, {s['arch_precision']}, stream buffer depth {s['stream_buffer_depth']}"]
         if s["aux_k_vectors"]:
             lines.append("  auxiliary widths: " + ", ".join(f"{k} {v}" for k, v in s["aux_k_vectors"].items()))
+        lines.append("  interfaces: " + "; ".join(self.interfaces()))
+        if self.limits():
+            lines.append("  limits: " + ", ".join(f"{k.split('.')[-1]} {v}" for k, v in self.limits().items()))
+        lines += [f"  [problem] {p}" for p in s["problems"]] + [f"  [note] {n}" for n in s["manual"]]
+        if s["notes"]:
+            lines.append(f"  {len(s['notes'])} note(s) on fields binparse does not declare or the file does not "
+                         "set: `binparse doctor` or `inspect --fields` lists them")
+        lines.append(f"  (`inspect --fields`: every field of the {len(self.text.splitlines())}-line file)")
+        return "\n".join(lines)
+
+    def details(self) -> str:
+        """The summary's first line, then every declared field as protobuf text, then all findings."""
+        s = self.summary()
+        lines = [self.report().splitlines()[0]]
         lines += ["  " + line for line in self.to_text().rstrip().splitlines()]
         lines += [f"  [problem] {p}" for p in s["problems"]] + [f"  [note] {n}" for n in s["manual"] + s["notes"]]
         return "\n".join(lines)
