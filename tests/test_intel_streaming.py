@@ -108,3 +108,18 @@ def test_absurd_arch_lays_out_nothing(tmp_path: Path) -> None:
     (tmp_path / "big.arch").write_text("family: 'AGX7'\nk_vector: 100000000\nc_vector: 100000000\n")
     with pytest.raises(LayoutError, match="k_vector 100000000 is impossible"):
         ArchLayout(ArchFile(tmp_path / "big.arch"), (1, 3, 1, 8, 8), "input")
+
+
+def test_lightweight_params_with_a_streamed_input_are_the_streamed_layout() -> None:
+    # a user's built .arch: lightweight params and input streaming, no enable flag, no full transform
+    arch = ArchFile(real("intel_dla/arch/agx3-compiled-builds/resnet8_agx3_logits.arch"))
+    lay = ArchLayout(arch, (1, 3, 1, 32, 32), "input")
+    assert lay.streamed is not None and lay.streamed.pixels_per_word == 2  # 96 bits: two pixels of 3 × F16
+    rgb = np.arange(32 * 32 * 3, dtype=np.float16)
+    arr, what = lay.view_array(rgb.tobytes())
+    assert arr[0, :, 0, 0, 1].tolist() == [3.0, 4.0, 5.0]
+    assert "lightweight layout transform, by lightweight_layout_transform_params with a streamed input and no full " \
+           "transform" in what
+    plain = ArchLayout(ArchFile(real("intel_dla/arch/agx3-compiled-builds/AGX3_Ddrfree.arch")), (1, 3, 1, 4, 4),
+                       "input")
+    assert plain.streamed is None  # no lightweight parameters: the padded CVEC layout stays

@@ -29,8 +29,8 @@ PARAMS = "lightweight_layout_transform_params"
 class StreamedInput:
     """The streamed input of an .arch whose lightweight layout transform is enabled."""
 
-    def __init__(self, arch: ArchFile) -> None:
-        self.arch = arch
+    def __init__(self, arch: ArchFile, why: str = "enable_lightweight_layout_transform") -> None:
+        self.arch, self.why = arch, why
         self.input_type = arch.get(f"{PARAMS}.input_type") or "F16"  # the Handbook's default
         self.channels: int = arch.get(f"{PARAMS}.channels") or 3  # the Handbook's default
         self.bus_width: int = arch.get(f"{PARAMS}.input_bus_width") or 48  # the Handbook's default
@@ -45,8 +45,20 @@ class StreamedInput:
 
     @staticmethod
     def of(arch: ArchFile) -> StreamedInput | None:
-        """The streamed input when the .arch enables the lightweight layout transform, else None."""
-        return StreamedInput(arch) if arch.get("enable_lightweight_layout_transform") else None
+        """The streamed input when the .arch enables the lightweight layout transform, else None.
+
+        Users' built .arch files also set only `lightweight_layout_transform_params` with a streamed
+        input and no full transform (agilex_3_ai_benchmarks' resnet8_agx3_logits.arch): input
+        streaming needs a layout transform (IP Reference Manual 768974, input_stream_interface), and
+        the lightweight one is the only one such a file configures, so it is taken as enabled, and
+        `what()` says so."""
+        flag = arch.get("enable_lightweight_layout_transform")
+        if flag:
+            return StreamedInput(arch)
+        if flag is None and arch.message.HasField(PARAMS) and arch.get("input_stream_interface.enable") \
+                and not arch.get("enable_layout_transform"):
+            return StreamedInput(arch, f"{PARAMS} with a streamed input and no full transform")
+        return None
 
     def _check_shape(self, shape: tuple[int, int, int, int, int]) -> None:
         if shape[1] != self.channels:
@@ -70,7 +82,7 @@ class StreamedInput:
         n, c, d, h, w = shape
         return (f"FPGA AI Suite streamed input {n}×{c}×{d}×{h}×{w} (N, C, D, H, W) from {self.arch.name}: raw HWC "
                 f"{self.input_type}, {self.channels} channel(s) a pixel, {self.pixels_per_word} pixel(s) a "
-                f"{self.bus_width}-bit bus word (lightweight layout transform: the IP pads to CVEC "
+                f"{self.bus_width}-bit bus word (lightweight layout transform, by {self.why}: the IP pads to CVEC "
                 f"{self.arch.c_vector} and converts to FP16 on chip): {self.nbytes(shape):,} bytes")
 
     def view(self, buf: Any, shape: tuple[int, int, int, int, int]) -> NDArray[Any]:
