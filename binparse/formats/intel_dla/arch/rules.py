@@ -17,10 +17,9 @@ Three kinds of evidence, three verdicts (docs/intel-ip.md, "What doctor calls a 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .file import ArchFile
+ArchFile = Any  # an arch.file.ArchFile (not imported: file.py imports this module)
 
 MANUAL = "IP Reference Manual (768974)"
 C_VECTORS = (4, 8, 16, 32, 64)
