@@ -60,6 +60,7 @@ def test_real_compile_folder_summary_says_where_layers_run() -> None:
     assert TABLE not in s["other_files"]
     assert "layer placement (" + TABLE + "): 181 layers: 181 on FPGA; none falls back" in \
         CompileFolder(real(RESNET)).details()
+    assert s["made_by"] == "dla_compiler's transform reports (2025.1 dialect)"
     assert CompileFolder(real(RESNET)).report().splitlines()[1:] == [
         "  input: 1×3×1×224×224 (N, C, D, H, W) → 423,200 FP16 IP elements (CVEC 32, folded and padded from 150,528)",
         "  output: 1×1001×1×1×1 (N, C, D, H, W) → 1,024 FP16 IP elements (KVEC 32, 23 padding)",

@@ -62,7 +62,7 @@ class CompileFolder:
         return [InputConfiguration.from_dump(dump, single, row=k, cvec=cvec) for k in range(len(dump.rows))]
 
     def summary(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"family": "intel_dla", "kind": "compile_folder",
+        doc: dict[str, Any] = {"family": "intel_dla", "kind": "compile_folder", "made_by": self.made_by(),
                                "files": {k: {"file": Path(t.file or "").name, **table_summary(t)}
                                          for k, t in self.tables.items()},
                                "other_files": self.other}
