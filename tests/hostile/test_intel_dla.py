@@ -32,7 +32,7 @@ def test_input_dump_claiming_a_huge_grid(tmp_path: Path) -> None:
     assert "[ok] FPGA AI Suite input: logical [1, 3, 1, 4000, 4000] → 128,384,288 FP16 IP elements" in r.stdout
     r = run_cli("inspect", tmp_path)
     assert within(r, size) and r.returncode == 0
-    assert "input: logical_shape [1, 3, 1, 4000, 4000], ip_elements 128384288, vector_width 32" in r.stdout
+    assert "  input: 1×3×1×4000×4000 (N, C, D, H, W) → 128,384,288 FP16 IP elements (CVEC 32, folded and padded from 48,000,000)" in r.stdout
     (tmp_path / "ip.bin").write_bytes(bytes(64))  # a buffer far shorter than the claim: named, not read past
     r = run_cli("view", "--intel-dla", tmp_path, tmp_path / "ip.bin", "--side", "input", "--npy", tmp_path / "x.npy")
     assert within(r, size) and r.returncode != 0 and "Traceback" not in r.stderr
