@@ -106,6 +106,11 @@ class CompileFolder:
                      + (", a layer placement table" if self.placement is not None else "")
                      + (f", {len(self.other)} other" if self.other else ""))
         lines.append("  (`inspect --fields`: every report's rows)")
+        out = s["output"]
+        padding = out["ip_elements"] - math.prod(out["logical_shape"]) if "ip_elements" in out else 0
+        if padding > 0:
+            lines.append(f"the output buffer holds {padding} padding lanes: `binparse view --intel-dla` reads "
+                         "without them, `binparse draw --intel-dla` pictures them")
         return "\n".join(lines)
 
     def details(self) -> str:
