@@ -204,3 +204,15 @@ def test_inspect_arch_opens_with_a_summary(capsys: pytest.CaptureFixture[str]) -
     full = capsys.readouterr().out.splitlines()
     assert "  lightweight_layout_transform_params {" in full and "    input_bus_width: 128" in full
     assert full[-1].startswith("  [note] line 10: field enable_debug = False is not in binparse's declaration")
+
+
+def test_rom_depths_against_the_ip_header(tmp_path: Path) -> None:
+    shutil.copy(real(f"{IP}/fpga_arch_instantiator.h"), tmp_path)  # FILTER_CACHE_DEPTH 512, BIAS_SCALE_CACHE_DEPTH 512
+    _rom(tmp_path / "ddrfree_filter_hw_0.mif", 600)
+    _rom(tmp_path / "ddrfree_bias_scale_hw_0.mif", 40)
+    doc = doctor(tmp_path)
+    assert [(f["level"], f["text"]) for f in doc["findings"] if "ROM(s)" in f["text"]] == [
+        ("problem", "1 filter ROM(s) against fpga_arch_instantiator.h's FILTER_CACHE_DEPTH 512: deeper than the "
+                    "scratchpad they fill: ddrfree_filter_hw_0.mif (600)"),
+        ("ok", "1 bias/scale ROM(s) against fpga_arch_instantiator.h's BIAS_SCALE_CACHE_DEPTH 512: every depth fits "
+               "(at most 40); widths not compared")]

@@ -6,7 +6,8 @@
   difference is two files of one IP contradicting each other, a problem;
 - dla_dma_param.svh against the folder's .arch files: the one it was built from (every parameter it
   carries agrees), or a problem when none agrees;
-- filter and bias/scale ROMs against the .arch: a ROM deeper than the scratchpad it fills
+- filter and bias/scale ROMs against the .arch and the IP header (FILTER_CACHE_DEPTH,
+  BIAS_SCALE_CACHE_DEPTH): a ROM deeper than the scratchpad it fills
   (filter_scratchpad.filter_depth / bias_scale_depth) contradicts it (a problem); fewer or more
   filter ROMs than K_VECTOR, one per PE (IP Reference Manual 768974, "DDR-Free Operation"), is a
   note (a folder may hold a partial copy). Word widths are not compared: how they follow from the
@@ -66,25 +67,27 @@ def _params(params: list[IpParams], headers: list[IpHeader], archs: list[ArchFil
     return out
 
 
-def _parameter_roms(roms: list[IpRom], archs: list[ArchFile]) -> list[Finding]:
+def _depths(group: list[IpRom], source: str, what: str, limit: int, files: list[str]) -> Finding:
+    deep = [f"{r.name} ({r.mif.depth})" for r in group if r.mif.depth > limit]
+    return Finding("problem" if deep else "ok",
+                   f"{len(group)} {group[0].kind}(s) against {source}'s {what} {limit}: " +
+                   (f"deeper than the scratchpad they fill: {', '.join(deep[:4])}" if deep else
+                    f"every depth fits (at most {max(r.mif.depth for r in group)}); widths not compared"),
+                   [*files, *(r.name for r in group)])
+
+
+def _parameter_roms(roms: list[IpRom], archs: list[ArchFile], headers: list[IpHeader]) -> list[Finding]:
     out: list[Finding] = []
     filters = [r for r in roms if r.kind == "filter ROM"]
     biases = [r for r in roms if r.kind == "bias/scale ROM"]
-    if not (filters or biases) or not archs:
+    if not (filters or biases):
         return out
     for a in archs:
         for group, path in ((filters, "filter_scratchpad.filter_depth"),
                             (biases, "filter_scratchpad.bias_scale_depth")):
             limit = a.get(path)
-            if not group or limit is None:
-                continue
-            deep = [f"{r.name} ({r.mif.depth})" for r in group if r.mif.depth > limit]
-            kind = group[0].kind
-            out.append(Finding("problem" if deep else "ok",
-                               f"{len(group)} {kind}(s) against {a.name}'s {path} {limit}: " +
-                               (f"deeper than the scratchpad they fill: {', '.join(deep[:4])}" if deep else
-                                f"every depth fits (at most {max(r.mif.depth for r in group)}); widths not compared"),
-                               [a.name, *(r.name for r in group)]))
+            if group and limit is not None:
+                out.append(_depths(group, a.name, path, limit, [a.name]))
         k = a.k_vector
         if filters and k and len(filters) != k:
             out.append(Finding("note", f"{len(filters)} filter ROM(s) here, {a.name} has k_vector {k}: dla_compiler "
@@ -92,6 +95,12 @@ def _parameter_roms(roms: list[IpRom], archs: list[ArchFile]) -> list[Finding]:
         if not a.get("enable_parameter_rom"):
             out.append(Finding("note", f"parameter ROMs beside {a.name}, which does not set enable_parameter_rom",
                                [a.name]))
+    for h in headers:
+        values = h.values()
+        for group, name in ((filters, "FILTER_CACHE_DEPTH"), (biases, "BIAS_SCALE_CACHE_DEPTH")):
+            limit = values.get(name)
+            if group and isinstance(limit, int):
+                out.append(_depths(group, h.name, name, limit, [h.name]))
     return out
 
 
@@ -104,7 +113,7 @@ def check_intel_ip(reports: list[FileReport], folder: Path) -> list[Finding]:
         return []
     archs = [o for o in objs if isinstance(o, ArchFile)]
     headers = [o for o in objs if isinstance(o, IpHeader)]
-    return _discovery(roms, archs) + _params(params, headers, archs) + _parameter_roms(roms, archs)
+    return _discovery(roms, archs) + _params(params, headers, archs) + _parameter_roms(roms, archs, headers)
 
 
 __all__ = ["check_intel_ip"]
