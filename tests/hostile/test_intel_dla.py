@@ -88,3 +88,16 @@ def test_mif_claims_are_checked_before_allocating(tmp_path: Path) -> None:
         assert within(r, os.path.getsize(rom)) and not r.killed
         assert "DEPTH 4,000,000,000 × WIDTH 32 claims 16,000,000,000 bytes of words" in r.stdout + r.stderr
         assert r.returncode in (1, 2, 3)
+
+
+def test_large_mif_and_svh_stay_in_bounds(tmp_path: Path) -> None:
+    lines = ["DEPTH = 1000000;", "WIDTH = 32;", "ADDRESS_RADIX = HEX;", "DATA_RADIX = HEX;", "CONTENT", "BEGIN"]
+    rom = tmp_path / "ddrfree_filter_hw_0.mif"
+    rom.write_text("\n".join(lines + [f"{i:x}: {i:x};" for i in range(700_000)] + ["END;"]))
+    svh = tmp_path / "dla_dma_param.svh"
+    svh.write_text("".join(f"  localparam int P{i} = {i};\n" for i in range(350_000)))
+    for path, said in ((rom, "1,000,000 words of 32 bits"), (svh, "350000 parameters")):
+        r = run_cli("inspect", path)
+        assert within(r, path.stat().st_size) and r.returncode == 0 and said in r.stdout
+    r = run_cli("doctor", tmp_path)
+    assert within(r, rom.stat().st_size + svh.stat().st_size) and r.returncode in (0, 2)

@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from ....errors import FormatError
 
+CHUNK = 1 << 16  # entries converted at once
 RADIXES = {"BIN": 2, "OCT": 8, "HEX": 16, "DEC": 10, "UNS": 10}
 _COMMENTS = re.compile(rb"--[^\n]*|%[^%]*%")
 _HEADER = re.compile(rb"\s*(WIDTH|DEPTH|ADDRESS_RADIX|DATA_RADIX)\s*=\s*([0-9A-Za-z_]+)\s*;", re.I)
@@ -161,8 +162,11 @@ class MifFile:
         if len(simple) == self.entries:  # every entry `addr : value;`: all words at once
             if simple:
                 pairs = np.array(simple, dtype=np.bytes_)  # (n, 2): made in C
-                self.data[self._addresses(pairs[:, 0])] = self._values(pairs[:, 1], self.data_radix, self.width,
-                                                                       "value")
+                del simple
+                for k in range(0, len(pairs), CHUNK):  # a chunk at a time: the digit matrices stay small
+                    part = pairs[k:k + CHUNK]
+                    self.data[self._addresses(part[:, 0])] = self._values(part[:, 1], self.data_radix, self.width,
+                                                                          "value")
         else:
             self._fill(_ENTRY.findall(body))
 
