@@ -37,7 +37,8 @@ FAMILY = Family(
     options=(Option(("--cvec",), ("pack",), "FPGA AI Suite CVEC when the input dump does not tell it",
                     {"type": int}),
              Option(("--arch",), _LAYOUT, "FPGA AI Suite architecture file (.arch): with --intel-dla and no compile "
-                                          "folder, lay the tensor out from it (input padded to CVEC, output to KVEC)"),
+                                          "folder, lay the tensor out from it (input padded to CVEC, output to KVEC; "
+                                          "the raw HWC stream when it enables the lightweight layout transform)"),
              Option(("--shape",), _LAYOUT, "FPGA AI Suite (with --arch) N,C,H,W or N,C,D,H,W"),
              Option(("--side",), _LAYOUT, "FPGA AI Suite (with --arch): the IP input or output (default: pack an "
                                           "input, view/draw an output)", {"choices": ("input", "output")})),
