@@ -1,6 +1,8 @@
 """Intel/Altera FPGA AI Suite: transform-report CSVs, the output configuration, IP layouts,
 architecture files (`ArchFile`, .arch), the IP header (`IpHeader`), layer placement
-(`LayerDevice`), JSON build records (`BuildRecord`), layouts from an .arch (`ArchLayout`).
+(`LayerDevice`), JSON build records (`BuildRecord`), layouts from an .arch (`ArchLayout`), streamed
+inputs (`StreamedInput`), Quartus MIF ROMs (`MifFile`, `IpRom`), dla_dma_param.svh (`IpParams`), IP
+folders (`IpFolder`).
 
 The package is light: `plugin.py` declares the family; the names below are imported from their
 modules on first use, after `register` (which registers the family's formats, sniffers, checks).
@@ -17,6 +19,11 @@ if TYPE_CHECKING:
     from .layouts.arch_layout import ArchLayout as ArchLayout
     from .compile.records import BuildRecord as BuildRecord
     from .arch.ip_header import IpHeader as IpHeader
+    from .arch.ip_folder import IpFolder as IpFolder
+    from .arch.mif import MifFile as MifFile
+    from .arch.roms import IpRom as IpRom
+    from .arch.svh import IpParams as IpParams
+    from .layouts.streaming import StreamedInput as StreamedInput
     from .compile.layer_device import LayerDevice as LayerDevice
     from .compile.folder import CompileFolder as CompileFolder
     from .compile.dialects import Dialect as Dialect
@@ -44,6 +51,11 @@ _API = {
     "ArchLayout": "layouts.arch_layout",
     "BuildRecord": "compile.records",
     "IpHeader": "arch.ip_header",
+    "IpFolder": "arch.ip_folder",
+    "IpParams": "arch.svh",
+    "IpRom": "arch.roms",
+    "MifFile": "arch.mif",
+    "StreamedInput": "layouts.streaming",
     "LayerDevice": "compile.layer_device",
     "CompileFolder": "compile.folder",
     "Dialect": "compile.dialects",
