@@ -27,9 +27,17 @@ IO_VERSIONS = {"j7-08.2": "J7 TIDL 08.x (08_00 … 08_06)", "j7-09.x": "J7 TIDL 
 NET_VERSIONS = {"j7-08.2": "J7 TIDL 8.2", "j7-09.x": "J7 TIDL 9.0/9.1 (", "j7-10.01": "J7 TIDL 10.01 ("}
 
 
+# folders of raw device buffers only: nothing in them says what they are (the .arch beside them does,
+# with `view --intel-dla --arch`), so doctor checks nothing there, and says so
+RAW_BUFFERS = {"intel_dla/lenet-agx5-streaming/data"}
+
+
 @pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_real_folders_have_no_problems(folder: Path) -> None:
     doc = doctor(folder)
+    if folder.relative_to(REAL).as_posix() in RAW_BUFFERS:
+        assert doc["status"] == "nothing checked" and doc["findings"] == []
+        return
     # an encrypted model read without its key is "not verified" (exit code 2), never "ok"
     assert doc["not_verified"] == (["quantized_320_encry.espdl"] if folder.name == "edl1-encrypted" else [])
     assert doc["status"] == ("not verified" if doc["not_verified"] else "ok"), doc["findings"]

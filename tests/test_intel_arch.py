@@ -19,7 +19,7 @@ from binparse import FormatError
 from binparse.cli import main
 from binparse.doctor import doctor
 from binparse.formats.intel_dla import ArchFile, IpHeader
-from binparse.formats.intel_dla.arch_descriptor import SOURCE_SHA256
+from binparse.formats.intel_dla.arch.descriptor import SOURCE_SHA256
 
 from .conftest import FIXTURES, REPO, real
 
@@ -72,9 +72,9 @@ def test_real_agx5_generated() -> None:
 
 
 def test_inspect_json_every_shared_arch(capsys: pytest.CaptureFixture[str]) -> None:
-    paths = sorted(real("intel_dla/arch").glob("*/*.arch"))
-    assert [p.name for p in paths] == ["AGX3_Performance.arch", "AGX3_Small_NoSoftmax.arch", "AGX3_Small_Softmax.arch",
-                                       "generated_arch.arch"]
+    paths = sorted(real("intel_dla/arch").glob("*/*.arch"), key=lambda p: p.name)
+    assert [p.name for p in paths] == ["AGX3_Ddrfree.arch", "AGX3_Performance.arch", "AGX3_Small_NoSoftmax.arch",
+                                       "AGX3_Small_Softmax.arch", "generated_arch.arch", "resnet8_agx3_logits.arch"]
     for p in paths:
         assert main(["inspect", str(p), "--json"]) == 0
         doc = json.loads(capsys.readouterr().out)
@@ -209,26 +209,71 @@ def test_newer_release_fields_are_kept_and_reported() -> None:
     assert len(notes) == 4 and notes[0].startswith("newer_release.arch: line 6: enum value sb_precision = 'F16' ")
 
 
-def test_out_of_range_values_are_problems_doctor_names() -> None:
-    probs = ArchFile(VARIANTS / "out_of_range.arch").problems()
-    assert [p.split(" (")[0] for p in probs] == [
+def test_manual_wording_is_a_note_contradictions_are_problems() -> None:
+    a = ArchFile(VARIANTS / "out_of_range.arch")
+    assert [p.split(" (")[0] for p in a.problems()] == [
         "k_vector 24 is not a multiple of c_vector 16",
-        "num_lanes 3 is not one of [1, 2, 4]",
-        "num_lanes 3 with a softmax module: the softmax module is not supported with lanes",
-        "activation k_vector 16 does not divide k_vector 24",
-        "pool k_vector 5 does not divide k_vector 24",
-        "depthwise k_vector 16 does not divide k_vector 24",
         "pool sets k_vector 5 and generic_aux_parameters k_vector 4",
-        "pool k_vector 5 is not one of [1, 2, 4, 8, 16, 32, 64]",
-        "a depthwise module needs k_vector = c_vector, found 24 and 16",
-        "depthwise max_window_height 9 is not one of [3, 5, 7]",
-        "custom_aux_primitive 'softmax' max_num_channels 5000 is outside [1, 4096]",
-        "output_stream_interface data_width 100 is not 2^n with n >= 4",
+    ]
+    assert [(t.split(" (")[0], rule) for t, rule in a.manual()] == [
+        ("num_lanes 3 is not one of [1, 2, 4]", "lanes"),
+        ("num_lanes 3 with a softmax module: the softmax module is not supported with lanes", "lanes_softmax"),
+        ("activation k_vector 16 does not divide k_vector 24", "aux_divides"),
+        ("pool k_vector 5 does not divide k_vector 24", "aux_divides"),
+        ("depthwise k_vector 16 does not divide k_vector 24", "aux_divides"),
+        ("pool k_vector 5 is not one of [1, 2, 4, 8, 16, 32, 64]", "pool_k"),
+        ("a depthwise module needs k_vector = c_vector, found 24 and 16", "depthwise_kc"),
+        ("depthwise max_window_height 9 is not one of [3, 5, 7]", "depthwise_window"),
+        ("custom_aux_primitive 'softmax' max_num_channels 5000 is outside [1, 4096]", "softmax_channels"),
+        ("output_stream_interface data_width 100 is not 2^n with n >= 4 as the manual words it", "stream_2n"),
     ]
     doc = doctor(VARIANTS)
     assert doc["status"] == "problem"
     named = [f["text"] for f in doc["findings"] if f["level"] == "problem"]
-    assert named == [f"out_of_range.arch: {p}" for p in probs]
+    assert named == [f"out_of_range.arch: {p}" for p in a.problems()]
+    [stream] = [f["text"] for f in doc["findings"] if "data_width 100" in f["text"]]
+    assert stream.endswith("Intel's tools built IP from input_stream_interface data_width 96 and output_stream_interface "
+                           "fifo_depth 3072 (fpga-professional-association/agilex_3_ai_benchmarks: "
+                           "resnet8_agx3_logits.arch, AGX3_Ddrfree.arch), so this wording is not a check they make")
+
+
+def test_no_real_arch_has_a_problem() -> None:
+    paths = sorted(real("intel_dla").rglob("*.arch"))
+    assert len(paths) == 7
+    for p in paths:
+        assert ArchFile(p).problems() == [], p.name
+    built = ArchFile(real("intel_dla/arch/agx3-compiled-builds/resnet8_agx3_logits.arch"))
+    assert built.manual() == [("input_stream_interface data_width 96 is not 2^n with n >= 4 as the manual words it "
+                               "(IP Reference Manual (768974), input_stream_interface)", "stream_2n")]
+    for folder in ("arch/agx3-compiled-builds", "lenet-agx5-streaming", "arch/agx3-examples"):
+        doc = doctor(real(f"intel_dla/{folder}"))
+        assert not [f for f in doc["findings"] if f["level"] == "problem"], folder
+
+
+def test_wording_note_cites_the_build_beside_the_arch(tmp_path: Path) -> None:
+    shutil.copy(real("intel_dla/arch/agx3-compiled-builds/AGX3_Ddrfree.arch"), tmp_path)
+    shutil.copy(real("intel_dla/arch/agx3-compiled-builds/coredla_agx3_ddrfree_area_estimate.txt"), tmp_path)
+    doc = doctor(tmp_path)
+    [note] = [f["text"] for f in doc["findings"] if "fifo_depth 3072" in f["text"]]
+    assert note.endswith("; Intel's tools built this .arch: the folder's only .arch, beside build output "
+                         "(coredla_agx3_ddrfree_area_estimate.txt)")
+    assert doc["status"] != "problem"
+
+
+@pytest.mark.parametrize("line, named", [
+    (b"k_vector: 100000000\nc_vector: 16\n", "k_vector 100000000 is impossible"),
+    (b"k_vector: 32\nc_vector: 100000000\n", "c_vector 100000000 is impossible"),
+    (b"k_vector: 32\nc_vector: 16\nstream_buffer_depth: 2000000000\n", "stream_buffer_depth 2000000000 is impossible"),
+    (b"k_vector: 32\nc_vector: 16\ninput_stream_interface { data_width: -8 }\n",
+     "input_stream_interface.data_width -8 is impossible"),
+])
+def test_invented_impossible_values_stay_problems(tmp_path: Path, line: bytes, named: str) -> None:
+    (tmp_path / "bad.arch").write_bytes(b"family: 'AGX7'\narch_precision: FP16\n" + line)
+    probs = ArchFile(tmp_path / "bad.arch").problems()
+    assert probs and probs[0].startswith(named)
+    doc = doctor(tmp_path)
+    assert doc["status"] == "problem"
+    assert any(f["level"] == "problem" and f["text"].startswith(f"bad.arch: {named}") for f in doc["findings"])
 
 
 # -- bad input ------------------------------------------------------------------------------------------------------

@@ -17,8 +17,8 @@ from binparse.cli import main
 from binparse.doctor import doctor
 from binparse.formats.intel_dla import (ArchFile, ArchLayout, BuildRecord, CompileFolder, InputConfiguration,
                                         LayerDevice)
-from binparse.formats.intel_dla.arch_layout import parse_shape
-from binparse.formats.intel_dla.buffer_layout import make
+from binparse.formats.intel_dla.layouts.arch_layout import parse_shape
+from binparse.formats.intel_dla.layouts.buffer_layout import make
 
 from .conftest import FIXTURES, real
 
@@ -59,7 +59,17 @@ def test_real_compile_folder_summary_says_where_layers_run() -> None:
     assert s["placement"] == {"file": TABLE, "layers": 181, "devices": {"FPGA": 181}, "fallbacks": []}
     assert TABLE not in s["other_files"]
     assert "layer placement (" + TABLE + "): 181 layers: 181 on FPGA; none falls back" in \
-        CompileFolder(real(RESNET)).report()
+        CompileFolder(real(RESNET)).details()
+    assert s["made_by"] == "dla_compiler's transform reports (2025.1 dialect)"
+    assert CompileFolder(real(RESNET)).report().splitlines()[1:] == [
+        "  input: 1×3×1×224×224 (N, C, D, H, W) → 423,200 FP16 IP elements (CVEC 32, folded and padded from 150,528)",
+        "  output: 1×1001×1×1×1 (N, C, D, H, W) → 1,024 FP16 IP elements (KVEC 32, 23 padding)",
+        "  layers: 181 layers: 181 on FPGA; none falls back",
+        "  files: 3 transform report(s) (input_transform_dump, output_transform_dump, output_transform_mapping), a layer "
+        "placement table",
+        "  (`inspect --fields`: every report's rows)",
+        "the output buffer holds 23 padding lanes: `binparse view --intel-dla` reads without them, `binparse draw "
+        "--intel-dla` pictures them"]
 
 
 def test_fallbacks_and_maxima_from_the_arch_beside_it() -> None:
@@ -118,6 +128,7 @@ def test_records_are_identified_and_summarised() -> None:
     assert isinstance(b, BuildRecord)
     assert b.summary() == {"family": "intel_dla", "kind": "build record", "inferred": True,
                            "design": "agx5_camera_coredla", "arch_files": ["generated_arch.arch"],
+                           "known": {"arch_file": "generated_arch.arch"},
                            "clocks": {"clocks.dla_clk_mhz": 300.0, "clocks.ddr_clk_mhz": 200.0},
                            "resources": {"resources.alms": 78000, "resources.dsps": 360, "resources.m20ks": 920,
                                          "resources.registers": 150000},
@@ -133,7 +144,8 @@ def test_record_names_an_arch_in_its_folder(tmp_path: Path) -> None:
     shutil.copy(RECORDS / "AGX5_camera.build.json", tmp_path)
     (tmp_path / "generated_arch.arch").write_text('family: "AGX5"\nk_vector: 32\nc_vector: 16\narch_precision: FP12AGX\n')
     texts = [(f["level"], f["text"]) for f in doctor(tmp_path)["findings"]]
-    assert ("ok", "AGX5_camera.build.json names the architecture generated_arch.arch, which is in this folder") in texts
+    assert ("ok", "AGX5_camera.build.json names the architecture generated_arch.arch (design agx5_camera_coredla), "
+                   "which is in this folder") in texts
 
 
 def test_bad_record(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Write binparse/formats/intel_dla/arch_descriptor.py from schemas/intel_dla/arch.proto.
+"""Write binparse/formats/intel_dla/arch/descriptor.py from schemas/intel_dla/arch.proto.
 
 binparse reads .arch files with protobuf's own text-format parser, which needs the message's
 descriptor. protoc is not needed at run time: this tool compiles the declaration once (with
@@ -18,7 +18,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PROTO = REPO / "schemas" / "intel_dla" / "arch.proto"
-OUT = REPO / "binparse" / "formats" / "intel_dla" / "arch_descriptor.py"
+OUT = REPO / "binparse" / "formats" / "intel_dla" / "arch" / "descriptor.py"
 
 
 def compile_descriptor() -> bytes:
@@ -65,7 +65,7 @@ def main(argv: list[str]) -> int:
     fresh = compile_descriptor()
     if "--check" in argv:
         sys.path.insert(0, str(REPO))
-        from binparse.formats.intel_dla import arch_descriptor as committed
+        from binparse.formats.intel_dla.arch import descriptor as committed
         digest = hashlib.sha256(PROTO.read_bytes()).hexdigest()
         if committed.SOURCE_SHA256 != digest or not _same_declaration(committed.DESCRIPTOR, fresh):
             print(f"{OUT} is stale: run python tools/gen_arch_descriptor.py", file=sys.stderr)

@@ -82,7 +82,10 @@ def read_code(obj: object) -> int:
 def _shown(args: argparse.Namespace, obj: object, path: str | None = None) -> str:
     if not isinstance(obj, Artifact):
         raise UsageError("binparse can open this but has nothing to show of it", file=path or args.file)
-    return render.json_text({"file": path or args.file, **obj.summary()}) if args.json else obj.report()
+    if args.json:
+        return render.json_text({"file": path or args.file, **obj.summary()})
+    details = getattr(obj, "details", None) if getattr(args, "fields", False) else None
+    return str(details()) if callable(details) else obj.report()  # --fields: an artifact's every field, if it has them
 
 
 def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:

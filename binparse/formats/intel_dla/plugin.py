@@ -5,6 +5,8 @@ from __future__ import annotations
 from ...family import Example, Family, LayoutKind, Option, Signs
 
 _LAYOUT = ("view", "pack", "draw")
+# the Quartus MIF ROMs dla_create_ip and dla_compiler write (arch/roms.py)
+ROM_NAMES = ("dla_dma_csr_discovery_rom*.mif", "ddrfree_*.mif", "memoryless_*.mif")
 
 
 def ip_header_head(head: bytes) -> str | None:
@@ -30,11 +32,14 @@ FAMILY = Family(
                  head=ip_header_head),
            Signs("intel_dla", "layer placement", names=("*_dla_layer_device.csv",), binary=False,
                  head=layer_device_head),
-           Signs("intel_dla", "build record", names=("*.build.json", "*dla_compile_report.json"), binary=False)),
+           Signs("intel_dla", "build record", names=("*.build.json", "*dla_compile_report.json"), binary=False),
+           Signs("intel_dla", "ip rom", names=ROM_NAMES, binary=False),
+           Signs("intel_dla", "ip parameters", names=("dla_dma_param*.svh",), binary=False)),
     options=(Option(("--cvec",), ("pack",), "with --intel-dla: CVEC, when the input dump does not tell it",
                     {"type": int, "metavar": "N"}),
              Option(("--arch",), _LAYOUT, "with --intel-dla and no compile folder: lay the tensor out from this "
-                                          "architecture file (input padded to CVEC, output to KVEC)",
+                                          "architecture file (input padded to CVEC, output to KVEC; the raw HWC "
+                                          "stream when it enables the lightweight layout transform)",
                     {"metavar": "FILE.arch"}),
              Option(("--shape",), _LAYOUT, "with --arch: the tensor's N,C,H,W or N,C,D,H,W",
                     {"metavar": "N,C,H,W"}),
@@ -42,7 +47,7 @@ FAMILY = Family(
                                           "an output)", {"choices": ("input", "output")})),
     layouts=(LayoutKind("--intel-dla", "FPGA AI Suite IP buffer (FP16); SOURCE: a compile folder, a saved "
                                        "output configuration (.json) or an .arch (with --shape); none with --arch",
-                        "binparse.formats.intel_dla.buffer_layout:make", sources=1, min_sources=0),),
+                        "binparse.formats.intel_dla.layouts.buffer_layout:make", sources=1, min_sources=0),),
     examples=(
         Example("inspect", "inspect fixtures/intel_dla/testnet_2025", "a compile folder: its transform reports"),
         Example("inspect", "inspect fixtures/intel_dla/placement/SmallNet.arch",

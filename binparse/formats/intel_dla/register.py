@@ -14,14 +14,14 @@ from typing import Any
 
 from ...family import register_checks_in
 from ...registry import register_sniffer
-from .plugin import ip_header_head, layer_device_head
-from .config import OutputConfiguration, OutputSlice
-from .dialects import Dialect, detect, dialects
-from .folder import KINDS, CompileFolder
-from .tables import table_report, table_summary
-from .inputs import InputConfiguration, offsets_of, pack_inputs
-from .layout import Folding, find_roles, input_mapping, output_mapping
-from .tables import DumpTable, MappingTable, read_table, write_dump, write_mapping
+from .plugin import ROM_NAMES, ip_header_head, layer_device_head
+from .layouts.config import OutputConfiguration, OutputSlice
+from .compile.dialects import Dialect, detect, dialects
+from .compile.folder import KINDS, CompileFolder
+from .compile.tables import table_report, table_summary
+from .layouts.inputs import InputConfiguration, offsets_of, pack_inputs
+from .layouts.folding import Folding, find_roles, input_mapping, output_mapping
+from .compile.tables import DumpTable, MappingTable, read_table, write_dump, write_mapping
 
 
 def _sniff(path: Path | None, head: bytes) -> Any:
@@ -54,10 +54,14 @@ register_sniffer("binparse.formats.intel_dla.sniff_text:layer_device", names=("*
                  head=layer_device_head, text=True)
 register_sniffer("binparse.formats.intel_dla.sniff_text:record", names=("*.build.json", "dla_compile_report.json",
                                                                        "*_dla_compile_report.json"))
+register_sniffer("binparse.formats.intel_dla.sniff_text:rom", names=ROM_NAMES)
+register_sniffer("binparse.formats.intel_dla.sniff_text:params", names=("dla_dma_param*.svh",))
+register_sniffer("binparse.formats.intel_dla.sniff_text:ip_folder", folders=True)
 register_sniffer(_sniff, text=True)  # transform reports (text with a known header) and compile folders
 
-register_checks_in("binparse.formats.intel_dla.doctor")
-register_checks_in("binparse.formats.intel_dla.arch_doctor")
+register_checks_in("binparse.formats.intel_dla.compile.doctor")
+register_checks_in("binparse.formats.intel_dla.arch.doctor")
+register_checks_in("binparse.formats.intel_dla.arch.ip_doctor")
 
 __all__ = ["CompileFolder", "Dialect", "DumpTable", "Folding", "InputConfiguration", "MappingTable",
            "OutputConfiguration", "OutputSlice", "detect", "dialects", "find_roles", "input_mapping", "offsets_of",

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import BinparseError, FormatError
-from ...paths import files_in
-from .config import OutputConfiguration
-from .inputs import InputConfiguration
+from ....errors import BinparseError, FormatError
+from ....paths import files_in
+from ..layouts.config import OutputConfiguration
+from ..layouts.inputs import InputConfiguration
 from .layer_device import LayerDevice
 from .tables import DumpTable, MappingTable, read_table, table_report, table_summary
 
@@ -63,7 +63,7 @@ class CompileFolder:
         return [InputConfiguration.from_dump(dump, single, row=k, cvec=cvec) for k in range(len(dump.rows))]
 
     def summary(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"family": "intel_dla", "kind": "compile_folder",
+        doc: dict[str, Any] = {"family": "intel_dla", "kind": "compile_folder", "made_by": self.made_by(),
                                "files": {k: {"file": Path(t.file or "").name, **table_summary(t)}
                                          for k, t in self.tables.items()},
                                "other_files": self.other}
@@ -80,7 +80,41 @@ class CompileFolder:
                 doc[key] = {"error": str(exc)}
         return doc
 
+    def made_by(self) -> str:
+        """Which tool wrote the reports, and the dialects (FPGA AI Suite releases) their headers show."""
+        dialects = sorted({str(table_summary(t).get("dialect")) for t in self.tables.values()})
+        return (f"dla_compiler's transform reports ({', '.join(d.removeprefix('v').replace('_', '.') for d in dialects)} "
+                "dialect)")
+
     def report(self) -> str:
+        """What is there and what made it, in a few lines; `details()` (inspect --fields) has every report."""
+        s = self.summary()
+        lines = [f"FPGA AI Suite compile folder {self.path}: {self.made_by()}"]
+        for key, vec in (("input", "CVEC"), ("output", "KVEC")):
+            c = s[key]
+            if "error" in c:
+                lines.append(f"  {key}: not laid out ({c['error']})")
+                continue
+            shape = "×".join(map(str, c["logical_shape"]))
+            pad = c["ip_elements"] - math.prod(c["logical_shape"])
+            lines.append(f"  {key}: {shape} (N, C, D, H, W) → {c['ip_elements']:,} FP16 IP elements ({vec} "
+                         f"{c['vector_width']}" + ((f", {pad:,} padding" if key == "output" else
+                                                   f", folded and padded from {math.prod(c['logical_shape']):,}")
+                                                  if pad > 0 else "") + ")")
+        if self.placement is not None:
+            lines.append(f"  layers: {self.placement.placement_line()}")
+        lines.append(f"  files: {len(self.tables)} transform report(s) ({', '.join(self.tables)})"
+                     + (", a layer placement table" if self.placement is not None else "")
+                     + (f", {len(self.other)} other" if self.other else ""))
+        lines.append("  (`inspect --fields`: every report's rows)")
+        out = s["output"]
+        padding = out["ip_elements"] - math.prod(out["logical_shape"]) if "ip_elements" in out else 0
+        if padding > 0:
+            lines.append(f"the output buffer holds {padding} padding lanes: `binparse view --intel-dla` reads "
+                         "without them, `binparse draw --intel-dla` pictures them")
+        return "\n".join(lines)
+
+    def details(self) -> str:
         lines = [f"FPGA AI Suite compile folder {self.path}"]
         for t in self.tables.values():
             lines.append(f"{Path(t.file or '').name}:")

@@ -1,6 +1,7 @@
 """`binparse doctor` checks of architecture files, IP headers, layer placements and JSON records.
 
-- each .arch: values outside the documented ranges (problems), undeclared fields (notes);
+- each .arch: absurd values and contradictions (problems), values outside the manual's wording
+  (notes citing what real builds show and any build of it beside it), undeclared fields (notes);
 - an IP header (fpga_arch_instantiator.h): the .arch of the folder it was built from, by every
   value the header takes from an .arch; none matching is a problem naming each difference, and
   the other .arch files of a folder that holds a match are not problems;
@@ -13,18 +14,48 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...errors import BinparseError
-from ...family import FileReport, Finding, register_check
-from .arch import IP_HEADER_FIELDS, ArchFile
+from ....errors import BinparseError
+from ....family import FileReport, Finding, register_check
+from .file import IP_HEADER_FIELDS, ArchFile
+from .rules import evidence
 from .ip_header import IpHeader
-from .layer_device import ON_IP, LayerDevice
-from .records import BuildRecord
+from ..compile.layer_device import ON_IP, LayerDevice
+from ..compile.records import BuildRecord
 
 
-def _arch_findings(archs: list[ArchFile]) -> list[Finding]:
+BUILD_NAMES = ("*.svh", "*.mif", "*area_estimate*.txt", "*.qsf", "*.qpf", "*.sof", "*.fit.rpt", "*.build.json")
+
+
+def _built(folder: Path, archs: list[ArchFile], paired: dict[str, str], records: list[BuildRecord]) -> dict[str, str]:
+    """.arch name -> what in its folder shows Intel's tools built from it (the vendor's acceptance)."""
+    out = dict(paired)
+    for r in records:
+        for arch_file in r.summary()["arch_files"]:
+            name = Path(arch_file).name
+            if any(a.name == name for a in archs):
+                out.setdefault(name, f"{r.name} names it")
+    if len(archs) == 1 and archs[0].name not in out:
+        try:
+            files = sorted({p.name for pat in BUILD_NAMES for p in folder.glob(pat) if p.is_file()})
+        except OSError:
+            files = []
+        if files:
+            out[archs[0].name] = f"the folder's only .arch, beside build output ({', '.join(files[:4])}" + \
+                (f" and {len(files) - 4} more" if len(files) > 4 else "") + ")"
+    return out
+
+
+def _arch_findings(archs: list[ArchFile], built: dict[str, str]) -> list[Finding]:
+    """Absurd values and contradictions are problems; the manual's wording is a note citing what
+    real builds show of it, and the build of this .arch beside it if there is one (rules.py)."""
     out = []
     for a in archs:
         out += [Finding("problem", f"{a.name}: {p}", [a.name]) for p in a.problems()]
+        for text, rule in a.manual():
+            facts = [f for f in (evidence(rule), (f"Intel's tools built this .arch: {built[a.name]}"
+                                                  if a.name in built else "")) if f]
+            out.append(Finding("note", f"{a.name}: {text}; " + ("; ".join(facts) if facts else
+                               "no vendor tool is known to refuse it, so it is not a problem"), [a.name]))
         out += [Finding("note", f"{a.name}: {n}", [a.name]) for n in a.notes()]
     return out
 
@@ -107,7 +138,7 @@ def _placement_findings(placements: list[LayerDevice], arch: ArchFile | None, ar
 
 def _reports_vs_arch(folder: Path, archs: list[ArchFile]) -> list[Finding]:
     """Do a compile folder's transform reports agree with the .arch beside them (they win)?"""
-    from .folder import CompileFolder
+    from ..compile.folder import CompileFolder
     try:
         cf = CompileFolder(folder)
     except BinparseError:
@@ -136,6 +167,31 @@ def _reports_vs_arch(folder: Path, archs: list[ArchFile]) -> list[Finding]:
     return out
 
 
+def _records(folder: Path, records: list[BuildRecord], archs: list[ArchFile]) -> list[Finding]:
+    """Does a build record name the .arch beside it (in its folder, or the project folder above)?"""
+    out = []
+    names = {a.name for a in archs}
+    try:
+        above = sorted(p.name for p in folder.parent.glob("*.arch") if p.is_file()) if not archs else []
+    except OSError:
+        above = []
+    for r in records:
+        s = r.summary()
+        design = f" (design {s['design']})" if s["design"] else ""
+        for arch_file in s["arch_files"]:
+            name = Path(arch_file).name
+            if name in names:
+                out.append(Finding("ok", f"{r.name} names the architecture {name}{design}, which is in this folder", [r.name, name]))
+            elif archs or above:
+                beside = sorted(names) or [f"../{n}" for n in above]
+                out.append(Finding("note", f"{r.name} names the architecture {name}{design}, not the .arch beside this build "
+                                           f"({', '.join(beside)}): the record is of another build", [r.name]))
+            else:
+                out.append(Finding("note", f"{r.name} names the architecture {arch_file}{design}, which is not in "
+                                           "this folder", [r.name]))
+    return out
+
+
 @register_check
 def check_intel_arch(reports: list[FileReport], folder: Path) -> list[Finding]:
     objs = [r.obj for r in reports]
@@ -145,22 +201,21 @@ def check_intel_arch(reports: list[FileReport], folder: Path) -> list[Finding]:
     records = [o for o in objs if isinstance(o, BuildRecord)]
     if not (archs or headers or placements or records):
         return []
-    out = _arch_findings(archs)
+    out: list[Finding] = []
     paired: ArchFile | None = None
     paired_header: IpHeader | None = None
+    built: dict[str, str] = {}
     for h in headers:
         found, a = _pair(h, archs)
         out += found
+        if a is not None:
+            built.setdefault(a.name, f"{h.name} (dla_create_ip's header) agrees with it")
         if a is not None and paired is None:
             paired, paired_header = a, h
+    out = _arch_findings(archs, _built(folder, archs, built, records)) + out
     out += _placement_findings(placements, paired, archs, paired_header)
     out += _reports_vs_arch(folder, [paired] if paired else archs)
-    names = {a.name for a in archs}
-    for r in records:
-        for arch_file in r.summary()["arch_files"]:
-            here = Path(arch_file).name in names
-            out.append(Finding("ok" if here else "note", f"{r.name} names the architecture {arch_file}"
-                               + (", which is in this folder" if here else ", which is not in this folder"), [r.name]))
+    out += _records(folder, records, archs)
     return out
 
 

@@ -1,8 +1,8 @@
 """`ArchFile`: an FPGA AI Suite architecture description (.arch) read, checked and summarised.
 
 The text is read by protobuf's text-format parser (arch_text.py) against binparse's declaration
-of Intel's documented parameters (schemas/intel_dla/arch.proto). `problems()` names values
-outside the ranges the IP Reference Manual (doc 768974) documents; `ip_values()` gives the values
+of Intel's documented parameters (schemas/intel_dla/arch.proto). `problems()` names absurd values
+and contradictions, `manual()` values outside the IP Reference Manual's (doc 768974) wording (rules.py); `ip_values()` gives the values
 `dla_create_ip` carries into the IP's fpga_arch_instantiator.h, for pairing an IP with its .arch.
 """
 
@@ -14,14 +14,11 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from ...errors import FormatError
-from .arch_text import Unknown, parse_arch_text, to_text
+from ....errors import FormatError
+from . import rules
+from .rules import MANUAL
+from .text import Unknown, parse_arch_text, to_text
 
-MANUAL = "IP Reference Manual (768974)"
-C_VECTORS = (4, 8, 16, 32, 64)
-LANES = (1, 2, 4)
-POOL_K_VECTORS = (1, 2, 4, 8, 16, 32, 64)
-DEPTHWISE_K_VECTORS = (16, 32, 64)
 # The manual's list of families, and AGX3: Intel's own Agilex 3 examples name it (the 2025.1
 # manual says AGX5 targets "Agilex 5 or Agilex 3").
 FAMILIES = ("A10", "AGX3", "AGX5", "AGX7", "C10", "S10")
@@ -45,7 +42,18 @@ IP_HEADER_FIELDS = {
 }
 
 
+# The largest real .arch binparse has seen is 3.5 KB (Intel's examples and users' builds are 0.7-3.5 KB);
+# protobuf's text parser takes ~50x a file's size in memory, so an .arch is read up to 1 MiB (300x the
+# largest real one): past that it is refused before it is read, by its size.
+MAX_ARCH_BYTES = 1 << 20
+
+
 def _read_text(source: str | os.PathLike[str] | bytes, file: str | None) -> str:
+    size = len(source) if isinstance(source, bytes) else os.stat(source).st_size
+    if size > MAX_ARCH_BYTES:
+        raise FormatError(f"an .arch file of {size:,} bytes: architecture descriptions are a few KB, binparse reads "
+                          f"them up to {MAX_ARCH_BYTES:,} bytes", file=file, expected=f"<= {MAX_ARCH_BYTES:,} bytes",
+                          found=f"{size:,} bytes")
     data = source if isinstance(source, bytes) else Path(source).read_bytes()
     try:
         return data.decode("utf-8-sig")
@@ -117,72 +125,12 @@ class ArchFile:
 
     # -- checks ------------------------------------------------------------------------------
     def problems(self) -> list[str]:
-        """Values outside the documented ranges, each with the rule it breaks."""
-        out: list[str] = []
-        k, c, m = self.k_vector, self.c_vector, self.message
-        if c is not None and c not in C_VECTORS:
-            out.append(f"c_vector {c} is not one of {list(C_VECTORS)} ({MANUAL}, global parameters)")
-        if k is not None and not 1 <= k <= 128:
-            out.append(f"k_vector {k} is outside [1, 128] ({MANUAL}, global parameters)")
-        if k is not None and c is not None and k % c:
-            out.append(f"k_vector {k} is not a multiple of c_vector {c} ({MANUAL}, global parameters)")
-        lanes = self.get("num_lanes")
-        if lanes is not None and lanes not in LANES:
-            out.append(f"num_lanes {lanes} is not one of {list(LANES)} ({MANUAL}, global parameters)")
-        if lanes is not None and lanes > 1 and any(p.name == "softmax" for p in m.custom_aux_primitive):
-            out.append(f"num_lanes {lanes} with a softmax module: the softmax module is not supported with lanes "
-                       f"({MANUAL}, num_lanes)")
-        widths = dict(self.aux_k_vectors())
-        if m.HasField("xbar") and m.xbar.HasField("xbar_k_vector"):
-            widths["xbar"] = m.xbar.xbar_k_vector
-        for label, w in widths.items():
-            if k is not None and (w <= 0 or k % w):
-                out.append(f"{label} k_vector {w} does not divide k_vector {k} ({MANUAL}, global parameters: "
-                           "k_vector must be divisible by the xbar and auxiliary k_vector values)")
-        for label, msg in self._aux_groups():
-            gap = msg.generic_aux_parameters
-            if msg.HasField("k_vector") and msg.HasField("generic_aux_parameters") and gap.HasField("k_vector") \
-                    and gap.k_vector != msg.k_vector:
-                out.append(f"{label} sets k_vector {msg.k_vector} and generic_aux_parameters k_vector {gap.k_vector}")
-        pool_k = widths.get("pool")
-        if pool_k is not None and pool_k not in POOL_K_VECTORS:
-            out.append(f"pool k_vector {pool_k} is not one of {list(POOL_K_VECTORS)} ({MANUAL}, pool)")
-        out += self._depthwise_problems()
-        for p in m.custom_aux_primitive:
-            if p.HasField("max_num_channels") and not 1 <= p.max_num_channels <= 4096:
-                out.append(f"custom_aux_primitive '{p.name}' max_num_channels {p.max_num_channels} is outside "
-                           f"[1, 4096] ({MANUAL}, softmax)")
-        lt = m.layout_transform_params
-        if m.HasField("layout_transform_params") and lt.HasField("data_element_width") \
-                and lt.data_element_width not in (8, 16):
-            out.append(f"layout_transform_params data_element_width {lt.data_element_width} is not 8 or 16 "
-                       f"({MANUAL}, layout_transform_params)")
-        for g in ("input_stream_interface", "output_stream_interface"):
-            s = getattr(m, g)
-            for f in ("data_width", "fifo_depth"):
-                if m.HasField(g) and s.HasField(f):
-                    v = getattr(s, f)
-                    if v < 16 or v & (v - 1):
-                        out.append(f"{g} {f} {v} is not 2^n with n >= 4 ({MANUAL}, {g})")
-        return out
+        """What no build could have: absurd values and contradictions, each with the rule it breaks (rules.py)."""
+        return [text for kind, text, _ in rules.checks(self) if kind != "manual"]
 
-    def _depthwise_problems(self) -> list[str]:
-        m, out = self.message, list[str]()
-        if not m.HasField("depthwise"):
-            return out
-        d, k, c = m.depthwise, self.k_vector, self.c_vector
-        if k is not None and c is not None and k != c:
-            out.append(f"a depthwise module needs k_vector = c_vector, found {k} and {c} ({MANUAL}, global parameters)")
-        dk = self.aux_k_vectors().get("depthwise")
-        if dk is not None and dk not in DEPTHWISE_K_VECTORS:
-            out.append(f"depthwise k_vector {dk} is not one of {list(DEPTHWISE_K_VECTORS)} ({MANUAL}, depthwise)")
-        for names, legal in ((("max_window_height", "max_window_width"), (3, 5, 7)),
-                             (("max_stride_vertical", "max_stride_horizontal"), (1, 2, 3, 4)),
-                             (("max_dilation_vertical", "max_dilation_horizontal"), (1, 2, 3, 4, 5, 6))):
-            for f in names:
-                if d.HasField(f) and getattr(d, f) not in legal:
-                    out.append(f"depthwise {f} {getattr(d, f)} is not one of {list(legal)} ({MANUAL}, depthwise)")
-        return out
+    def manual(self) -> list[tuple[str, str]]:
+        """(text, rule) of each value outside the manual's wording: notes, as no tool is known to refuse them."""
+        return [(text, rule) for kind, text, rule in rules.checks(self) if kind == "manual"]
 
     def notes(self) -> list[str]:
         """What is worth knowing but not wrong: fields binparse does not declare, unset essentials."""
@@ -214,17 +162,56 @@ class ArchFile:
                 "arch_precision": self.get("arch_precision"), "stream_buffer_depth": self.get("stream_buffer_depth"),
                 "aux_k_vectors": self.aux_k_vectors(), "arch": self.to_dict(),
                 "unknown_fields": [u.to_json() for u in self.unknown],
-                "problems": self.problems(), "notes": self.notes()}
+                "problems": self.problems(), "manual": [text for text, _ in self.manual()], "notes": self.notes()}
+
+    def interfaces(self) -> list[str]:
+        """The IP's data paths as the file sets them: streaming, layout transforms, parameter ROM."""
+        out = []
+        for g, label in (("input_stream_interface", "input"), ("output_stream_interface", "output")):
+            if self.get(f"{g}.enable"):
+                out.append(f"{label} streamed ({self.get(f'{g}.data_width')}-bit AXI4-Stream, FIFO "
+                           f"{self.get(f'{g}.fifo_depth')})")
+        if self.get("enable_lightweight_layout_transform"):
+            lw = "lightweight_layout_transform_params"
+            out.append(f"lightweight layout transform ({self.get(f'{lw}.channels')} channel(s) of "
+                       f"{self.get(f'{lw}.input_type') or 'F16'} on a {self.get(f'{lw}.input_bus_width')}-bit bus)")
+        if self.get("enable_layout_transform"):
+            out.append("full layout transform")
+        if self.get("enable_parameter_rom") or any(u.path == "enable_on_chip_parameters" and u.value is True
+                                                   for u in self.unknown):
+            out.append("parameters in on-chip ROM (DDR-free)")
+        return out or ["DDR (no streaming, no on-chip parameters)"]
+
+    def limits(self) -> dict[str, int]:
+        """The maxima and depths the file sets."""
+        keys = ("output_channels_max", "filter_size_width_max", "filter_size_height_max", "output_image_width_max",
+                "output_image_height_max", "filter_scratchpad.filter_depth", "filter_scratchpad.bias_scale_depth")
+        return {k: v for k in keys if (v := self.get(k)) is not None}
 
     def report(self) -> str:
+        """The few lines an engineer wants first; `details()` (inspect --fields) has the whole file."""
         s = self.summary()
         lines = [f"FPGA AI Suite architecture {self.name}: family {s['arch_family']}, KVEC {s['k_vector']}, "
                  f"CVEC {s['c_vector']}, {s['arch_precision']}, stream buffer depth {s['stream_buffer_depth']}"]
         if s["aux_k_vectors"]:
             lines.append("  auxiliary widths: " + ", ".join(f"{k} {v}" for k, v in s["aux_k_vectors"].items()))
+        lines.append("  interfaces: " + "; ".join(self.interfaces()))
+        if self.limits():
+            lines.append("  limits: " + ", ".join(f"{k.split('.')[-1]} {v}" for k, v in self.limits().items()))
+        lines += [f"  [problem] {p}" for p in s["problems"]] + [f"  [note] {n}" for n in s["manual"]]
+        if s["notes"]:
+            lines.append(f"  {len(s['notes'])} note(s) on fields binparse does not declare or the file does not "
+                         "set: `binparse doctor` or `inspect --fields` lists them")
+        lines.append(f"  (`inspect --fields`: every field of the {len(self.text.splitlines())}-line file)")
+        return "\n".join(lines)
+
+    def details(self) -> str:
+        """The summary's first line, then every declared field as protobuf text, then all findings."""
+        s = self.summary()
+        lines = [self.report().splitlines()[0]]
         lines += ["  " + line for line in self.to_text().rstrip().splitlines()]
-        lines += [f"  [problem] {p}" for p in s["problems"]] + [f"  [note] {n}" for n in s["notes"]]
+        lines += [f"  [problem] {p}" for p in s["problems"]] + [f"  [note] {n}" for n in s["manual"] + s["notes"]]
         return "\n".join(lines)
 
 
-__all__ = ["ArchFile", "IP_HEADER_FIELDS", "Unknown"]
+__all__ = ["ArchFile", "IP_HEADER_FIELDS", "MAX_ARCH_BYTES", "Unknown"]

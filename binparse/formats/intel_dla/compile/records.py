@@ -1,8 +1,10 @@
 """`BuildRecord`: the JSON records FPGA AI Suite tools leave beside a build (`*.build.json`,
 `dla_compile_report.json`), identified by name and summarised.
 
-Intel publishes no schema of these files and no real one is shared with binparse, so the summary
-is found by what keys mean, not by fixed paths: the architecture file is any string value ending
+Intel publishes no schema of these files. The keys `dla_build_example_design` writes into
+`.build.json` are read by name (`BUILD_KEYS`, from the real record in
+`../shared/real/intel_dla/lenet-agx5-streaming/build-agx5-lenet`); beyond them the summary is found
+by what keys mean, not by fixed paths: the architecture file is any string value ending
 in `.arch`; clocks are numbers under keys that name a clock or fMAX; resources are numbers under
 keys that name ALMs, DSPs, M20Ks, RAM blocks, registers or LUTs; the design is the first
 `design`/`design_name`/`top`/`name` string. Each value is reported with its JSON path and the
@@ -18,12 +20,18 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...errors import FormatError
+from ....errors import FormatError
 
 NAMES = ("*.build.json", "dla_compile_report.json", "*_dla_compile_report.json")
 _CLOCK = re.compile(r"(clock|clk|fmax|mhz|freq)", re.I)
 _RESOURCE = re.compile(r"^(alms?|dsps?|m20ks?|mlabs?|rams?|brams?|registers?|regs?|luts?|ffs?)(_\w+)?$", re.I)
 _DESIGN = ("design", "design_name", "top", "top_level", "name", "project")
+# the keys of a real .build.json (dla_build_example_design) and what each names
+BUILD_KEYS = {"design_name": "the design example built", "arch_file": "the .arch the IP was built from",
+              "build_dir": "the build folder", "ip_dir": "the generated IP's folder",
+              "parameter_rom_dir": "the folder of the DDR-free parameter ROMs (.mif)",
+              "quartus_project": "the Quartus project folder", "num_instances": "IP instances",
+              "seed": "the Quartus fitter seed", "build_unlicensed_ip": "built without an IP license"}
 
 
 def is_record_name(name: str) -> bool:
@@ -76,16 +84,19 @@ class BuildRecord:
         return {"family": "intel_dla", "kind": self.kind, "inferred": True,
                 "design": self.design[1] if self.design else None,
                 "arch_files": [v for _, v in self.arch_files],
+                "known": {k: self.doc[k] for k in BUILD_KEYS if k in self.doc},
                 "clocks": {p: v for p, v in self.clocks}, "resources": {p: v for p, v in self.resources},
                 "keys": list(self.doc)}
 
     def report(self) -> str:
         s = self.summary()
-        lines = [f"FPGA AI Suite {self.kind} {self.name} (JSON; field meanings inferred from their names)",
+        lines = [f"FPGA AI Suite {self.kind} {self.name} (JSON; "
+                 + ("dla_build_example_design's keys, " if s["known"] else "") + "other fields' meanings inferred from their names)",
                  f"  design: {s['design']}", f"  architecture file: {', '.join(s['arch_files']) or 'none named'}"]
+        lines += [f"  {k} ({BUILD_KEYS[k]}): {v}" for k, v in s["known"].items() if k not in ("design_name", "arch_file")]
         lines += [f"  clock {p}: {v}" for p, v in self.clocks] + [f"  resource {p}: {v}" for p, v in self.resources]
         lines.append("  top-level keys: " + ", ".join(map(str, s["keys"])))
         return "\n".join(lines)
 
 
-__all__ = ["BuildRecord", "NAMES", "is_record_name"]
+__all__ = ["BUILD_KEYS", "BuildRecord", "NAMES", "is_record_name"]

@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...accessors.intel_dla.dla_runtime_output_configuration import SCHEMA
-from ...buffers import BufferLike, byte_view, view
-from ...errors import FormatError, LayoutError
-from .layout import find_roles, output_mapping
-from .tables import DumpTable, MappingTable
+from ....accessors.intel_dla.dla_runtime_output_configuration import SCHEMA
+from ....buffers import BufferLike, byte_view, view
+from ....errors import FormatError, LayoutError
+from .folding import find_roles, output_mapping
+from ..compile.tables import DumpTable, MappingTable
 
 Shape5 = tuple[int, int, int, int, int]
 

@@ -6,6 +6,10 @@ without slicing or folding (those need the compiler's transform reports, which w
 compile folder is given). It is the same index arithmetic as `OutputConfiguration.from_layout`,
 with the vector width taken from the .arch; a BufferLayout for `view/pack/draw --intel-dla
 --arch X.arch --shape N,C,H,W [--side input|output]`.
+
+When the .arch enables the lightweight layout transform, the input is the raw HWC buffer the host
+streams (streaming.py) and the commands say so. An .arch with an absurd value (rules.py) lays
+nothing out: it is refused before anything is allocated.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...errors import BinparseError, LayoutError
-from .arch import ArchFile
+from ....errors import BinparseError, LayoutError
+from ..arch.file import ArchFile
+from ..arch.rules import first_absurd
 from .config import OutputConfiguration
+from .streaming import StreamedInput
 
 SIDES = ("input", "output")
 
@@ -47,7 +53,12 @@ class ArchLayout:
     def __init__(self, arch: ArchFile, shape: tuple[int, int, int, int, int], side: str | None = None) -> None:
         if side is not None and side not in SIDES:
             raise LayoutError("side is input or output", found=side)
+        absurd = first_absurd(arch)
+        if absurd is not None:
+            raise LayoutError(f"{arch.name} lays out no buffer: {absurd}", path=arch.file,
+                              hint="`binparse doctor` lists the architecture's problems")
         self.arch, self.shape, self.side = arch, shape, side
+        self.streamed = StreamedInput.of(arch)
 
     def config(self, side: str) -> OutputConfiguration:
         """The index arithmetic of one side (vector width from the .arch)."""
@@ -71,8 +82,18 @@ class ArchLayout:
         return self.config(side).ip_view(buf)
 
     def view_array(self, buf: Any, *, dequantize: bool = False) -> tuple[NDArray[Any], str]:
-        """The logical tensor of an IP buffer (a copy: a gather drops the padding lanes)."""
+        """The logical tensor of an IP buffer (a copy: a gather drops the padding lanes), or a
+        zero-copy view of a streamed input (lightweight layout transform)."""
         side = self.side or "output"
+        s = self.streamed
+        if s is not None and side == "input":
+            return s.view(buf, self.shape), s.what(self.shape)
+        if s is not None and self.side is None:
+            size, out_bytes = len(memoryview(buf).cast("B")), self.config("output").ip_size * 2
+            if size != out_bytes and s.fits(size, self.shape):
+                return s.view(buf, self.shape), (f"{s.what(self.shape)}; no --side: read as the streamed input, as "
+                                                 f"its {size:,} bytes are the input's size, not the output's "
+                                                 f"{out_bytes:,}")
         return self.config(side).to_logical(buf), self.what(side)
 
     def pack_bytes(self, logical: ArrayLike, *, quantize: bool = False) -> tuple[bytes, str]:
@@ -82,11 +103,15 @@ class ArchLayout:
         n, c, d, h, w = self.shape
         if arr.shape == (n, c, h, w) and d == 1:
             arr = arr.reshape(self.shape)
+        if self.streamed is not None and side == "input":
+            return self.streamed.pack(arr, self.shape), self.streamed.what(self.shape)
         return bytes(self.config(side).to_ip(arr)), self.what(side)
 
     def memory_map(self) -> Any:
-        from .drawing import intel_map
+        from .drawing import intel_map, streamed_map
         side = self.side or "output"
+        if self.streamed is not None and side == "input":
+            return streamed_map(self.streamed, self.shape)
         m = intel_map(self.config(side))
         axis = m.axis_x.replace("KVEC", "CVEC") if side == "input" else m.axis_x
         return dataclasses.replace(m, title=self.what(side), axis_x=axis)

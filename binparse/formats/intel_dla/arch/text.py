@@ -18,8 +18,8 @@ from typing import Any
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message, message_factory, text_format
 
-from ...errors import FormatError
-from .arch_descriptor import DESCRIPTOR
+from ....errors import FormatError
+from .descriptor import DESCRIPTOR
 
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9]+)$")
 MAX_DEPTH = 64  # blocks within blocks: Intel's files nest 4 deep; deeper is not an architecture

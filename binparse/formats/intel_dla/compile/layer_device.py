@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import csv_rows
-from ...errors import FormatError
+from .... import csv_rows
+from ....errors import FormatError
 
 HEADER = ("Node name", "Device", "Node Type (extra info)", "Input Shape (extra info)", "Output Shape (extra info)")
 ON_IP = "FPGA"

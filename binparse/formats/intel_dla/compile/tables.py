@@ -18,12 +18,12 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ... import csv_rows
-from ...errors import FormatError
-from ...progress import LONG_TABLE_ROWS, active, task
+from .... import csv_rows
+from ....errors import FormatError
+from ....progress import LONG_TABLE_ROWS, active, task
 from .arrow_read import INT64_MAX, Raw, parse_rows
 from .dialects import Dialect, detect, dialects
-from .layout import find_roles
+from ..layouts.folding import find_roles
 
 Source = Union[str, "os.PathLike[str]", bytes]
 

@@ -7,42 +7,58 @@ against what the dump's parameters give.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...buffers import view
-from ...errors import FormatError, LayoutError
-from .layout import VECTOR_WIDTHS, Folding, find_roles, input_mapping
-from .tables import DumpTable, MappingTable
+from ....buffers import view
+from ....errors import FormatError, LayoutError
+from .folding import VECTOR_WIDTHS, Folding, find_roles, input_mapping
+from ..compile.tables import DumpTable, MappingTable
 
 Shape5 = tuple[int, int, int, int, int]
 
 
 @dataclass
 class InputConfiguration:
-    """One IP input: logical shape (N, C, D, H, W), CVEC, folding, and the index arrays."""
+    """One IP input: logical shape (N, C, D, H, W), CVEC, folding, and the index arrays.
+
+    The index arrays are made when first used (`logical_offsets`, `ip_offsets`): a dump's row
+    claims a shape, and describing or checking the configuration costs nothing whatever it claims;
+    packing or reading a buffer makes them, for an array or a buffer that holds the elements.
+    """
 
     name: str
     logical_shape: Shape5
     cvec: int
     folding: Folding
-    logical_offsets: NDArray[np.int64]
-    ip_offsets: NDArray[np.int64]
     ip_size: int
     source: str = ""
+    _offsets: tuple[NDArray[np.int64], NDArray[np.int64]] | None = field(default=None, repr=False, compare=False)
+
+    def _mapping(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        if self._offsets is None:
+            self._offsets = input_mapping(self.logical_shape, self.cvec, self.folding)
+        return self._offsets
+
+    @property
+    def logical_offsets(self) -> NDArray[np.int64]:
+        return self._mapping()[0]
+
+    @property
+    def ip_offsets(self) -> NDArray[np.int64]:
+        return self._mapping()[1]
 
     @classmethod
     def from_params(cls, logical_shape: Shape5, cvec: int, folding: Folding | None = None,
                     name: str = "input 0") -> InputConfiguration:
         f = folding or Folding()
-        logical, ip = input_mapping(logical_shape, cvec, f)
         n, c, d, h, w = logical_shape
         out_c, out_h, out_w = f.ip_dims(c, h, w, cvec)
         size = n * out_c * d * out_h * out_w
-        return cls(name, logical_shape, cvec, f, logical, ip, size, f"parameters, CVEC {cvec}")
+        return cls(name, logical_shape, cvec, f, size, f"parameters, CVEC {cvec}")
 
     @classmethod
     def from_dump(cls, dump: DumpTable, mapping: MappingTable | None = None, row: int = 0,
@@ -77,6 +93,9 @@ class InputConfiguration:
         cfg = cls.from_params(shape, cvec, folding, r.get("name", f"input {row}"))
         cfg.source = f"{dump.file or 'dump'} row {row + 2}, CVEC {cvec}"
         if mapping is not None:
+            if mapping.columns["logical_offset"].size != int(np.prod(shape)):
+                raise FormatError("the input mapping's rows are not the dump's elements", file=mapping.file,
+                                  expected=f"{int(np.prod(shape)):,} rows", found=mapping.columns["logical_offset"].size)
             order = np.argsort(mapping.columns["logical_offset"])
             got = mapping.columns["ip_offset"][order]
             if not np.array_equal(got, cfg.ip_offsets[np.sort(mapping.columns["logical_offset"])]):
@@ -96,6 +115,9 @@ class InputConfiguration:
         if arr.shape != self.logical_shape:
             raise LayoutError("array does not have the input's logical shape", path=self.name,
                               expected=self.logical_shape, found=arr.shape)
+        if self.ip_size > 64 * arr.size + (1 << 20):
+            raise LayoutError("the input's IP buffer is far larger than its elements", path=self.name,
+                              expected=f"IP size near {arr.size:,} elements", found=f"{self.ip_size:,} elements")
         buf = bytearray(self.ip_size * 2)
         np.frombuffer(buf, "<f2")[self.ip_offsets] = arr.reshape(-1)[self.logical_offsets]
         return buf
@@ -110,6 +132,10 @@ class InputConfiguration:
 
     def to_logical(self, buffer: Any) -> NDArray[np.float32]:
         """The logical input back from an IP input buffer (a copy), for round trips."""
+        have = len(memoryview(buffer).cast("B"))
+        if have < 2 * self.ip_size:
+            raise LayoutError("the buffer is shorter than the IP input", path=self.name,
+                              expected=f"{2 * self.ip_size:,} bytes", found=f"{have:,} bytes")
         ip = np.frombuffer(buffer, "<f2", count=self.ip_size)
         out = np.empty(int(np.prod(self.logical_shape)), np.float32)
         out[self.logical_offsets] = ip[self.ip_offsets]

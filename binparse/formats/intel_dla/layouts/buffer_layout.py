@@ -7,10 +7,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ...errors import BinparseError
+from ....errors import BinparseError
 from .config import OutputConfiguration
 from .drawing import intel_map
-from .folder import CompileFolder
+from ..compile.folder import CompileFolder
 
 
 class IpBuffer:
@@ -39,8 +39,8 @@ class IpBuffer:
 
 def _warn_if_arch_differs(buf: IpBuffer, arch_path: str) -> None:
     """The compile folder's reports win over --arch; say so when their KVEC differs from it."""
-    from ...errors import warn
-    from .arch import ArchFile
+    from ....errors import warn
+    from ..arch.file import ArchFile
     arch = ArchFile(arch_path)
     try:
         v = buf.output().vector_width

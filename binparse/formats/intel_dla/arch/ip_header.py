@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...errors import FormatError
+from ....errors import FormatError
 
 GUARD = "__FPGA_ARCH_GEN_H__"
 _DEFINE = re.compile(r"#\s*define\s+(\w+)(?:\s+(.*?))?\s*(?://.*)?$")

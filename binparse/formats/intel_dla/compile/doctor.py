@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...errors import BinparseError
-from ...family import FileReport, Finding, register_check
+from ....errors import BinparseError
+from ....family import FileReport, Finding, register_check
 
 
 @register_check

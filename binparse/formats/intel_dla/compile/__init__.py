@@ -1,0 +1,1 @@
+"""The FPGA AI Suite compiler's tables: transform reports, layer placement, compile folders, build records."""
