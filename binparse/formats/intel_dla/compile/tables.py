@@ -260,10 +260,10 @@ def dump_text(kind: str, dialect: str, rows: list[dict[str, Any]]) -> str:
 
 
 def write_mapping(path: str | os.PathLike[str], kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> None:
-    from ...writes import write_text  # regular files only, never through a link (docs/contracts.md)
+    from ....writes import write_text  # regular files only, never through a link (docs/contracts.md)
     write_text(path, mapping_text(kind, dialect, columns))
 
 
 def write_dump(path: str | os.PathLike[str], kind: str, dialect: str, rows: list[dict[str, Any]]) -> None:
-    from ...writes import write_text
+    from ....writes import write_text
     write_text(path, dump_text(kind, dialect, rows))

@@ -189,7 +189,7 @@ class OutputConfiguration:
     # -- persistence -------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write `path` (.json) and the two index arrays beside it (.ip_offsets.npy, .logical_offsets.npy)."""
-        from ...writes import open_for_write, write_text  # regular files only, never through a link
+        from ....writes import open_for_write, write_text  # regular files only, never through a link
         p = Path(path).with_suffix(".json")
         for name, arr in ((".ip_offsets.npy", self.ip_offsets), (".logical_offsets.npy", self.logical_offsets)):
             with open_for_write(p.with_suffix(name)) as f:
