@@ -9,7 +9,6 @@ output and the child's own peak RSS (os.wait4), and kills the child at the time 
 from __future__ import annotations
 
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -42,9 +41,24 @@ class Result:
     killed: bool           # the time limit ended it
 
 
-def _limit() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_CAP, ADDRESS_CAP))
-    os.setsid()
+# Linux keeps a process's peak RSS across exec and starts a forked child's at its parent's: a child
+# forked straight from a large pytest process would report pytest's size. So a small launcher
+# (python -I -S, ~10 MB) is forked instead; it forks and execs the command under the cap, waits for
+# it, and writes the command's own wait status and peak RSS (KiB) to the pipe it is given.
+LAUNCHER = """
+import os, resource, sys
+report, cap = int(sys.argv[1]), int(sys.argv[2])
+pid = os.fork()
+if pid == 0:
+    os.close(report)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    try:
+        os.execvp(sys.argv[3], sys.argv[3:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+os.write(report, b"%d %d" % (status, usage.ru_maxrss))
+"""
 
 
 def run(argv: Sequence[str], *, timeout: float = 60.0, cwd: str | Path | None = None,
@@ -54,8 +68,12 @@ def run(argv: Sequence[str], *, timeout: float = 60.0, cwd: str | Path | None = 
     e.setdefault("PYTHONPATH", str(REPO))
     e.update(env or {})
     start = time.monotonic()
-    p = subprocess.Popen(list(argv), stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=e, preexec_fn=_limit)
+    report_r, report_w = os.pipe()
+    p = subprocess.Popen([sys.executable, "-I", "-S", "-c", LAUNCHER, str(report_w), str(ADDRESS_CAP), *argv],
+                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=e,
+                         start_new_session=True, pass_fds=(report_w,))
+    os.close(report_w)
     killed = threading.Event()
 
     def kill() -> None:
@@ -79,13 +97,17 @@ def run(argv: Sequence[str], *, timeout: float = 60.0, cwd: str | Path | None = 
             p.stdin.close()
         except BrokenPipeError:
             pass
-    _, status, usage = os.wait4(p.pid, 0)
+    p.wait()
     timer.cancel()
+    with os.fdopen(report_r, "rb") as f:
+        report = f.read().split()
     for r in readers:
         r.join()
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return Result(p.returncode, (out[0] if out else b"").decode("utf-8", "replace"),
-                  (err[0] if err else b"").decode("utf-8", "replace"), usage.ru_maxrss * 1024,
+    killed_early = len(report) != 2  # the launcher itself was killed (the time limit) before it reported
+    maxrss = 0 if killed_early else int(report[1])
+    code = -signal.SIGKILL if killed_early else os.waitstatus_to_exitcode(int(report[0]))
+    return Result(code, (out[0] if out else b"").decode("utf-8", "replace"),
+                  (err[0] if err else b"").decode("utf-8", "replace"), maxrss * 1024,
                   time.monotonic() - start, killed.is_set())
 
 
