@@ -14,8 +14,6 @@ a message. Both sides produce the same Python values (checked before timing).
 from __future__ import annotations
 
 import importlib
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -28,54 +26,25 @@ import numpy as np  # noqa: E402
 
 import binparse  # noqa: E402
 from binparse.accessors.espdl.espdl_model import SCHEMA  # noqa: E402
-from binparse.formats.espdl.graph import Graph, MODEL_SCHEMA  # noqa: E402
-from binparse.formats.espdl.flatbuf import FlatBuffer  # noqa: E402
-from binparse.formats.espdl.weights import DTYPES, layout_name  # noqa: E402
+from binparse.formats.espdl.model.graph import Graph, MODEL_SCHEMA, _Decoder  # noqa: E402
+from binparse.formats.espdl.model.flatbuf import FlatBuffer  # noqa: E402
+from binparse.formats.espdl.model.weights import DTYPES, layout_name  # noqa: E402
+from binparse.formats.espdl.model.fbs import flatc_classes  # noqa: E402
+from binparse.errors import BinparseError  # noqa: E402
 from timing import CPU, Target, report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "espdl" / "face-detect-msr" / "esp32s3.espdl"
 FIXTURE = REPO / "fixtures" / "espdl" / "models" / "conv_s8_blocks.espdl"
 OUT = REPO / "bench" / ".out"
-FBS_TYPES = {"float32": "float", "float64": "double", "int8": "byte", "uint8": "ubyte", "int16": "short",
-             "uint16": "ushort", "int32": "int", "uint32": "uint", "int64": "long", "uint64": "ulong"}
-
-
-def _t(t: str) -> str:
-    if t.startswith("["):
-        return "[" + _t(t[1:-1]) + "]"
-    base, _, n = t.partition("[")
-    return f"[{FBS_TYPES.get(base, base)}:{n[:-1]}]" if n else FBS_TYPES.get(t, t)
-
-
-def fbs_text() -> str:
-    """A .fbs written from binparse's description of the tables (not ESP-DL's file)."""
-    lines = [f"namespace {SCHEMA['namespace']};"]
-    for name, e in SCHEMA["enums"].items():
-        lines.append(f"enum {name} : {_t(e['type'])} {{ " + ", ".join(f"{k} = {v}" for k, v in e["values"].items()) + " }")
-    for name, s in SCHEMA["structs"].items():
-        lines.append(f"struct {name} (force_align: {s['align']}) {{ " + " ".join(f"{f}: {_t(t)};" for f, t in s["fields"]) + " }")
-    for name, members in SCHEMA["unions"].items():
-        lines.append(f"union {name} {{ " + ", ".join(f"{m}: {t}" for m, t in members) + " }")
-    for name, fields in SCHEMA["tables"].items():
-        lines.append(f"table {name} {{ " + " ".join(f"{f}: {_t(t)};" for f, t in fields) + " }")
-    lines.append(f"root_type {SCHEMA['root']};")
-    return "\n".join(lines) + "\n"
 
 
 def flatc_model() -> Any:
     """The flatc-generated `Model` class, or None (with the reason printed)."""
-    if shutil.which("flatc") is None:
-        print("(flatc not installed: the flatc row is skipped)")
-        return None
     try:
-        import flatbuffers  # noqa: F401
-    except ImportError:
-        print("(the flatbuffers Python runtime is not installed: the flatc row is skipped)")
+        flatc_classes(OUT)
+    except BinparseError as exc:
+        print(f"({exc.message}: the flatc row is skipped)")
         return None
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "espdl_from_binparse.fbs").write_text(fbs_text())
-    subprocess.run(["flatc", "--python", "-o", str(OUT / "flatc"), str(OUT / "espdl_from_binparse.fbs")], check=True)
-    sys.path.insert(0, str(OUT / "flatc"))
     return importlib.import_module(f"{SCHEMA['namespace']}.Model").Model
 
 
@@ -91,8 +60,14 @@ def main() -> None:
         return [(t.get("name"), t.get("dims"), DTYPES.get(t.get("data_type", 0)), t.get("exponents"),
                  layout_name(t.get("doc_string"))) for t in g.get("initializer", [])]
 
+    def decoder_list() -> list[tuple[Any, ...]]:  # what binparse's models use: the int32-in-int64 rule, memo
+        fb = FlatBuffer(payload, MODEL_SCHEMA)
+        ts = _Decoder(fb).tensors(fb.root().get("graph"), "initializer", "initializer")
+        return [(t.name, t.dims, t.dtype, t.exponents, t.layout) for t in ts]
+
     cases: list[tuple[str, Callable[[], Any]]] = [
         ("binparse: reader, initializers only", binparse_list),
+        ("binparse: decoder, initializers (int32 rule)", decoder_list),
         ("binparse: Graph.read (whole graph)", lambda: Graph.read(payload)),
     ]
     Model = flatc_model()
@@ -107,14 +82,15 @@ def main() -> None:
                             tuple(t.ExponentsAsNumpy().tolist()), layout_name(doc.decode() if doc else None)))
             return out
 
-        assert flatc_list() == binparse_list(), "the two readers disagree"
+        assert flatc_list() == binparse_list() == decoder_list(), "the readers disagree"
         cases.append(("flatc --python classes (flatbuffers runtime)", flatc_list))
     n = len(binparse_list())
     print(f"file: {path.name}, {len(data):,}-byte payload, {n} initializers; Python {sys.version.split()[0]}, "
           f"numpy {np.__version__}")
     mine, flatc = "binparse: reader, initializers only", "flatc --python classes (flatbuffers runtime)"
-    report(cases, base=mine, floor=mine, title="espdl model decode", clock=CPU,
-           targets=(Target(mine, flatc, 1.0),))  # issue 14: no more than flatc's classes (skipped without them)
+    decoder = "binparse: decoder, initializers (int32 rule)"
+    report(cases, base=mine, floor=mine, title="espdl model decode", clock=CPU,  # issues 14, 29: no more than
+           targets=(Target(mine, flatc, 1.0), Target(decoder, flatc, 1.0)))  # flatc's classes (skipped without)
 
 
 if __name__ == "__main__":

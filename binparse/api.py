@@ -2,36 +2,35 @@
 
 from __future__ import annotations
 
-import builtins
 import mmap
 import os
-from pathlib import Path
 from typing import Any
 
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
+from .filemap import map_fd
+from .paths import open_regular
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
 from .runtime import Accessor
+from .text import is_lfs_pointer
 
 
 def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
-    """Map a file read-only (an empty file gives b''). Errors become `FormatError`s."""
-    p = Path(path)
+    """Map a file read-only (an empty file gives b''; else a `filemap.FileMap`, which knows its
+    file). A path that is not a regular file (a FIFO, socket or device is refused before anything
+    is read: `paths.open_regular`), is missing or cannot be read gives a `PathError`."""
+    p = os.fspath(path)
+    fd = open_regular(p)
     try:
-        with builtins.open(p, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size == 0:
-                return b""
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except IsADirectoryError:
-        raise FormatError("is a directory, not a file", file=str(p)) from None
-    except FileNotFoundError:
-        raise FormatError("no such file", file=str(p)) from None
-    except PermissionError:
-        raise FormatError("cannot read the file (permission denied)", file=str(p)) from None
+        st = os.fstat(fd)
+        if st.st_size == 0:
+            return b""
+        return map_fd(fd, p, st)
     except OSError as exc:
-        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=str(p)) from None
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
+    finally:
+        os.close(fd)
 
 
 def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,  # noqa: A001
@@ -49,11 +48,15 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         plugins.load_family_of_format(format)
     if not isinstance(source, (bytes, bytearray, memoryview)) and isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
-        if not format and Path(file).is_dir():
-            opener = _sniff_loading(Path(file), b"", None)
-            if opener is not None:
-                return opener(file)
-        buf: Any = map_file(file)
+        try:
+            buf: Any = map_file(file)
+        except BinparseError:  # a folder a family reads (asked only when the path is not a file)
+            if format or not os.path.isdir(file):
+                raise
+            opener = _sniff_loading(file, b"", None)
+            if opener is None:
+                raise
+            return opener(file)
     else:
         buf = source
     mv = byte_view(buf, file=file)
@@ -61,17 +64,20 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         fmt = get(format)
     else:
         head = bytes(mv[:4096])
+        if is_lfs_pointer(head):  # the artifact itself is not here: say so, not "no known format"
+            raise FormatError("is a Git-LFS pointer, not the file itself (it was not fetched)", file=file,
+                              hint="run `git lfs pull` in its repository")
         quick = quick_detect(mv.nbytes, head) if file is None and not version else None
         if quick is not None:  # a nameless binary buffer of one format's size or magic
             return open_as(quick, mv, file=None, **params)
-        opener = _sniff_loading(Path(file) if file else None, head, mv.nbytes)
+        opener = _sniff_loading(file, head, mv.nbytes)
         if opener is not None:  # a text format, a folder, a file of a size or version the family works out
             return opener(file if file is not None else bytes(mv))
         fmt = detect(mv.nbytes, head, file=file, version=version, buf=mv)
     return open_as(fmt, mv, file=file, **params)
 
 
-def _sniff_loading(path: Path | None, head: bytes, size: int | None) -> Any:
+def _sniff_loading(path: str | None, head: bytes, size: int | None) -> Any:
     """The opener a sniffer gives, after importing the families whose signs the file shows.
 
     When none of them claims it (no sniffer, no format of its size or magic), every family is

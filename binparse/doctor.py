@@ -5,9 +5,14 @@ version word, header); whether files that belong together agree (a descriptor an
 it describes, a network and its parameters, printouts and what they print, dumps and mappings of
 one compile); the padding and pitches that make naive readers wrong, one line each; and which
 runtimes can load the artifacts. Unknown files are
-listed, not fatal. Findings are `ok`, `note` (worth knowing) or `problem` (exit code 1). A folder
-where no file could be identified is "nothing checked" (exit code 1 too), never "no problems";
-subfolders are named, and checked one by one with `-r`.
+listed, not fatal. Findings are `ok`, `note` (worth knowing) or `problem` (exit code 1). What could
+not be read or verified (a net read with a nearest layout, an encrypted model without its key, a
+Git-LFS pointer, a FIFO, device, dangling link, link out of the folder or unreadable file named
+like an artifact) is "not verified" (exit code 2) and named in the headline, never "no problems".
+A folder where no file could be identified is "nothing checked" (exit code 2), never "no
+problems"; subfolders are named, and checked one by one with `-r`. Nothing is opened before
+`binparse.paths` has looked at it: links are followed only inside the folder given, FIFOs,
+sockets and devices are never opened, permission denied is a finding about that name.
 
 This module identifies the files and runs the checks each family registered
 (`binparse.family.register_check`); what to check lives with the family. A sub-folder a family
@@ -22,29 +27,54 @@ from pathlib import Path
 from typing import Any
 
 from . import api
-from .errors import BinparseError, FormatError
+from .doctor_text import exit_code, report_text, tally, worst
+from .errors import BinparseError, PathError
 from .family import Artifact, FileReport, Finding, checks
 from .lookalike import looks_like_artifact
+from .paths import Entry, entries, require_regular
+from .plugins import signs
 from .registry import format_of
 from .runtime import Accessor
+from .text import LFS_POINTER, is_lfs_pointer, name_matches
 
 
 def _unreadable(rep: FileReport, path: Path, error: str) -> FileReport:
     """A file binparse could not read: an artifact (named, with why) if it looks like one."""
-    like = looks_like_artifact(path)
+    try:
+        like = looks_like_artifact(path)
+        size = f"{path.stat().st_size:,} bytes"
+    except OSError as exc:
+        like, size = None, f"cannot be read ({exc.strerror or exc})"
     if like is None:
-        rep.evidence = f"{path.stat().st_size:,} bytes, no known format"
+        rep.evidence = f"{size}, no known format"
         return rep
     rep.family, rep.kind, rep.version = like.family, like.kind, "unreadable"
     rep.evidence, rep.error = like.why, error
     return rep
 
 
+def _lfs_pointer(path: Path) -> bool:
+    """True for a Git-LFS pointer (the text git leaves when the artifact itself was not fetched)."""
+    try:
+        with open(path, "rb") as f:  # a regular file: `paths.classify` said so
+            return is_lfs_pointer(f.read(len(LFS_POINTER)))
+    except OSError:
+        return False
+
+
+def _named_like(name: str) -> str | None:
+    """'family kind' of the artifact `name` is named like (the families' name patterns), or None."""
+    for sign in signs():
+        if any(name_matches(name, pattern) for pattern in sign.names):
+            return f"{sign.family} {sign.kind}"
+    return None
+
+
 def _companions(folder: Path) -> list[Path]:
     """The sub-folders of `folder` whose files belong with its own (`Family.companions`, e.g. TI's tempDir/)."""
     from .plugins import families
     names = dict.fromkeys(c for fam in families() for c in fam.companions)
-    return [folder / n for n in names if (folder / n).is_dir()]
+    return [folder / n for n in names if (folder / n).is_dir() and not (folder / n).is_symlink()]
 
 
 def _identify(path: Path, name: str | None = None, options: Any = None) -> FileReport:
@@ -56,6 +86,7 @@ def _identify(path: Path, name: str | None = None, options: Any = None) -> FileR
             obj = with_options(options)
         if isinstance(obj, Accessor) and isinstance(obj, Artifact):
             obj.summary()  # reads what `inspect` shows: a file that opens but cannot be read is caught here
+        doc = None if isinstance(obj, Accessor) else obj.summary()
     except BinparseError as exc:
         return _unreadable(rep, path, exc.describe(known_file=str(path)))
     except Exception as exc:  # a bug must not stop the report on the other files
@@ -66,32 +97,65 @@ def _identify(path: Path, name: str | None = None, options: Any = None) -> FileR
         rep.family, rep.kind, rep.version, rep.format = fmt.family, fmt.kind, fmt.version, fmt.name
         rep.evidence = (fmt.identifies() if fmt.magic is not None or fmt.identified_by
                         else f"size {path.stat().st_size:,} bytes")
-    else:
-        doc = obj.summary()
+    elif doc is not None:
         rep.family, rep.kind = doc.get("family", "?"), doc.get("kind", "?")
         rep.version = doc.get("dialect") or doc.get("version", "")
         rep.evidence = "CSV header" if "dialect" in doc else ""
     return rep
 
 
-def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
+def _skipped(e: Entry, name: str, findings: list[Finding], not_verified: list[str]) -> dict[str, str]:
+    """A name in the folder that was not read (a link out, a FIFO, permission denied...), said as
+    such; "not verified" when it is named like an artifact or could not be read."""
+    like = _named_like(e.path.name)
+    if like is not None or e.why == "permission denied":
+        not_verified.append(name)
+        what = f"named like a {like}" if like else "a file"
+        findings.append(Finding("note", f"not verified: {name} ({what}) was skipped: {e.why}", [name]))
+    return {"file": name, "why": e.why}
+
+
+def _listing(p: Path, root: str | os.PathLike[str] | None) -> tuple[list[Entry], list[Path]]:
+    """(the entries of a folder, or the one file given; its companion folders)."""
+    if not p.is_dir():
+        require_regular(p)  # missing, a FIFO, a device: refused before anything is opened
+        return [Entry(p, "file")], []
+    return entries(p, root or p), _companions(p)
+
+
+def doctor(path: str | os.PathLike[str], options: Any = None,
+           root: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """The doctor's report of a folder or a file; `options` (the command line's, e.g. `--key`) are
-    given to each opened object that takes them (`with_options`), as `inspect` does."""
+    given to each opened object that takes them (`with_options`), as `inspect` does. Links are
+    followed only to targets inside `root` (default: the folder itself)."""
     p = Path(path)
-    if not p.exists():
-        raise FormatError("no such file or folder", file=str(p))
+    listed, companions = _listing(p, root)
     folder = p if p.is_dir() else p.parent
-    paths = sorted(x for x in (p.iterdir() if p.is_dir() else [p]) if x.is_file())
-    companions = _companions(p) if p.is_dir() else []
-    subfolders = sorted(x.name for x in p.iterdir() if x.is_dir() and x not in companions) if p.is_dir() else []
-    reports = [_identify(x, None, options) for x in paths]
     findings: list[Finding] = []
+    not_verified: list[str] = []
+    skipped = [_skipped(e, e.path.name, findings, not_verified) for e in listed if e.kind == "skipped"]
+    files = [(e.path, e.path.name) for e in listed if e.kind == "file"]
     for sub in companions:  # read with the folder's files, as the vendor's tools meant them
-        inside = sorted(x for x in sub.iterdir() if x.is_file())
-        reports += [_identify(x, f"{sub.name}/{x.name}", options) for x in inside]
-        findings.append(Finding("note", f"{sub.name}/ holds files that belong with this folder's ({len(inside)} "
-                                        f"file(s)): checked together with them", [f"{sub.name}/"]))
-    not_verified = []
+        try:
+            inside = entries(sub, root or p)
+        except PathError as exc:
+            not_verified.append(f"{sub.name}/")
+            findings.append(Finding("note", f"not verified: {sub.name}/ could not be listed: {exc.message}"))
+            continue
+        files += [(e.path, f"{sub.name}/{e.path.name}") for e in inside if e.kind == "file"]
+        skipped += [_skipped(e, f"{sub.name}/{e.path.name}", findings, not_verified)
+                    for e in inside if e.kind == "skipped"]
+        findings.append(Finding("note", f"{sub.name}/ holds files that belong with this folder's "
+                                        f"({sum(e.kind == 'file' for e in inside)} file(s)): checked together with "
+                                        "them", [f"{sub.name}/"]))
+    reports = []
+    for path_, name in files:
+        if _lfs_pointer(path_):  # the artifact itself is not there: nothing of it can be read
+            not_verified.append(name)
+            findings.append(Finding("note", f"not verified: {name} is a Git-LFS pointer: the file itself was not "
+                                            "fetched (`git lfs pull`)", [name]))
+        else:
+            reports.append(_identify(path_, name if name != path_.name else None, options))
     for r in reports:
         if r.error:
             a = "an" if r.family[:1] in "aeiou" else "a"
@@ -109,13 +173,29 @@ def doctor(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
         except Exception as exc:  # one failing check must not hide the others' findings
             findings.append(Finding("problem", f"the {check.__module__} check failed ({type(exc).__name__}: {exc}); "
                                                "please report it"))
+    confirmed = {r.name for r in reports if r.verified_by and r.name in not_verified}
+    if confirmed:  # a check found vendor evidence that confirms what the file's layout could not
+        not_verified = [n for n in not_verified if n not in confirmed]
+        findings = [f for f in findings if not (f.text.startswith("not verified: ") and f.files
+                                                and f.files[0] in confirmed)]
     known = [r for r in reports if r.family != "unknown"]
     unknown = [r.name for r in reports if r.family == "unknown"]
     status = ("problem" if any(f.level == "problem" for f in findings) else
+              "not verified" if not_verified else
               "ok" if known else "nothing checked")  # never "no problems" about nothing
     return {"path": str(p), "status": status, "files": [r.to_json() for r in known], "unknown_files": unknown,
-            "not_verified": not_verified,
-            "subfolders": subfolders, "findings": [f.to_json() for f in findings]}
+            "not_verified": list(dict.fromkeys(not_verified)), "skipped": skipped,
+            "subfolders": [e.path.name for e in listed if e.kind == "folder" and e.path not in companions],
+            "findings": [f.to_json() for f in findings]}
+
+
+def _unlisted(folder: Path, exc: PathError) -> dict[str, Any]:
+    """The report of a folder below the one given that could not be listed (permission denied)."""
+    name = folder.name + "/"
+    return {"path": str(folder), "status": "not verified", "files": [], "unknown_files": [],
+            "not_verified": [name], "skipped": [], "subfolders": [],
+            "findings": [Finding("note", f"not verified: the folder could not be listed: {exc.message}",
+                                 [name]).to_json()]}
 
 
 def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
@@ -123,45 +203,33 @@ def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, 
 
     Each folder is checked on its own (files agree with the files beside them, as the tools
     write a compile's artifacts into one folder), with its companion sub-folders (not checked
-    again on their own); status is the worst of them.
+    again on their own); status is the worst of them. Links are never walked into (a link is
+    listed as such where it is); a folder that cannot be listed is a finding about it. `tally`
+    counts the folders walked, the files, problems, notes and what is not verified.
     """
     root = Path(path)
     if not root.is_dir():
         doc = doctor(root, options)
-        return {"path": str(root), "status": doc["status"], "folders": [doc]}
-    folders = [root, *sorted(x for x in root.rglob("*") if x.is_dir() and x not in _companions(x.parent))]
-    docs = [doctor(f, options) for f in folders if f == root or any(x.is_file() for x in f.iterdir())]
+        return {"path": str(root), "status": doc["status"], "folders": [doc], "tally": tally([doc], 1)}
+    folders: list[Path] = [root]
+    for top, dirs, _ in os.walk(root, followlinks=False):  # one it cannot list is reported by doctor() below
+        here = Path(top)
+        companions = set(_companions(here))
+        dirs[:] = sorted(d for d in dirs if here / d not in companions and not (here / d).is_symlink())
+        folders += [here / d for d in dirs]
+    docs = []
+    for f in sorted(folders, key=lambda x: (x != root, str(x))):
+        try:
+            doc = doctor(f, options, root)
+        except PathError as exc:
+            if f == root:
+                raise
+            doc = _unlisted(f, exc)
+        if f == root or doc["files"] or doc["unknown_files"] or doc["not_verified"] or doc["skipped"]:
+            docs.append(doc)
     checked = [d for d in docs if d["status"] != "nothing checked"]
-    status = ("problem" if any(d["status"] == "problem" for d in docs) else "ok" if checked else "nothing checked")
-    return {"path": str(root), "status": status, "folders": checked or docs[:1]}
+    status = worst(d["status"] for d in docs) if checked else "nothing checked"
+    return {"path": str(root), "status": status, "folders": checked or docs[:1], "tally": tally(docs, len(folders))}
 
 
-_HEADLINES = {"ok": "no problems found", "problem": "PROBLEMS FOUND",
-              "nothing checked": "NOTHING CHECKED: no artifact binparse knows is in this folder"}
-
-
-def report_text(doc: dict[str, Any]) -> str:
-    if "folders" in doc:  # a tree
-        return "\n\n".join(report_text(d) for d in doc["folders"])
-    headline = _HEADLINES[doc["status"]]
-    if doc.get("not_verified"):
-        headline += (f"; NOT VERIFIED: {', '.join(doc['not_verified'])} (read only in part or with a layout no "
-                     "vendor file confirms)")
-    lines = [f"binparse doctor {doc['path']}: {headline}"]
-    for f in doc["files"]:
-        what = f"{f['family']} {f['kind']} {f['version']}".strip()
-        shown = f["evidence"] and f["evidence"] not in what
-        lines.append(f"  {f['file']}: {what} ({f['evidence']})" if shown else f"  {f['file']}: {what}")
-
-        if f["runtime"]:
-            lines.append(f"      loads on: {f['runtime']}")
-    if doc["unknown_files"]:
-        lines.append("  other files (not artifacts binparse knows): " + ", ".join(doc["unknown_files"]))
-    if doc["subfolders"]:
-        lines.append("  subfolders, not checked (`binparse doctor -r` checks each): " + ", ".join(doc["subfolders"]))
-    for f in doc["findings"]:
-        lines.append(f"  [{f['level']}] {f['text']}")
-    return "\n".join(lines)
-
-
-__all__ = ["doctor", "doctor_tree", "report_text"]
+__all__ = ["doctor", "doctor_tree", "exit_code", "report_text", "worst"]

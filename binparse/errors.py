@@ -61,12 +61,29 @@ class BinparseError(Exception):
             text += f". {self.hint[:1].upper()}{self.hint[1:]}"
         return text
 
+    def on_command_line(self) -> BinparseError:
+        """The same error with the Python arguments its hint names (`format=NAME`) said as the
+        command line's options (`--format NAME`): what the `binparse` command prints (returns self)."""
+        for python, option in COMMAND_LINE.items():
+            self.message = self.message.replace(python, option)
+            self.hint = self.hint.replace(python, option) if self.hint else self.hint
+        self.args = (str(self),)
+        return self
+
     def with_file(self, file: str) -> BinparseError:
         """Fill in the file name if the raiser did not know it (returns self)."""
         if self.file is None:
             self.file = file
             self.args = (str(self),)
         return self
+
+
+# Errors name what to pass in Python terms (`binparse.open(path, format=NAME)`); the command line
+# says the same with its options (`BinparseError.on_command_line`).
+COMMAND_LINE = {
+    "format=NAME": "--format NAME",
+    " or version=SDK to say which SDK wrote it": "",
+}
 
 
 class SchemaError(BinparseError):
@@ -98,6 +115,21 @@ class FormatError(BinparseError):
 
 class ValidationError(FormatError):
     """A field's value breaks the schema's `valid` or `contents` rule."""
+
+
+class PathError(FormatError):
+    """A path that cannot be read as the file or folder it should be: missing, permission denied,
+    a FIFO, socket or device node, a link out of the folder given (exit code 3: an I/O error)."""
+
+
+class WriteError(BinparseError):
+    """A write binparse refuses: the target is not a regular file (a link, FIFO, device, folder), its
+    folder is a link or missing, or a path escapes the folder writes are confined to (exit code 3)."""
+
+
+class UsageError(BinparseError):
+    """The command line asks for something that cannot be done as asked (exit code 3, like argparse's
+    own usage errors)."""
 
 
 class LayoutError(BinparseError):

@@ -13,6 +13,8 @@ The commands only ask an opened object for the protocols below:
 - `BufferLayout`: a device buffer's layout: the logical view, packing, and a memory map to draw.
 - `Described`: an artifact read fully only with another beside it (`--net NET`).
 - `Comparable`: two artifacts of a kind compared (`compare A B`).
+- `Exportable`: an artifact written as a model another runtime runs (`export A -o OUT`, `--check`).
+- `Repairable`: an artifact with a defect its family can undo (`repair FILE -o FIXED`).
 - `Check`: a doctor check over the identified files of one folder.
 """
 
@@ -88,6 +90,26 @@ class Comparable(Protocol):
         """The comparison; it may also have `svg() -> str` (`compare --svg`)."""
 
 
+@runtime_checkable
+class Exportable(Protocol):
+    """An artifact exported as a model another runtime runs (`export A -o OUT [--check]`)."""
+
+    def export_model(self, options: Any) -> tuple[bytes, str]:
+        """The exported model's bytes and a few words saying what it is (`options`: the command line's)."""
+
+    def check_export(self, options: Any) -> Any:
+        """The export run on the artifact's own test inputs against its test outputs: an `Artifact`
+        with an `exit_code` (0 reproduced, 1 not reproduced, 2 nothing to check it with)."""
+
+
+@runtime_checkable
+class Repairable(Protocol):
+    """An artifact with a defect its family can undo (`repair FILE -o FIXED`)."""
+
+    def repaired(self, options: Any) -> tuple[bytes, str]:
+        """The repaired file's bytes and what was changed; `BinparseError` when nothing needs it or it cannot be."""
+
+
 @dataclass
 class Finding:
     """One line of a doctor report: `ok`, `note` (worth knowing) or `problem` (exit code 1)."""
@@ -116,12 +138,23 @@ class FileReport:
     runtime: str = ""
     obj: Any = None
     error: str = ""  # set when the file looks like an artifact but could not be read
+    # set by a check when vendor evidence beside the file (a printout, a record) confirms what its own
+    # layout could not: the file is then verified by that evidence, named here
+    verified_by: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        doc = {"file": self.name, "family": self.family, "kind": self.kind, "version": self.version,
-               "format": self.format, "evidence": self.evidence, "runtime": self.runtime}
+        """The file's JSON; its keys mean what they mean in `inspect --json` (docs/cli-conventions.md):
+        `format` the registered format, `format_version` the registry's label of it, `version` the
+        artifact's own version as its family names it (the label where the object names none)."""
+        own = getattr(self.obj, "version", None) if self.obj is not None else None
+        doc = {"file": self.name, "family": self.family, "kind": self.kind,
+               "version": own if isinstance(own, str) and self.format else self.version,
+               "format": self.format, "format_version": self.version if self.format else "",
+               "evidence": self.evidence, "runtime": self.runtime}
         if self.error:
             doc["error"] = self.error
+        if self.verified_by:
+            doc["verified_by"] = self.verified_by
         return doc
 
 
@@ -181,8 +214,24 @@ class LayoutKind(NamedTuple):
         return self.flag.lstrip("-").replace("-", "_")
 
 
+class Example(NamedTuple):
+    """A command line shown in a command's `--help` (its `Examples:` section).
+
+    `command`: the command it belongs to (`view`, or `schema diff` for a sub-command); `line`: what
+    follows `binparse ` (it must run as written from the repository root, on the bundled fixtures:
+    a test runs every one); `note`: one line saying what it shows.
+    """
+
+    command: str
+    line: str
+    note: str = ""
+
+
 class Family(NamedTuple):
     """A format family's declaration: light (no imports of its own), read at start-up.
+
+    `title`: how the family is named to users (its options are grouped under it in `--help`);
+    `examples`: the family's lines in the commands' `Examples:` sections.
 
     `load`: the module that registers the family's formats, sniffers and doctor checks, imported
     when a file shows one of the `signs` (or when every family is needed). `companions`: names of
@@ -197,6 +246,8 @@ class Family(NamedTuple):
     layouts: tuple[LayoutKind, ...] = ()
     companions: tuple[str, ...] = ()
     fixtures: str = ""  # "module:function": writes a fixture spec of `family: <name>` (`binparse fixture`)
+    title: str = ""  # e.g. the vendor and product; default: `name`
+    examples: tuple[Example, ...] = ()
 
 
 _SIGNS: list[Signs] = []
@@ -241,6 +292,6 @@ def checks() -> list[Check]:
     return list(_CHECKS)
 
 
-__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Family", "FileReport", "Finding",
-           "LayoutKind", "LayoutSource", "Option", "Signs", "TensorSource", "checks", "register_check", "register_checks_in",
-           "register_signs", "registered_signs"]
+__all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Exportable", "Family",
+           "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource",
+           "checks", "register_check", "register_checks_in", "register_signs", "registered_signs"]

@@ -11,7 +11,8 @@ alone ~50 ms), a third of a CLI call, so the entry points found are cached in on
 file per Python environment (its interpreter and `sys.path`), valid while the modification times
 of the folders on `sys.path` are those it was written with (installing or removing a distribution
 changes its folder's): `$BINPARSE_CACHE_DIR`, else `$XDG_CACHE_HOME/binparse`, else
-`~/.cache/binparse`. A cache that cannot be written is skipped.
+`~/.cache/binparse`. A cache that cannot be written is skipped; one cut short, edited, or naming
+a module no installed distribution declares is rebuilt (`binparse.plugin_cache`).
 A checkout that is not installed (no metadata of binparse itself) finds the built-in families
 by their `binparse/formats/*/plugin.py` files.
 """
@@ -28,13 +29,13 @@ from typing import Any, Callable
 
 from .errors import BinparseWarning
 from .family import Family, Signs, registered_signs
-from .text import is_text, name_matches
+from .text import is_text, matches_any, name_matches
 
 GROUP = "binparse.families"
 _FAMILIES: list[Family] | None = None
 _LOADED: set[str] = set()
-# (families(), those of them not imported, the head tests of their binary signs)
-_PENDING: tuple[list[Family], list[Family], tuple[Callable[[bytes], Any], ...]] | None = None
+# (families(), those of them not imported, the head tests of their binary signs, their signs' names)
+_PENDING: tuple[list[Family], list[Family], tuple[Callable[[bytes], Any], ...], tuple[str, ...]] | None = None
 
 
 def _environment() -> tuple[str, str]:
@@ -62,36 +63,32 @@ def _cache_file(key: str) -> Path:
     return Path(base) / f"families-{key}.txt"
 
 
-def _scan_entry_points() -> list[tuple[str, str]]:
-    """(name, "module:attribute") of every installed family, from the distributions' metadata."""
+def _scan_entry_points() -> list[tuple[str, str, str]]:
+    """(name, "module:attribute", the entry_points.txt declaring it) of every installed family,
+    from the distributions' metadata."""
     from importlib.metadata import entry_points
-    found = [(ep.name, ep.value) for ep in entry_points(group=GROUP)]
-    if not any(value.startswith("binparse.formats.") for _, value in found):  # an uninstalled checkout
+    found = []
+    for ep in entry_points(group=GROUP):
+        where = getattr(ep.dist, "_path", None)  # a PathDistribution's .dist-info folder
+        found.append((ep.name, ep.value, os.path.abspath(Path(where) / "entry_points.txt") if where is not None else "-"))
+    if not any(value.startswith("binparse.formats.") for _, value, _ in found):  # an uninstalled checkout
         formats = Path(__file__).parent / "formats"
-        found += [(p.parent.name, f"binparse.formats.{p.parent.name}.plugin:FAMILY")
+        found += [(p.parent.name, f"binparse.formats.{p.parent.name}.plugin:FAMILY", "builtin")
                   for p in sorted(formats.glob("*/plugin.py"))]
     return found
 
 
 def entry_point_refs() -> list[tuple[str, str]]:
-    """The installed families' entry points, from this environment's cache file while it is current."""
+    """The installed families' entry points, from this environment's cache file while it is current
+    and valid as a whole (`binparse.plugin_cache`), else from the distributions' metadata."""
+    from . import plugin_cache
     key, state = _environment()
     cache = _cache_file(key)
-    try:  # tab-separated lines: "state" and the state, then one "name, module:attribute" a family
-        rows = [line.split("\t") for line in cache.read_text().splitlines()]
-        if rows and rows[0] == ["state", state] and all(len(r) == 2 for r in rows):
-            return [(r[0], r[1]) for r in rows[1:]]
-    except (OSError, UnicodeDecodeError):
-        pass
-    found = _scan_entry_points()
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text("".join(f"{a}\t{b}\n" for a, b in [("state", state), *found]))
-        os.replace(tmp, cache)
-    except OSError:
-        pass
-    return found
+    rows = plugin_cache.read(cache, state)
+    if rows is None:
+        rows = _scan_entry_points()
+        plugin_cache.write(cache, state, rows)
+    return [(name, ref) for name, ref, _ in rows]
 
 
 _RESOLVED: dict[str, Any] = {}
@@ -165,17 +162,18 @@ def matching(path: Path | None, head: bytes, among: list[Family] | None = None) 
     fams = families() if among is None else among
     if not fams:
         return []
-    if path is not None and path.is_dir():
+    if path is not None and not head and path.is_dir():  # (a file's first bytes: not a folder)
         try:
             names = [p.name for p in path.iterdir()]
         except OSError:
             names = []
         return [f for f in fams if any(name_matches(n, pat) for s in f.signs for pat in s.names for n in names)]
     text: bool | None = None  # worked out when a sign is shown (most binary files show none)
+    name = path.name if path is not None else None
     out = []
     for fam in fams:
         for s in fam.signs:
-            by_name = path is not None and any(name_matches(path.name, pat) for pat in s.names)
+            by_name = name is not None and matches_any(name, s.names)
             # a head test counts for a binary file only (`lookalike`'s rule), so a text format's sign
             # is matched by its names: its head test is not run (every open of a binary file asks)
             by_head = s.binary and s.head is not None and bool(head) and bool(s.head(head))
@@ -195,11 +193,16 @@ def signs() -> list[Signs]:
     return declared + [s for s in registered_signs() if s not in declared]
 
 
-def load_for(path: Path | None, head: bytes) -> list[Family]:
+def load_for(path: str | Path | None, head: bytes) -> list[Family]:
     """Import the families a file shows the signs of; the ones imported now. Families imported
     before are not asked again (every `binparse.open` comes here: their signs would change nothing)."""
     left = _pending()
-    fams = matching(path, head, among=left) if left else []
+    if not left:
+        return []
+    if head and not (path is not None and matches_any(os.path.basename(path), _names())) and \
+            not any(test(head) for test in pending_heads()):
+        return []  # a file that shows no sign of a family not imported (most opens: one look, not one a sign)
+    fams = matching(Path(path) if isinstance(path, str) else path, head, among=left)
     for fam in fams:
         load(fam)
     return fams
@@ -214,8 +217,16 @@ def _pending() -> list[Family]:
             if fam.load in sys.modules:  # imported already (its modules imported directly)
                 _LOADED.add(fam.name)
         left = [f for f in fams if f.name not in _LOADED]
-        _PENDING = (fams, left, tuple(s.head for f in left for s in f.signs if s.binary and s.head is not None))
+        _PENDING = (fams, left, tuple(s.head for f in left for s in f.signs if s.binary and s.head is not None),
+                    tuple(dict.fromkeys(p for f in left for s in f.signs for p in s.names)))
     return _PENDING[1]
+
+
+def _names() -> tuple[str, ...]:
+    """The name patterns of the signs of the families not imported yet."""
+    _pending()
+    assert _PENDING is not None
+    return _PENDING[3]
 
 
 def pending_heads() -> tuple[Callable[[bytes], Any], ...]:

@@ -1,7 +1,9 @@
 """Progress for long operations on stderr, only when stderr is a terminal (silent in pipes, CI, tests).
 
 Long means: an output mapping of more than 1,000,000 rows, a device buffer over 256 MB, a fixture
-of many files. Messages are overwritten in place with a carriage return and end with the time taken.
+of many files. Messages are overwritten in place with a carriage return and end with the time taken;
+what they name (file names) is shown escaped (`text.shown`), written to the terminal's own stream
+(the CLI's escaping stream would escape the carriage return itself).
 """
 
 from __future__ import annotations
@@ -12,13 +14,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from .text import shown
+
 LONG_TABLE_ROWS = 1_000_000
 LONG_BUFFER_BYTES = 256 * 2**20
 MANY_FILES = 10
 
 
 def _stream() -> TextIO | None:
-    err = sys.stderr
+    err = getattr(sys.stderr, "unescaped", sys.stderr)  # the stream under the CLI's escaping one
     return err if err is not None and err.isatty() else None
 
 
@@ -32,6 +36,7 @@ def task(what: str, long: bool = True) -> Iterator[None]:
     """`what…` before and `what: 1.2 s` after a step that is `long`; nothing otherwise."""
     err = _stream() if long else None
     start = time.perf_counter()
+    what = shown(what)
     if err:
         err.write(f"\r{what}…")
         err.flush()
@@ -45,7 +50,7 @@ def steps(what: str, total: int, done: int) -> None:
     """`what: done/total` in place, when there are many steps; a newline after the last."""
     err = _stream() if total >= MANY_FILES else None
     if err:
-        err.write(f"\r{what}: {done}/{total}" + ("\n" if done == total else ""))
+        err.write(f"\r{shown(what)}: {done}/{total}" + ("\n" if done == total else ""))
         err.flush()
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, NamedTuple
 from . import plugins
 from .errors import FormatError
 from .runtime import Accessor
-from .text import is_text, name_matches
+from .text import is_text, matches_any
 
 
 class Format(NamedTuple):
@@ -115,6 +115,12 @@ def _binary_sniffers() -> tuple[list[Any], tuple[Callable[[bytes], Any], ...] | 
     return ask, heads
 
 
+def _as_path(path: Any) -> Any:
+    """A sniffer is given a `Path` (`binparse.open` passes the name as it came, a str, to be quick)."""
+    from pathlib import Path
+    return Path(path) if isinstance(path, str) else path
+
+
 def sniff(path: Any, head: bytes) -> Any:
     """The opener of the first sniffer that recognises the source, or None.
 
@@ -125,7 +131,7 @@ def sniff(path: Any, head: bytes) -> Any:
     folder: bool | None = None
     for entry in _binary_sniffers()[0] if binary and path is None else _SNIFFERS:
         if not isinstance(entry, _Sniffer):  # a plain function (tests register one directly)
-            opener = entry(path, head)
+            opener = entry(_as_path(path), head)
         else:
             if entry.folders:
                 if head or path is None:
@@ -137,10 +143,10 @@ def sniff(path: Any, head: bytes) -> Any:
             elif entry.text and binary:
                 continue
             elif entry.names or entry.head is not None:
-                if not ((name is not None and any(name_matches(name, p) for p in entry.names))
+                if not ((name is not None and matches_any(name, entry.names))
                         or (entry.head is not None and head and entry.head(head))):
                     continue
-            opener = entry.function()(path, head)
+            opener = entry.function()(_as_path(path), head)
         if opener is not None:
             return opener
     return None
@@ -319,7 +325,7 @@ def detect(size: int, head: bytes, *, file: str | None = None, version: str | No
     if not found:  # the first 4 KiB when known, so a text file's header line is shown whole
         raise _no_match(pool, size, head if buf is None else bytes(buf[:4096]), file)
     raise FormatError("several formats match this file", file=file,
-                      found=", ".join(f.name for f in found), hint="choose one with --format NAME")
+                      found=", ".join(f.name for f in found), hint="choose one with format=NAME")
 
 
 def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> FormatError:
@@ -334,7 +340,7 @@ def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> F
                            f"{size:,} bytes", expected=f"a text format binparse reads: {text_kinds()}",
                            hint="binary artifacts are never read from text; `binparse schemas` lists every format")
     seen = f"{size:,} bytes starting {head[:8].hex(' ') or '(empty)'}"
-    hint = "pass --format NAME if you know what it is (`binparse schemas` lists them)"
+    hint = "pass format=NAME if you know what it is (`binparse schemas` lists them)"
     similar = []
     for f in pool:
         m = f.magic
@@ -348,13 +354,13 @@ def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> F
         seen_as = (f"netVersion 0x{int.from_bytes(head[:4], 'little'):08X}"
                    if similar[0].identified_by.startswith("netVersion") else repr(head[:4]))
         return FormatError(f"unknown {similar[0].family} {similar[0].kind} version", file=file, expected=known,
-                           found=seen_as, hint="pass --format NAME to read it as the closest known version "
+                           found=seen_as, hint="pass format=NAME to read it as the closest known version "
                                                "(fields may have moved); `binparse schemas` lists them")
     sized = sorted((f for f in pool if f.size is not None), key=lambda f: abs(f.size - size))  # type: ignore[operator]
     known = "; ".join(f"{f.size:,} bytes = {f.name} ({f.version})" for f in sized[:4]) + ("; …" if len(sized) > 4 else "")
     if sized and abs(sized[0].size - size) <= 64:  # type: ignore[operator]
         near = sized[0]
         hint = (f"it is {size - near.size:+,} bytes from {near.name} ({near.version}): a file from another SDK "  # type: ignore[operator]
-                f"version, or a truncated or padded one; pass --format NAME to read it as one anyway")
+                f"version, or a truncated or padded one; pass format=NAME to read it as one anyway")
     return FormatError("no known format matches this file", file=file, expected=f"one of: {known}", found=seen,
                        hint=hint)

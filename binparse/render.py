@@ -1,4 +1,11 @@
-"""Text and JSON renderings of an accessor's fields (what `binparse inspect` prints)."""
+"""Text and JSON renderings of an accessor's fields (what `binparse inspect` prints).
+
+Numbers read the same everywhere: a float that is exactly a float32 (every float32 field, scale
+or value read from a file) is shown as the shortest decimal that reads back as that float32
+(`0.01`, not `0.009999999776482582`), in text and in JSON (`shortest`, `json_text`); an integer
+field the schema marks `-display: hex` (versions, magics) is shown as `0x…` with the digits of its
+size, in text and, as a string, in JSON.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +15,59 @@ from typing import Any
 
 import numpy as np
 
+from .text import shown
 from .runtime import ABSENT, Accessor, FieldSpec, RecordArray, StrArray, to_plain
 
 
 def columns(head: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "  ") -> list[str]:
-    """Left-aligned text columns (the families' printout-like tables)."""
-    text = [[str(c) for c in head]] + [[str(c) for c in r] for r in rows]
+    """Left-aligned text columns (the families' printout-like tables); every cell shown escaped
+    (`text.shown`: a name from a file cannot break a row or move the cursor)."""
+    text = [[shown(c) for c in head]] + [[shown(c) for c in r] for r in rows]
     widths = [max(len(r[k]) for r in text) for k in range(len(head))]
     return [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in text]
+
+
+def shortest(x: float) -> float:
+    """`x`, when it is exactly a float32, as the shortest decimal that reads back as that float32
+    (numpy's float32 repr); any other float unchanged."""
+    s = np.float32(x)
+    if float(s) != x or x == 0.0:
+        return x
+    return float(str(s))
+
+
+def float_text(x: float) -> str:
+    """A number for a report's column: a float32 value as its shortest text (`shortest`), an
+    integral value without ".0" (35.14227, 4, 0.01)."""
+    text = repr(shortest(float(x)))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def jsonable(v: Any) -> Any:
+    """A JSON document with every float32-exact float as its shortest float32 text (`shortest`)."""
+    if isinstance(v, float):
+        return shortest(v)
+    if isinstance(v, dict):
+        return {k: jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [jsonable(x) for x in v]
+    return v
+
+
+def json_text(doc: Any) -> str:
+    """What the commands print for `--json`: `doc` with floats as `jsonable` says, indented."""
+    import json
+    return json.dumps(jsonable(doc), indent=1)  # ASCII: C1 controls and bidi marks as \u escapes
+
+
+def _hex(v: Any, digits: int) -> Any:
+    if isinstance(v, list):
+        return [_hex(x, digits) for x in v]
+    return f"0x{int(v):0{digits}X}" if isinstance(v, (int, np.integer)) and v >= 0 else v
+
+
+def _item_text(v: Any) -> str:
+    return repr(shortest(v)) if isinstance(v, float) else repr(v)
 
 
 def _runs(values: list[Any]) -> str:
@@ -26,14 +78,17 @@ def _runs(values: list[Any]) -> str:
         j = i
         while j + 1 < len(values) and values[j + 1] == values[i]:
             j += 1
-        text = repr(values[i])
+        text = _item_text(values[i])
         parts.append(text if j == i else f"{text} ×{j - i + 1}")
         i = j + 1
     return "[" + ", ".join(parts) + "]"
 
 
-def value_text(v: Any, limit: int = 120) -> str:
-    if isinstance(v, IntEnum):
+def value_text(v: Any, limit: int = 120, spec: FieldSpec | None = None) -> str:
+    if spec is not None and spec.display == "hex" and isinstance(spec.size, int):
+        v = _hex(v.tolist() if isinstance(v, np.ndarray) else v, 2 * spec.size)
+        text = v if isinstance(v, str) else "[" + ", ".join(map(str, v)) + "]" if isinstance(v, list) else repr(v)
+    elif isinstance(v, IntEnum):
         text = f"{v.name} ({int(v)})"
     elif isinstance(v, StrArray):
         text = _runs(list(v))
@@ -43,7 +98,7 @@ def value_text(v: Any, limit: int = 120) -> str:
         else:
             text = _runs(v.reshape(-1).tolist() if v.ndim > 1 else v.tolist())
     else:
-        text = repr(v)
+        text = _item_text(v)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -73,7 +128,7 @@ def rows(acc: Accessor, prefix: str = "") -> list[tuple[str, str, str, str]]:
             for k, rec in enumerate(v):
                 out.extend(rows(rec, f"{name}[{k}]."))
         else:
-            out.append((name, str(off), _type_text(spec, count, size), value_text(v)))
+            out.append((name, str(off), _type_text(spec, count, size), value_text(v, spec=spec)))
     return out
 
 
@@ -101,5 +156,21 @@ def _jsonable(v: Any) -> Any:
 
 
 def plain_json(acc: Accessor) -> Any:
-    """Every seq field as JSON-ready values (bytes as hex)."""
-    return _jsonable(to_plain(acc))
+    """Every seq field as JSON-ready values (bytes as hex; `-display: hex` integers as "0x…")."""
+    return _hexed(acc, _jsonable(to_plain(acc)))
+
+
+def _hexed(acc: Any, doc: Any) -> Any:
+    """`doc` (the plain form of `acc`) with the fields the schema shows in hex as "0x…" strings."""
+    if isinstance(acc, RecordArray) and isinstance(doc, list):
+        return [_hexed(rec, d) for rec, d in zip(acc, doc)]
+    if not isinstance(acc, Accessor) or not isinstance(doc, dict):
+        return doc
+    for spec in acc._FIELDS:
+        if spec.name not in doc:
+            continue
+        if spec.display == "hex" and isinstance(spec.size, int):
+            doc[spec.name] = _hex(doc[spec.name], 2 * spec.size)
+        elif spec.kind in ("user", "switch"):
+            doc[spec.name] = _hexed(getattr(acc, spec.name), doc[spec.name])
+    return doc

@@ -1,4 +1,5 @@
-"""Is a file text? Is it named like an artifact? (The two questions every open asks of every sign.)"""
+"""Is a file text? Is it named like an artifact? (The two questions every open asks of every sign.)
+And names from files as text: `shown` (terminal), `xml_text` (SVG), escaped, never raw."""
 
 from __future__ import annotations
 
@@ -14,6 +15,14 @@ def is_text(head: bytes) -> bool:
     except UnicodeDecodeError as exc:  # a multi-byte character cut by the read limit is still text
         return exc.start >= len(head) - 3
     return True
+
+
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
+
+def is_lfs_pointer(head: bytes) -> bool:
+    """True for a Git-LFS pointer: the text git leaves in place of a file it did not fetch."""
+    return head.startswith(LFS_POINTER)
 
 
 def name_matches(name: str, pattern: str) -> bool:
@@ -38,4 +47,65 @@ def name_matches(name: str, pattern: str) -> bool:
     return True
 
 
-__all__ = ["is_text", "name_matches"]
+_ENDINGS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+
+
+def matches_any(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether `name` matches one of `patterns` (`name_matches`). Every open asks this of every
+    sign and sniffer: a name that ends as none of the patterns do is answered by one `str.endswith`
+    (the endings are worked out once per tuple of patterns; None where a pattern could end otherwise)."""
+    endings = _ENDINGS.get(patterns, ())
+    if endings == ():
+        simple = all("?" not in p and "[" not in p and not p.endswith("*") for p in patterns)
+        endings = _ENDINGS[patterns] = tuple(p.rpartition("*")[2] for p in patterns) if simple else None
+    if endings is not None and not name.endswith(endings):
+        return False
+    return any(name_matches(name, p) for p in patterns)
+
+
+def _escapes() -> dict[int, str]:
+    table = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]}
+    table.update({0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"})
+    # line and paragraph separators, the bidirectional overrides and isolates (they reorder what
+    # follows them on a terminal), the two XML-forbidden non-characters
+    table.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A),
+                                              0xFFFE, 0xFFFF)})
+    # bytes of a file name that are not UTF-8 (os.fsdecode's surrogate escapes), as the byte
+    table.update({c: f"\\x{c - 0xDC00:02x}" for c in range(0xDC80, 0xDD00)})
+    table.update({c: f"\\u{c:04x}" for c in (*range(0xD800, 0xDC80), *range(0xDD00, 0xE000))})
+    return table
+
+
+_TABLES: list[dict[int, str]] = []  # built on first use: most calls print nothing that needs it
+
+
+def _tables() -> list[dict[int, str]]:
+    if not _TABLES:
+        every = _escapes()
+        _TABLES.extend([every, {k: v for k, v in every.items() if k not in (0x09, 0x0A)}])
+    return _TABLES
+
+
+def shown(name: object) -> str:
+    """A name taken from a file (a file, tensor, layer or op name), safe to print on one line:
+    control characters (C0 with newline, CR and tab, DEL, C1 with CSI), line separators,
+    bidirectional overrides and undecodable bytes are written as backslash escapes (`\\n`,
+    `\\x1b`, `\\u202e`). Printable text, non-ASCII letters included, is unchanged."""
+    text = str(name)
+    return text if text.isascii() and text.isprintable() else text.translate(_tables()[0])
+
+
+def shown_lines(text: str) -> str:
+    """`shown` for a whole multi-line report: line breaks and tabs kept, every other control
+    character escaped (the CLI's last guard on everything it prints)."""
+    return text if text.isascii() and text.isprintable() else text.translate(_tables()[1])
+
+
+def xml_text(name: object, quote: bool = False) -> str:
+    """A name as SVG/XML character data (`quote`: as an attribute value, quotes escaped too):
+    `shown`, then XML's escapes; the result holds no character XML 1.0 forbids."""
+    text = shown(name).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;").replace("'", "&apos;") if quote else text
+
+
+__all__ = ["LFS_POINTER", "is_lfs_pointer", "is_text", "matches_any", "name_matches", "shown", "shown_lines", "xml_text"]

@@ -1,4 +1,4 @@
-"""The README's pictures: `binparse draw` on the bundled fixtures, one per family.
+"""The pictures of README.md and docs/cli.md: `binparse draw` on the bundled fixtures, one per family.
 
 Run `python docs/pictures.py` from the repository root to redraw them; tests/test_draw.py checks
 that the committed SVGs are what these commands write today.

@@ -106,3 +106,20 @@ def test_schema_diff_lists_what_the_facts_describe(capsys: pytest.CaptureFixture
     assert "removed" not in by_kind and "num_input_buf" not in by_kind["moved"]
     width = next(c for c in doc["changes"] if c["field"] == "out_width")
     assert (width["old"], width["new"]) == ({"offset": 18952, "size": 128}, {"offset": 19352, "size": 512})
+
+
+def test_a_header_including_another_with_system_includes_and_a_union(tmp_path: Path) -> None:
+    """What TI's 11.02 itidl_ti.h needs: its `#include "itidl_io.h"` brings `<stdint.h>` and friends (dropped:
+    the prelude has stdint), and a union's member list is written as valid YAML."""
+    (tmp_path / "inner.h").write_text("#include <stdint.h>\n#include <float.h>\n"
+                                      "typedef struct { int32_t n; float f; } sInner_t;\n")
+    (tmp_path / "outer.h").write_text('#include <stdlib.h>\n#include "inner.h"\n'
+                                      "typedef union { sInner_t a; int8_t name[12]; } uBoth_t;\n"
+                                      "typedef struct { int32_t v; uBoth_t u; int32_t k[CORES]; } sOuter_t;\n")
+    text, lay = header_to_ksy([str(tmp_path / "outer.h")], "sOuter_t", defines={"CORES": "2"})
+    assert lay.layout.size == 4 + 12 + 8
+    assert "    doc: u. A union of a, name, kept as raw bytes.\n" in text  # once "(anonymous: a, name)": not YAML
+    out = tmp_path / "outer.ksy"
+    out.write_text(text)
+    schema = load_schema(out)
+    assert [f.id for f in schema.root.seq] == ["v", "u", "k"]

@@ -1,4 +1,4 @@
-"""The `binparse` command: output, JSON, exit codes 0/2/3."""
+"""The `binparse` command: output, JSON, exit codes 0/1/2/3 (docs/contracts.md)."""
 
 from __future__ import annotations
 
@@ -83,24 +83,31 @@ def test_view_writes_the_logical_tensor(tmp_path: Path) -> None:
     short = tmp_path / "short.bin"
     short.write_bytes(buf.read_bytes()[:1000])
     r = run("view", str(FIXTURE), str(short), "--output", "seg_map", "--npy", str(out))
-    assert r.returncode == 3 and "outside the buffer" in r.stderr
+    assert r.returncode == 2 and "outside the buffer" in r.stderr  # the buffer could not be read
     r = run("view", str(FIXTURE), str(buf), "--input", "nope", "--npy", str(out))
-    assert r.returncode == 3 and "no input 'nope'" in r.stderr
+    assert r.returncode == 2 and "no input 'nope'" in r.stderr
 
 
 def test_exit_codes(tmp_path: Path) -> None:
     bad = tmp_path / "bad_tidl_io_1.bin"
     bad.write_bytes(bytes(100))
     r = run("inspect", str(bad))
-    assert r.returncode == 3 and r.stdout == ""
+    assert r.returncode == 2 and r.stdout == ""  # read, but no layout reads it
     assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"binparse: error: {bad}: no known format")
     assert "37,256 bytes = tidl.io.j7_08" in r.stderr
-    r = run("inspect", str(tmp_path))
-    assert r.returncode == 3 and "is a directory" in r.stderr
+    # the command line names its option; the Python API (tests/test_errors.py) its argument, format=NAME
+    assert r.stderr.endswith("Pass --format NAME if you know what it is (`binparse schemas` lists them)\n")
+    r = run("inspect", str(tmp_path))  # a folder with a TIDL io in it: listed, the io said unreadable
+    assert f"{bad.name}: unreadable: not read: no known format" in r.stdout
+    (tmp_path / "empty").mkdir()
+    r = run("inspect", str(tmp_path / "empty"))
+    assert r.returncode == 3 and "is a directory" in r.stderr  # I/O: not a file
+    r = run("inspect", str(tmp_path / "missing.bin"))
+    assert r.returncode == 3 and r.stderr == f"binparse: error: {tmp_path / 'missing.bin'}: no such file or folder\n"
     r = run("inspect")
-    assert r.returncode == 2 and "usage" in r.stderr
+    assert r.returncode == 3 and r.stderr.startswith("usage: binparse inspect PATH")  # argparse's usage errors: 3, not argparse's 2
     r = run("frobnicate")
-    assert r.returncode == 2
+    assert r.returncode == 3 and "invalid choice: 'frobnicate'" in r.stderr
 
 
 def test_schemas_and_generate(capsys: pytest.CaptureFixture[str]) -> None:
@@ -122,12 +129,18 @@ def test_warnings_are_one_plain_line(tmp_path: Path) -> None:
     data[:4] = (0x20260101).to_bytes(4, "little")
     net = tmp_path / "new_tidl_net.bin"
     net.write_bytes(bytes(data))
-    r = run("inspect", str(net))
-    assert r.returncode == 0
+    r = run("inspect", "--fields", str(net))  # the fields table does not say it: the warning does, once
+    assert r.returncode == 2  # read with the nearest layout: not verified
     err = r.stderr.splitlines()
     assert len(err) == 1 and err[0].startswith(f"binparse: warning: {net}: netVersion 0x20260101 ")
     assert "read with the 10.01 layout (netVersion 0x20241120)" in err[0]
+    assert r.stdout.splitlines()[2].split() == ["net_version", "0", "u4", "0x20260101"]
+    r = run("inspect", str(net))  # the report says it (UNVERIFIED): not printed again on stderr
+    assert r.returncode == 2 and r.stderr == ""  # not verified: exit 2
     assert "TIDL network unknown, netVersion 0x20260101, 3 layers" in r.stdout
+    assert r.stdout.count("netVersion 0x20260101 (a version binparse does not know) has no verified layout") == 1
+    r = run("inspect", "--json", str(net))
+    assert r.returncode == 2 and r.stderr == "" and json.loads(r.stdout)["unverified"].startswith("netVersion")
 
 
 def test_python_dash_m_binparse_is_the_command() -> None:

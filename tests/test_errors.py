@@ -33,7 +33,7 @@ def test_tidl_io_from_another_sdk_version() -> None:
         "09.00–09.01); 37,256 bytes = tidl.io.j7_08 (J7 TIDL 08.x (08_00 … 08_06)); 1,160 bytes = tidl.io.tda2 "
         "(TDA2 TIDL 01.xx (16/16)); 93,976 bytes = tidl.io.j7_09_02.c1 (J7 TIDL 09.02, 1 core); …, found 37,280 "
         "bytes starting 02 00 00 00 03 00 00 00. It is +8 bytes from tidl.io.j7_09_00 (J7 TIDL 09.00–09.01): a "
-        "file from another SDK version, or a truncated or padded one; pass --format NAME to read it as one anyway")
+        "file from another SDK version, or a truncated or padded one; pass format=NAME to read it as one anyway")
 
 
 def test_tidl_io_truncated() -> None:
@@ -56,14 +56,16 @@ def test_tidl_net_of_an_unknown_version_and_truncated() -> None:
     struct.pack_into("<i", newer, 136 + 1792 + 1560, 999)  # and a corrupt layer type: no layout holds
     assert message(lambda: binparse.open(bytes(newer))) == (
         "no known layout reads this TIDL network (netVersion 0x20250429, TIDL 11.00.04); expected a layout under "
-        "which the layers, data ids, dims and sizes hold, found tried 10.01 layout (netVersion 0x20241120): "
+        "which the layers, data ids, dims and sizes hold, found tried 11.02 layout (netVersion 0x20251208): the "
+        "TIDL network header holds for no SoC's core count; tried 11.02.12 layout (netVersion 0x20260423): the TIDL "
+        "network header holds for no SoC's core count; tried 10.01 layout (netVersion 0x20241120): "
         "netBufInfo[0].size 192 is not the 64-aligned header + layers 5,696; tried 09.02 layout (netVersion "
         "0x20240401): no input data layer (numInBufs -1) or no output data layer (numOutBufs -1); tried 9.0/9.1 "
         "layout (netVersion 0x20230802): no input data layer (numInBufs -1) or no output data layer (numOutBufs "
         "-1); tried 08.06 layout (netVersion 0x20230208): layer 1 has type 999, not one of the 08.06 layer types "
         "(1 such layer); tried 8.2 layout (netVersion 0x20211201): field runs past the end of the data "
         "(tidl_net_j7.layers). The file is corrupt, or its SDK changed the layout; `binparse schemas` lists the "
-        "verified layouts, --format NAME reads it as one anyway")
+        "verified layouts, format=NAME reads it as one anyway")
     assert message(lambda: binparse.open(NET[:2000]).table()) == (
         "tidl_net_j7.layers, offset 136 (0x88): field runs past the end of the data; expected 5376 bytes "
         "(3 x 1792), found 1864 bytes left. The file is truncated, or a count in it is corrupt")
@@ -85,7 +87,7 @@ def test_intel_wrong_header_and_short_buffer() -> None:
 def test_espdl_unknown_file_encrypted_model_and_small_buffer() -> None:
     assert message(lambda: binparse.open(b"EDL9" + bytes(20))) == (
         "unknown espdl .espdl version; expected magic EDL1 = espdl.edl1; magic EDL2 = espdl.edl2, found "
-        "b'EDL9'. Pass --format NAME to read it as the closest known version (fields may have moved); "
+        "b'EDL9'. Pass format=NAME to read it as the closest known version (fields may have moved); "
         "`binparse schemas` lists them")
     pack = binparse.open(FIXTURES / "espdl" / "tensors_and_models" / "pack_pdl2.espdl")
     assert message(lambda: pack.model_named("secret").payload).endswith(
@@ -113,7 +115,7 @@ def test_a_missing_runtime_dependency_is_named(monkeypatch: pytest.MonkeyPatch) 
     import sys
 
     from binparse.errors import BinparseError
-    from binparse.formats.espdl.crypto import decrypt
+    from binparse.formats.espdl.model.crypto import decrypt
     p = FIXTURES / "intel_dla" / "testnet_2025" / "output_transform_mapping_TestNet_0.csv"
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # an environment without pyarrow
     monkeypatch.setitem(sys.modules, "pyarrow.csv", None)

@@ -16,7 +16,7 @@ import pytest
 import binparse
 from binparse.cli import main
 from binparse.errors import FormatError
-from binparse.formats.espdl.fixtures import espdl_file
+from binparse.formats.espdl.writers.fixtures import espdl_file
 
 from .conftest import FIXTURES, real
 
@@ -101,7 +101,7 @@ def test_an_espdl_name_with_another_magic_is_refused(tmp_path: Path, capsys: pyt
         "formats ESP-DL writes; expected EDL1 / EDL2 / PDL1 / PDL2 / PDL3, found b'ESPD' (45 53 50 44). The name says "
         ".espdl but the bytes are another format (e.g. a custom header); binparse reads the files esp-ppq and esp-dl's "
         "pack_espdl_models.py write")
-    assert main(["inspect", str(p)]) == 3
+    assert main(["inspect", str(p)]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     err = capsys.readouterr().err
     assert "EDL1 / EDL2 / PDL1 / PDL2 / PDL3" in err and "tidl" not in err
     assert main(["doctor", str(tmp_path)]) == 1
@@ -161,7 +161,8 @@ def test_view_tensor_of_every_generation(tmp_path: Path, capsys: pytest.CaptureF
     capsys.readouterr()
     assert main(["inspect", str(MODELS / "edl1_gemm.espdl"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert (doc["family"], doc["kind"], doc["format"]) == ("espdl", "model_file", "EDL1")
+    assert (doc["family"], doc["kind"], doc["format"], doc["format_version"]) == (
+        "espdl", "model_file", "espdl.edl1", "ESP-DL v3 EDL1")  # `format`: the registered name in every JSON
     assert [t["layout"] for t in doc["models"][0]["graph"]["initializers"]] == \
         ["UNK", "N16HWC16", "N16HWC16_UNALIGNED", "UNK"]
 
@@ -205,7 +206,7 @@ def test_edl1_views_are_zero_copy_and_write_through() -> None:
 
 def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
     """espdl_model.yaml `generations.edl1.evidence`: 312 EDL1 raw_data vectors are byte vectors (47 of them
-    16-byte aligned by chance), 99 EDL2 vectors whole aligned 16-byte blocks."""
+    16-byte aligned by chance), 263 EDL2 vectors whole aligned 16-byte blocks."""
     from binparse.accessors.espdl.espdl_model import SCHEMA
     assert "312 raw_data vectors" in SCHEMA["generations"]["edl1"]["evidence"]
     counts = {"edl1": [0, 0], "edl2": [0, 0]}  # vectors, 16-byte aligned
@@ -220,7 +221,7 @@ def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
                 assert t.data_offset % (4 if m.generation == "edl1" else 16) == 0
                 counts[m.generation][0] += 1
                 counts[m.generation][1] += t.data_offset % 16 == 0
-    assert counts == {"edl1": [312, 47], "edl2": [99, 99]}
+    assert counts == {"edl1": [312, 47], "edl2": [263, 263]}
 
 
 def test_doctor_every_real_espdl_folder_with_the_key() -> None:
@@ -228,7 +229,7 @@ def test_doctor_every_real_espdl_folder_with_the_key() -> None:
     key = argparse.Namespace(key=REAL_KEY)
     folders = sorted(p for p in real("espdl").iterdir() if p.is_dir())
     assert [p.name for p in folders] == ["edl1-encrypted", "edl1-house-price", "face-detect-msr", "gemm-16x16-relu",
-                                         "info-td3", "pdl1-face-detect", "tutorial-model"]
+                                         "info-td3", "model-properties-info", "pdl1-face-detect", "tutorial-model"]
     for folder in folders:
         doc = doctor(folder, key)
         assert doc["status"] == "ok" and doc["unknown_files"] == [], folder.name
@@ -238,7 +239,7 @@ def test_doctor_every_real_espdl_folder_with_the_key() -> None:
 def test_unnamed_pdl1_weights_read_as_the_edl2_build_of_the_same_model_names_them() -> None:
     """msr01 of the PDL1 pack names 2 of 62 layouts; face-detect-msr (EDL2) is the same model with every
     layout named and byte-identical weights: the inferred names and logical arrays equal its."""
-    from binparse.formats.espdl.weights import ALIASES
+    from binparse.formats.espdl.model.weights import ALIASES
     old = binparse.open(real("espdl/pdl1-face-detect/human_face_detect.espdl")).model_named("msr01.espdl")
     new = binparse.open(real("espdl/face-detect-msr/esp32s3.espdl")).models[0]
     named = {t.name: ALIASES.get(t.layout or "", t.layout) for t in new.graph.initializers}
@@ -263,7 +264,7 @@ def test_doctor_never_says_a_plain_no_problems_about_a_model_it_could_not_decryp
     from binparse.doctor import doctor
     folder = real("espdl/edl1-encrypted")
     doc = doctor(folder)  # no key: only the header was read
-    assert doc["status"] == "ok" and doc["not_verified"] == ["quantized_320_encry.espdl"]
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["quantized_320_encry.espdl"]
     assert [f["text"] for f in doc["findings"]] == [
         "not verified: quantized_320_encry.espdl was read only in part or with a layout no vendor file confirms: "
         "the model: encrypted (AES-128-CTR) and no key given, so only the header was read (pass --key HEX to read the "

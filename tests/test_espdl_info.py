@@ -16,7 +16,7 @@ from binparse import BinparseError
 from binparse.cli import main
 from binparse.doctor import doctor
 from binparse.errors import FormatError
-from binparse.formats.espdl.info import InfoPrintout
+from binparse.formats.espdl.printouts.info import InfoPrintout
 
 from .conftest import FIXTURES, real
 
@@ -97,7 +97,9 @@ def test_one_exponent_changed_is_a_problem(tmp_path: Path) -> None:
                                         "exponents: printed [-15], the model [-16] (line 38)"]
 
 
-def test_uninitialised_numbers_are_notes_not_problems(tmp_path: Path) -> None:
+def test_printed_numbers_no_dim_can_be_are_compared_with_the_model(tmp_path: Path) -> None:
+    """esp-ppq prints the model it wrote as the schema's reader reads it: numbers no dim or exponent can
+    be that the model does not read either (it has no int32-in-int64 vectors) contradict it."""
     folder = copy("espdl/edl1-house-price", tmp_path)
     info = folder / "house_price.info"
     lines = info.read_text().split("\n")
@@ -107,12 +109,17 @@ def test_uninitialised_numbers_are_notes_not_problems(tmp_path: Path) -> None:
     lines[1138] = "%15, shape: [1, -1802201964], exponents: [-2], "
     info.write_text("\n".join(lines))
     doc = doctor(folder)
-    assert doc["status"] == "ok" and findings(doc, "problem") == []
+    assert findings(doc, "problem") == [
+        "house_price.info and house_price.espdl differ: test output '15' dims: printed [1, -1802201964], the model "
+        "[1, 1] (line 1139)",
+        "house_price.info and house_price.espdl differ: tensor '/network/network.7/Relu_output_0' exponents: printed "
+        "[94827361529856], the model [-4] (line 1126)"]
     assert findings(doc, "note") == [
         "house_price.info: line 1126: /network/network.7/Relu_output_0 exponents [94827361529856]: 94827361529856 "
-        "cannot be an exponent (uninitialised memory in esp-ppq's printout): not compared",
-        "house_price.info: line 1139: 15 shape [1, -1802201964]: -1802201964 cannot be a dim (uninitialised memory in "
-        "esp-ppq's printout): not compared"]
+        "cannot be an exponent: not read as exponents (the doctor compares them with the model's vectors as its "
+        "schema reads them)",
+        "house_price.info: line 1139: 15 shape [1, -1802201964]: -1802201964 cannot be a dim: not read as dims (the "
+        "doctor compares them with the model's vectors as its schema reads them)"]
 
 
 def test_values_and_nodes_that_differ_are_problems(tmp_path: Path) -> None:

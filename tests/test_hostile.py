@@ -1,6 +1,6 @@
 """Hostile input: truncations, bit flips, extreme counts/dims/pads/pitches, offsets outside the
 file, wrong versions, empty files, folders and missing paths. Whatever the input, the only
-exception that escapes is a BinparseError (the CLI: exit 3 and one line on stderr); memory and
+exception that escapes is a BinparseError (the CLI: exit 2 and one line on stderr); memory and
 time stay bounded; inputs are never modified. BINPARSE_FUZZ_CASES raises the case count."""
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ CASES = int(os.environ.get("BINPARSE_FUZZ_CASES", "40"))
 RNG = np.random.default_rng(20261121)
 
 BINARIES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".bin", ".espdl") and ".buffer." not in p.name
-                  and "param" not in p.name and "tidl_trace" not in p.name)  # traces: by name (test_tidl_traces)
+                  and "param" not in p.name and "tidl_trace" not in p.name  # traces: by name (test_tidl_traces)
+                  and not (p.parent.name.startswith("combined") and "_io_" in p.name))  # known by its path only
+#                 (its table lies after 378,392 bytes: hostile/test_tidl.py and test_tidl_combined.py open it by path)
 CSVS = sorted(FIXTURES.rglob("*_transform_*.csv"))
 
 
@@ -186,9 +188,9 @@ def test_cli_fuzz_and_inputs_never_change(tmp_path: Path) -> None:
             p.write_bytes(m)
             os.utime(p, (1_000_000_000, 1_000_000_000))
             for args in (["inspect", str(p)], ["inspect", "--json", str(p)], ["inspect", "--fields", str(p)]):
-                code, _, err = cli(*args)
-                assert code in (0, 3), (args, err)
-                if code == 3:
+                code, out, err = cli(*args)
+                assert code in (0, 2), (args, err)  # read (and verified), or could not be read/verified
+                if code == 2 and not out:  # nothing shown: the one-line error says why
                     assert err.count("\n") == 1 and err.startswith("binparse: error: ")
             assert p.read_bytes() == m and p.stat().st_mtime == 1_000_000_000  # never modified
 

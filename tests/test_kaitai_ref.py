@@ -56,9 +56,9 @@ def test_feature_schema(kaitai_out: Path, features_schema: Schema, features: Mod
 
 def test_real_nets(kaitai_out: Path) -> None:
     from .conftest import real
-    cases = [("tidl/j7-08.2/deeplabv3-ade20k/201_tidl_net.bin", "tidl_net_j7", {"gen": 82}, 2),
-             ("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin", "tidl_net_j7", {"gen": 90}, 2),
-             ("tidl/j7-10.01/ow-tiny/ow_tiny_net.bin", "tidl_net_j7", {"gen": 101}, 1)] + [
+    cases = [("tidl/j7-08.2/deeplabv3-ade20k/201_tidl_net.bin", "tidl_net_j7", {"gen": 82, "cores": 1}, 2),
+             ("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin", "tidl_net_j7", {"gen": 90, "cores": 1}, 2),
+             ("tidl/j7-10.01/ow-tiny/ow_tiny_net.bin", "tidl_net_j7", {"gen": 101, "cores": 1}, 1)] + [
         (f"tidl/am57x/tidl_net_{n}.bin", "tidl_net_tda2", {"api": 13}, 2)
         for n in ("mnist_lenet", "jdetNet_ssd", "imagenet_jacintonet11v2")]
     for rel, name, params, conv in cases:

@@ -153,8 +153,8 @@ def espdl_models(draw: st.DrawFn) -> dict[str, Any]:
 @given(graph=espdl_models(), fmt=st.sampled_from(["EDL1", "EDL2", "PDL1", "PDL2", "PDL3"]), keyed=st.booleans())
 def test_espdl_every_generation_round_trip(graph: dict[str, Any], fmt: str, keyed: bool) -> None:
     """build (any container generation, plain or AES-128-CTR) -> read -> the same logical values."""
-    from binparse.formats.espdl.fixtures import espdl_file
-    from binparse.formats.espdl.write import tensor_values
+    from binparse.formats.espdl.writers.fixtures import espdl_file
+    from binparse.formats.espdl.writers.write import tensor_values
     key = "000102030405060708090a0b0c0d0e0f"
     model = {"graph": graph, **({"key": key} if keyed else {})}
     spec = {"format": fmt, **model} if fmt.startswith("EDL") else {"format": fmt, "models": [{"name": "m", **model}]}

@@ -49,10 +49,12 @@ def test_quick_detect_gives_the_full_answer_or_none_for_every_file() -> None:
     assert io == {"io_08x": "tidl.io.j7_08", "io_09_00": "tidl.io.j7_09_00", "io_09_02_c1": "tidl.io.j7_09_02.c1",
                   "io_09_02_c2": "tidl.io.j7_09_02.c2", "io_09_02_c4": "tidl.io.j7_09_02.c4",
                   "io_10_c1": "tidl.io.j7_10.c1", "io_10_c2": "tidl.io.j7_10.c2", "io_10_c4": "tidl.io.j7_10.c4",
+                  "io_11_02_am62a": "tidl.io.j7_10.c4",
                   "io_tda2": "tidl.io.tda2"}
-    # a J7 net starts with its netVersion, which the nearest-net sniffer is asked about; TDA2/AM57x
-    # nets are known by their size alone
-    assert not any(v.startswith("tidl.net.j7") for v in quick.values())
+    # a J7 net starts with its netVersion: a listed one is its format's magic (the nearest-net sniffer
+    # is asked only about the others); TDA2/AM57x nets are known by their size alone
+    assert quick["fixtures/tidl/net_10_01/914_tidl_net.bin"] == "tidl.net.j7_10_01"
+    assert quick["fixtures/tidl/net_08_06/910_tidl_net.bin"] == "tidl.net.j7_08_06"
     assert quick["fixtures/tidl/net_tidl_api_1_2/912_tidl_net.bin"] == "tidl.net.tda2"
     assert {v for k, v in quick.items() if k.endswith(".espdl")} >= {"espdl.edl1", "espdl.edl2", "espdl.pdl1"}
 
@@ -61,8 +63,9 @@ def test_solved_io_size_and_net_are_left_to_the_full_path() -> None:
     plugins.load_all()
     solved = (FIXTURES / "tidl" / "io_09_01_am68a" / "912_tidl_io_1.bin").read_bytes()  # 37,912 bytes: no listed size
     assert len(solved) == 37912 and quick_detect(len(solved), solved[:4096]) is None
-    net = next((FIXTURES / "tidl" / "net_10_01").glob("*_tidl_net.bin")).read_bytes()
-    assert net[3] == 0x20 and quick_detect(len(net), net[:4096]) is None
+    net = bytearray(next((FIXTURES / "tidl" / "net_10_01").glob("*_tidl_net.bin")).read_bytes())
+    net[:4] = (0x20260101).to_bytes(4, "little")  # a netVersion no format lists: the nearest-net sniffer's
+    assert net[3] == 0x20 and quick_detect(len(net), bytes(net[:4096])) is None
 
 
 _PENDING_SCRIPT = """

@@ -17,7 +17,7 @@ from binparse.backends import construct_backend as cb
 from binparse.cli import main
 from binparse.fixtures import generate
 from binparse.formats.tidl import IoBufDesc
-from binparse.formats.tidl.printouts import read_netlog
+from binparse.formats.tidl.printouts.parse import read_netlog
 from binparse.registry import format_of
 from binparse.schema import SCHEMAS_DIR, load_schema
 

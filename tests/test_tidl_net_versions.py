@@ -17,7 +17,7 @@ import binparse
 from binparse import BinparseWarning, FormatError
 from binparse.cli import main
 from binparse.formats.tidl import NetJ7, NetJ7Nearest
-from binparse.formats.tidl.printouts import read_layer_info, read_netlog, read_param_debug
+from binparse.formats.tidl.printouts.parse import read_layer_info, read_netlog, read_param_debug
 from binparse.registry import format_of
 
 from .conftest import real
@@ -122,7 +122,9 @@ def test_real_10_01_ow_tiny_is_the_known_model() -> None:
     assert (p.bias, p.weights) == (823040, 823104) and [(b.offset, b.size) for b in net.net_buf_info] == [
         (0, 5696), (823040, 192), (5696, 817344), (823232, 451940)]
     assert align64(176 + 3 * 1824) == 5696 and 823232 + 451940 == path.stat().st_size
-    assert (net.is_gc_info_available, net.original_gc_buf_info_offset, net.net_init_backup_data_offset) == (1, 823232, 0)
+    assert (net.is_gc_info_available, net.original_gc_buf_info_offset) == (1, 823232)
+    # the 11.02 header names the word at 72 netInitBackupDataOffset[TIDL_MAX_NUM_CORES] (one core here)
+    assert net.net_init_backup_data_offset.tolist() == [0] and net.soc_cores == 1
     # the io descriptor written by the same import agrees on ids, element types and scales
     io = binparse.open(path.with_name("ow_tiny_io.bin"))
     out = net.used_layers["out_data"]
@@ -174,17 +176,21 @@ def test_newer_net_version_reads_with_the_nearest_layout_and_says_so(capsys: pyt
         "netVersion 0x20260101 (a version binparse does not know) has no verified layout: read with the 10.01 "
         "layout (netVersion 0x20241120), the nearest under which the file holds together (known layer types, "
         "connected data ids, positive dims, sizes and weight offsets inside the file); fields that moved since "
-        "then read wrong.")
+        "then read wrong. Rejected before it: 11.02 layout (netVersion 0x20251208): the TIDL network header holds "
+        "for no SoC's core count; 11.02.12 layout (netVersion 0x20260423): the TIDL network header holds for no "
+        "SoC's core count.")  # a 10.01 file: 1,824-byte layers, so 11.02's netBufInfo[0] rule fails
     assert net.version == "unknown" and net.table().out_shapes[1, 0].tolist() == [1, 1, 1, 8, 1, 1]
     assert net.summary()["unverified"] == net.unverified and net.weights(1)["bias"].tolist() == OW_BIAS
     p = tmp_path / "newer_tidl_net.bin"
     p.write_bytes(data)
-    with pytest.warns(BinparseWarning):
-        assert main(["inspect", "--json", str(p)]) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the JSON says it ("unverified"): no warning besides
+        assert main(["inspect", "--json", str(p)]) == 2  # nearest layout: not verified
     doc = json.loads(capsys.readouterr().out)
     assert (doc["format"], doc["version"], doc["unverified"]) == ("tidl.net.j7_other", "unknown", net.unverified)
-    with pytest.warns(BinparseWarning):
-        assert main(["inspect", str(p)]) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the report says it: the command does not warn a second time
+        assert main(["inspect", str(p)]) == 2  # nearest layout: not verified
     assert capsys.readouterr().out.splitlines()[2] == "UNVERIFIED: " + net.unverified
 
 
@@ -211,6 +217,8 @@ def test_corrupt_net_of_unknown_version_names_every_layout_tried(tmp_path: Path)
     assert str(e.value) == (
         "no known layout reads this TIDL network (netVersion 0x20260101, a version binparse does not know); "
         "expected a layout under which the layers, data ids, dims and sizes hold, found "
+        "tried 11.02 layout (netVersion 0x20251208): the TIDL network header holds for no SoC's core count; "
+        "tried 11.02.12 layout (netVersion 0x20260423): the TIDL network header holds for no SoC's core count; "
         "tried 10.01 layout (netVersion 0x20241120): layer 1 has type 999, not one of the 10.01 layer types "
         "(1 such layer); "
         "tried 09.02 layout (netVersion 0x20240401): no input data layer (numInBufs -1) or no output data layer "
@@ -221,10 +229,10 @@ def test_corrupt_net_of_unknown_version_names_every_layout_tried(tmp_path: Path)
         "5,568; "
         "tried 8.2 layout (netVersion 0x20211201): layer 2 has type 2189552, not one of the 8.2 layer types "
         "(1 such layer). The file is corrupt, or its SDK changed the layout; `binparse schemas` lists the "
-        "verified layouts, --format NAME reads it as one anyway")
+        "verified layouts, format=NAME reads it as one anyway")
     p = tmp_path / "bad_tidl_net.bin"
     p.write_bytes(data)
-    assert main(["inspect", str(p)]) == 3
+    assert main(["inspect", str(p)]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
 
 
 def test_every_released_net_version_is_registered() -> None:
@@ -234,11 +242,16 @@ def test_every_released_net_version_is_registered() -> None:
         "netVersion 0x20230208": ("tidl.net.j7_08_06", "J7 TIDL 08.06 (layout: 08.06 header)"),
         "netVersion 0x20230802": ("tidl.net.j7_09_01", "J7 TIDL 9.0/9.1 (layout inferred: real files + netLog, paramDebug)"),
         "netVersion 0x20240401": ("tidl.net.j7_09_02", "J7 TIDL 09.02 (layout: 09.02 header)"),
-        "netVersion 0x20240719": ("tidl.net.j7_10_00", "J7 TIDL 10.00 (no verified layout: nearest, with a warning)"),
+        "netVersion 0x20240719": ("tidl.net.j7_10_00",
+                                  "J7 TIDL 10.00 (no header or net file: the 10.01 layout, nearest, with a warning)"),
         "netVersion 0x20241120": ("tidl.net.j7_10_01", "J7 TIDL 10.01 (layout inferred: a real file of a known model)"),
-        "netVersion 0x20250429": ("tidl.net.j7_11_00_04", "J7 TIDL 11.00.04 (no verified layout: nearest, with a warning)"),
-        "netVersion 0x20250630": ("tidl.net.j7_11_00", "J7 TIDL 11.00 (no verified layout: nearest, with a warning)"),
-        "netVersion 0x20250821": ("tidl.net.j7_11_01", "J7 TIDL 11.01 (no verified layout: nearest, with a warning)"),
+        "netVersion 0x20250429": ("tidl.net.j7_11_00_04", "J7 TIDL 11.00.04 (no header of its own: the 11.02 layout, nearest, with a warning)"),
+        "netVersion 0x20250630": ("tidl.net.j7_11_00", "J7 TIDL 11.00 (no header of its own: the 11.02 layout, nearest, with a warning)"),
+        "netVersion 0x20250821": ("tidl.net.j7_11_01", "J7 TIDL 11.01 (no header of its own: the 11.02 layout, nearest, with a warning)"),
+        "netVersion 0x20251208": ("tidl.net.j7_11_02",
+                                  "J7 TIDL 11.02 (layout: 11.02 header (11_02_04_00) through schema from-header)"),
+        "netVersion 0x20260423": ("tidl.net.j7_11_02_12",
+                                  "J7 TIDL 11.02.12 (layout: 11_02_12_00 header, 11.02's with dynDimMask)"),
         "a date-like netVersion 0x20YYMMDD not listed (sniffed)": (
             "tidl.net.j7_other", "J7 TIDL, a netVersion not listed here (no verified layout: nearest, with a warning)")}
 

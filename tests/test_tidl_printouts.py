@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from binparse.errors import FormatError
-from binparse.formats.tidl.printouts import LayerInfoRow, NetLogRow, read_layer_info, read_netlog, read_param_debug
+from binparse.formats.tidl.printouts.parse import LayerInfoRow, NetLogRow, read_layer_info, read_netlog, read_param_debug
 
 from .conftest import real
 
@@ -110,7 +110,7 @@ def test_inspect_shows_a_printout_not_a_net(tmp_path: Path, capsys: pytest.Captu
     assert [r["layer_id"] for r in rows] == [2, 2, 4, 4, 6, 6, 7, 7]
     fake = tmp_path / "m_tidl_net.bin_netLog.txt"  # named like a printout, but is not one
     fake.write_text("notes\n")
-    assert main(["inspect", str(fake)]) == 3
+    assert main(["inspect", str(fake)]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     err = capsys.readouterr().err
     assert "not a TIDL netLog" in err and "Num of Layer Detected" in err
 
@@ -177,8 +177,8 @@ def test_printout_check_matches_companion_names_to_the_folder_artifacts() -> Non
     """The check itself, given reports named as the core names companion files ("tempDir/<file>")."""
     import binparse
     from binparse.family import FileReport
-    from binparse.formats.tidl.printout_checks import check_printouts
-    from binparse.formats.tidl.printout_files import Printout
+    from binparse.formats.tidl.printouts.checks import check_printouts
+    from binparse.formats.tidl.printouts.files import Printout
 
     io = binparse.open(real(OD + "/subgraph_0_tidl_io_1.bin"))
     log = Printout.read(real(OD + "/tempDir/subgraph_0_tidl_net.bin_netLog.txt"))

@@ -16,10 +16,10 @@ import pytest
 import binparse
 from binparse.cli import main
 from binparse.errors import FormatError
-from binparse.formats.tidl.trace_fixtures import write_traces
-from binparse.formats.tidl import trace_compare
-from binparse.formats.tidl.printouts import read_layer_info
-from binparse.formats.tidl.trace_reference import name_key
+from binparse.formats.tidl.traces.fixtures import write_traces
+from binparse.formats.tidl.traces import compare as trace_compare
+from binparse.formats.tidl.printouts.parse import read_layer_info
+from binparse.formats.tidl.traces.reference import name_key
 
 from .conftest import FIXTURES, real
 from .test_tidl_traces import NET_915, NETS, TRACES, fixture_trace
@@ -183,7 +183,8 @@ def test_cli_traces_text_without_net(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_cli_compare(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     svg = tmp_path / "snr.svg"
-    assert main(["compare", str(TRACES), str(OLD), "--net", str(NET_915), "--svg", str(svg)]) == 0
+    # the runs diverge (named in the output): exit 1, as the contract says of two files that contradict each other
+    assert main(["compare", str(TRACES), str(OLD), "--net", str(NET_915), "--svg", str(svg)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[1] == ("5 layers compared in the net's topological order; SNR of A against the reference B; "
                       "divergence below 30 dB")
@@ -191,7 +192,7 @@ def test_cli_compare(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert out[6].split()[:5] == ["2", "2", "TIDL_PoolingLayer", "1,1,1,3,4,5", "19.57"] and out[6].endswith("FIRST")
     assert svg.read_text().count("<circle") == 5
     assert svg.read_bytes() == (FIXTURES.parent / "docs" / "tidl_trace_snr.svg").read_bytes(), "README picture stale"
-    assert main(["compare", str(TRACES), str(OLD), "--net", str(NET_915), "--json", "--min-snr", "10"]) == 0
+    assert main(["compare", str(TRACES), str(OLD), "--net", str(NET_915), "--json", "--min-snr", "10"]) == 1
     doc = json.loads(capsys.readouterr().out)
     assert doc["first_divergence"] == {"data_id": 4, "layer": 4} and doc["min_snr_db"] == 10.0  # 2 and 3 above 10 dB
 
@@ -203,7 +204,7 @@ def test_cli_view(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["view", str(fixture_trace(1)), "--net", str(NET_915), "--npy", str(out)]) == 0
     assert np.load(out).dtype == np.int8 and np.load(out).reshape(-1).tolist() == np.fromfile(fixture_trace(1), "i1").tolist()
     capsys.readouterr()
-    assert main(["view", str(fixture_trace(1)), "--dequantize", "--npy", str(out)]) == 3
+    assert main(["view", str(fixture_trace(1)), "--dequantize", "--npy", str(out)]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     assert "a .y trace without its net has no known element type" in capsys.readouterr().err
 
 
@@ -214,6 +215,6 @@ def test_cli_on_the_real_nets(runs: dict[tuple[str, str], Path], key: str, capsy
     listed = json.loads(capsys.readouterr().out)["traces"]
     assert sorted(e["data_id"] for e in listed) == sorted(_layer_info_index(key))
     assert all(e["layer"] == _layer_info_index(key)[e["data_id"]] for e in listed)
-    assert main(["compare", str(runs[key, "clean"]), str(runs[key, "perturbed"]), "--net", net, "--json"]) == 0
+    assert main(["compare", str(runs[key, "clean"]), str(runs[key, "perturbed"]), "--net", net, "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
     assert doc["first_divergence"] == {"data_id": PERTURBED[key], "layer": LAYER_OF[key]}

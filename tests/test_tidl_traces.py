@@ -11,11 +11,11 @@ import pytest
 
 import binparse
 from binparse.errors import BinparseError, FormatError
-from binparse.formats.tidl.trace_fixtures import trace_name, write_traces
-from binparse.formats.tidl.printouts import read_layer_info, read_netlog
-from binparse.formats.tidl.trace_names import parse
-from binparse.formats.tidl.trace_reference import ReferenceFolder
-from binparse.formats.tidl.traces import TraceFile, TraceFolder
+from binparse.formats.tidl.traces.fixtures import trace_name, write_traces
+from binparse.formats.tidl.printouts.parse import read_layer_info, read_netlog
+from binparse.formats.tidl.traces.names import parse
+from binparse.formats.tidl.traces.reference import ReferenceFolder
+from binparse.formats.tidl.traces.read import TraceFile, TraceFolder
 
 from .conftest import FIXTURES, real
 
@@ -294,7 +294,7 @@ def test_plugin_signs_name_every_trace() -> None:
     from fnmatch import fnmatch
 
     from binparse.formats.tidl.plugin import FAMILY
-    from binparse.formats.tidl.trace_names import NAME_PATTERNS
+    from binparse.formats.tidl.traces.names import NAME_PATTERNS
     patterns = next(s.names for s in FAMILY.signs if s.kind == "layer trace")
     assert patterns == NAME_PATTERNS
     for p in [*TRACES.iterdir(), *(FIXTURES / "tidl" / "traces_10_01_old").iterdir()]:

@@ -96,7 +96,7 @@ def field_spec(a: Attr, t: TypeDef) -> FieldSpec:
     if a.kind == "prim":
         assert a.prim is not None
         return FieldSpec(kind="prim", np=a.prim.numpy, fmt=a.prim.struct, size=a.prim.size,
-                         enum=a.enum, **common)
+                         enum=a.enum, display=a.display, **common)
     if a.kind == "str":
         size = _size(a.size, t)
         np_type = f"S{size}" if isinstance(size, int) else None

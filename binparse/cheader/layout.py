@@ -72,7 +72,16 @@ def preprocess(headers: list[str], defines: dict[str, str]) -> str:
         from pcpp import Preprocessor
     except ImportError as exc:  # pragma: no cover - the extra is missing
         raise FormatError("C header support needs the 'headers' extra", hint="pip install 'binparse[headers]'") from exc
-    pp = Preprocessor()
+    from pcpp.preprocessor import Action, OutputDirective  # type: ignore[import-untyped]
+
+    class _Quiet(Preprocessor):  # type: ignore[misc]
+        def on_include_not_found(self, is_malformed: bool, is_system_include: bool, curdir: str,
+                                 includepath: str) -> str:
+            if is_system_include:  # <stdint.h> in a header another includes: the prelude has stdint
+                raise OutputDirective(Action.IgnoreAndRemove)
+            return super().on_include_not_found(is_malformed, is_system_include, curdir, includepath)  # type: ignore[no-any-return]
+
+    pp = _Quiet()
     pp.line_directive = None
     for name, value in defines.items():
         pp.define(f"{name} {value}")
@@ -80,6 +89,8 @@ def preprocess(headers: list[str], defines: dict[str, str]) -> str:
         pp.add_path(str(Path(h).resolve().parent))
     out = io.StringIO()
     for h in headers:
+        from ..paths import require_regular
+        require_regular(h)  # missing, a FIFO, a device: refused before it is read (exit code 3)
         try:
             text = Path(h).read_text(encoding="utf-8", errors="replace")
         except OSError as exc:

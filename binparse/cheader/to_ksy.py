@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import fnmatch
 import re
 from typing import Any
@@ -77,7 +79,7 @@ class _Writer:
         if t.kind == "union":
             members = ", ".join(m.name for m in t.fields)
             lines += [f"    size: {t.size}"]
-            doc += f" A union ({t.name or 'anonymous'}: {members}) kept as raw bytes."
+            doc += f" A union{' ' + t.name if t.name else ''} of {members}, kept as raw bytes."
         elif t.kind == "struct":
             lines += [f"    type: {self.type_name(t)}"]
         else:
@@ -88,7 +90,12 @@ class _Writer:
                 doc += f" enum {t.name}."
         if f.dims:
             lines += ["    repeat: expr", f"    repeat-expr: {f.count}"]
-        return "\n".join(lines) + f"\n    doc: {doc}\n"
+        return "\n".join(lines) + f"\n    doc: {_yaml_text(doc)}\n"
+
+
+def _yaml_text(text: str) -> str:
+    """A doc string as a YAML scalar: plain when that reads back the same, else double-quoted (JSON is YAML)."""
+    return json.dumps(text) if (": " in text or " #" in text or text[:1] in "!&*[]{}|>'\"%@`,?:-#") else text
 
 
 def header_to_ksy(headers: list[str], struct: str, *, defines: dict[str, str] | None = None,

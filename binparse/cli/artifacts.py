@@ -3,42 +3,94 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
-from pathlib import Path
+from collections.abc import Callable
 
-from ..errors import BinparseError
+from .. import exitcodes, render
+from ..errors import UsageError
+from ..text import shown
 from ..family import Artifact, Comparable
 from .common import open_source
 
 
 def inspect(args: argparse.Namespace) -> int:
-    from .. import registry, render
+    return said_once(lambda: _inspect(args))
+
+
+def said_once(run: Callable[[], tuple[str, int]]) -> int:
+    """Print what a command says (`run` gives its text and exit code) and, on stderr, only the
+    warnings that text does not say already: a layout not verified is the report's UNVERIFIED
+    line, the JSON's "unverified", the doctor's NOT VERIFIED, and is not printed a second time."""
+    import warnings
+    text, code = "", exitcodes.OK
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text, code = run()
+    finally:
+        for w in caught:
+            message = str(w.message)
+            if not text or (message not in text and message.partition(": ")[2] not in text):
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    print(text)
+    return code
+
+
+def _inspect(args: argparse.Namespace) -> tuple[str, int]:
+    """What `inspect` prints, and its exit code."""
+    from .. import registry
     from ..runtime import Accessor
     acc = open_source(args.file, args)
     if not isinstance(acc, Accessor):  # text formats, folders, traces: their own summary and report
-        return _show(args, acc)
+        return _shown(args, acc), read_code(acc)
     fmt = registry.get(args.format) if args.format else registry.format_of(acc)
     acc.validate()
     size = os.stat(args.file).st_size
-    meta = {"file": args.file, "format": fmt.name, "size": size}
+    # one meaning of each key in every command's JSON (docs/cli-conventions.md): `format` the
+    # registered format, `format_version` its release and layout as the registry names it,
+    # `version` the artifact's own version as its family names it (the summary's; the accessor's)
+    meta = {"file": args.file, "format": fmt.name, "format_version": fmt.version, "size": size}
     family: Artifact | None = None if args.fields or not isinstance(acc, Artifact) else acc
+    code = read_code(acc)  # --fields too: what was read unverified is said by the exit code
     if args.json:
-        doc = {**meta, **family.summary()} if family else {**meta, "version": fmt.version, "fields": render.plain_json(acc)}
-        print(json.dumps(doc, indent=1))
-    else:
-        title = f"{args.file}: {fmt.name}, {fmt.version}, {size:,} bytes"
-        print(title + "\n" + family.report() if family else render.table(acc, title))
-    return 0
+        if family:
+            doc = {**meta, **{k: v for k, v in family.summary().items() if k not in meta}}
+        else:
+            version = getattr(acc, "version", None)
+            doc = {**meta, **({"version": version} if isinstance(version, str) else {}),
+                   "fields": render.plain_json(acc)}
+        return render.json_text(doc), code
+    title = f"{shown(args.file)}: {fmt.name}, {fmt.version}, {size:,} bytes"
+    return (title + "\n" + family.report() if family else render.table(acc, title)), code
+
+
+def read_code(obj: object) -> int:
+    """`inspect`'s exit code: 2 when the object says it was read only in part or with a layout no
+    vendor file confirms (`unverified`, e.g. a nearest-layout net, an encrypted model without its
+    key), or names what it could not read or check (`summary()["problems"]`, e.g. a payload that
+    does not decode); else 0. `inspect` reads and shows, it proves nothing: `doctor` exits 1."""
+    if obj is None:
+        return exitcodes.OK
+    if getattr(obj, "unverified", None):
+        return exitcodes.UNVERIFIED
+    summary = getattr(obj, "summary", None)
+    doc = summary() if callable(summary) else {}
+    return exitcodes.UNVERIFIED if isinstance(doc, dict) and (doc.get("problems") or doc.get("unverified")) \
+        else exitcodes.OK
+
+
+def _shown(args: argparse.Namespace, obj: object, path: str | None = None) -> str:
+    if not isinstance(obj, Artifact):
+        raise UsageError("binparse can open this but has nothing to show of it", file=path or args.file)
+    if args.json:
+        return render.json_text({"file": path or args.file, **obj.summary()})
+    details = getattr(obj, "details", None) if getattr(args, "fields", False) else None
+    return details() if callable(details) else obj.report()  # --fields: an artifact's every field, if it has them
 
 
 def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:
-    if not isinstance(obj, Artifact):
-        raise BinparseError("binparse can open this but has nothing to show of it", file=path or args.file)
-    details = getattr(obj, "details", None) if getattr(args, "fields", False) else None
-    text = details() if callable(details) else obj.report()  # --fields: an artifact's every field, if it has them
-    print(json.dumps({"file": path or args.file, **obj.summary()}, indent=1) if args.json else text)
-    return 0
+    print(_shown(args, obj, path))
+    return read_code(obj)
 
 
 def traces(args: argparse.Namespace) -> int:
@@ -46,8 +98,8 @@ def traces(args: argparse.Namespace) -> int:
     obj = open_source(args.dir, args)
     kind = obj.summary().get("kind") if isinstance(obj, Artifact) else None
     if kind != "traces":
-        raise BinparseError("not a folder of layer traces", file=args.dir, found=kind or type(obj).__name__,
-                            hint="a folder of the per-layer trace files a runtime wrote")
+        raise UsageError("not a folder of layer traces", file=args.dir, found=kind or type(obj).__name__,
+                         hint="a folder of the per-layer trace files a runtime wrote")
     return _show(args, obj, args.dir)
 
 
@@ -55,26 +107,41 @@ def compare(args: argparse.Namespace) -> int:
     """`compare A B [--net NET]`: two runs (or a run and references) compared, layer by layer."""
     a = open_source(args.a, args)
     if not isinstance(a, Comparable):
-        raise BinparseError("binparse does not compare this kind of artifact", file=args.a,
-                            hint="compare takes two folders of layer traces (or traces and reference .npy files)")
+        raise UsageError("binparse does not compare this kind of artifact", file=args.a,
+                         hint="compare takes two folders of layer traces (or traces and reference .npy files)")
     result = a.compare(open_source(args.b, args), min_snr_db=args.min_snr)
     if args.svg:
         svg = getattr(result, "svg", None)
         if not callable(svg):
-            raise BinparseError("this comparison has no picture", file=args.a)
-        from ..fixtures.common import write_atomic
+            raise UsageError("this comparison has no picture", file=args.a)
+        from ..writes import write_bytes
         data = str(svg()).encode()
-        write_atomic(Path(args.svg), data)
-        print(f"{args.svg}: {len(data):,} bytes")
-    print(json.dumps(result.summary(), indent=1) if args.json else result.report())
-    return 0
+        write_bytes(args.svg, data)
+        print(f"{shown(args.svg)}: {len(data):,} bytes")
+    doc = result.summary()
+    print(render.json_text(doc) if args.json else result.report())
+    return compare_code(doc)
+
+
+def compare_code(doc: dict[str, object]) -> int:
+    """`compare`'s exit code: 1 when the runs diverge (`first_divergence`, named in the output: two
+    files that contradict each other), 2 when something was not compared (`unmatched` on either
+    side), else 0."""
+    if doc.get("first_divergence") is not None:
+        return exitcodes.PROBLEM
+    unmatched = doc.get("unmatched")
+    if isinstance(unmatched, dict) and any(unmatched.values()):
+        return exitcodes.UNVERIFIED
+    return exitcodes.OK
 
 
 def doctor(args: argparse.Namespace) -> int:
-    from ..doctor import doctor as run, doctor_tree, report_text
-    doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
-    print(json.dumps(doc, indent=1) if args.json else report_text(doc))
-    return 0 if doc["status"] == "ok" else 1
+    from ..doctor import doctor as run, doctor_tree, exit_code, report_text
+
+    def said() -> tuple[str, int]:
+        doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
+        return render.json_text(doc) if args.json else report_text(doc), exit_code(doc)
+    return said_once(said)
 
 
-__all__ = ["compare", "doctor", "inspect", "traces"]
+__all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "said_once", "traces"]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import BinparseError
+from ..errors import BinparseError, UsageError
+from ..text import shown
 from ..family import BufferLayout, LayoutKind, LayoutSource, TensorSource
 from .common import open_source, save_npy, write_file
 
@@ -36,16 +37,16 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
             want = " ".join(["SOURCE"] * kind.sources + ([] if what == "draw" else [what.upper()]))
             if least < kind.sources:
                 want = f"{want} (SOURCE optional)"
-            raise BinparseError(f"{kind.flag} takes {want or 'no file'}", found=" ".join(files) or "none")
+            raise UsageError(f"{kind.flag} takes {want or 'no file'}", found=" ".join(files) or "none")
         from ..plugins import resolve
         make = resolve(kind.make)
         return make(args, files[:given])  # type: ignore[no-any-return]
     if len(files) != 1 + (what != "draw"):
-        raise BinparseError(f"expected SOURCE{'' if what == 'draw' else ' ' + what.upper()}, or a family flag "
+        raise UsageError(f"expected SOURCE{'' if what == 'draw' else ' ' + what.upper()}, or a family flag "
                             "(`binparse view --help` lists them)", found=" ".join(files) or "none")
     source = open_source(files[0], args)
     if not isinstance(source, LayoutSource):
-        raise BinparseError("this file describes no device buffer", file=files[0],
+        raise UsageError("this file describes no device buffer", file=files[0],
                             hint="give an io descriptor or compile folder, or a family flag with its options")
     return source.buffer_layout(args)
 
@@ -71,10 +72,10 @@ def _view_named(args: argparse.Namespace, files: list[str]) -> int:
     """`view SOURCE [BUFFER] [--tensor NAME]`: any artifact that names its tensors (`TensorSource`)."""
     from .. import api
     if not 1 <= len(files) <= 2:
-        raise BinparseError("expected SOURCE [BUFFER] with --tensor", found=" ".join(files))
+        raise UsageError("expected SOURCE [BUFFER] with --tensor", found=" ".join(files))
     source = open_source(files[0], args)
     if not isinstance(source, TensorSource):
-        raise BinparseError("this file names no tensors that `view --tensor` can read", file=files[0],
+        raise UsageError("this file names no tensors that `view --tensor` can read", file=files[0],
                             hint="a descriptor of device buffers takes SOURCE BUFFER and its options; "
                                  "family flags (`binparse view --help`) describe a buffer by themselves")
     buf = api.map_file(files[1]) if len(files) == 2 else None
@@ -87,10 +88,12 @@ def pack(args: argparse.Namespace) -> int:
     import numpy as np
     files = list(args.files)
     if not files:
-        raise BinparseError("expected [SOURCE] ARRAY")
+        raise UsageError("expected [SOURCE] ARRAY")
     layout = _layout(args, files, "array")
-    try:
-        logical = np.load(files[-1], allow_pickle=False)
+    from ..paths import require_regular
+    require_regular(files[-1])  # a FIFO or device is refused, not read (it could hang)
+    try:  # mapped: a header that claims more elements than the file holds is refused, not allocated
+        logical = np.load(files[-1], mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError) as exc:
         raise BinparseError(f"cannot read the array: {exc}", file=files[-1]) from None
     data, what = layout.pack_bytes(logical, quantize=args.quantize)
@@ -100,12 +103,11 @@ def pack(args: argparse.Namespace) -> int:
 
 def draw(args: argparse.Namespace) -> int:
     from ..draw import render
-    from ..fixtures.common import write_atomic
-    from pathlib import Path
+    from ..writes import write_bytes
     memory: Any = _layout(args, list(args.files), "draw").memory_map()
     data = render(memory).encode()
-    write_atomic(Path(args.svg), data)
-    print(f"{args.svg}: {memory.title}, {len(data):,} bytes")
+    write_bytes(args.svg, data)
+    print(f"{shown(args.svg)}: {shown(memory.title)}, {len(data):,} bytes")
     return 0
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from ..errors import BinparseError
+from ..errors import BinparseError, UsageError
+from ..text import shown
 
 
 def open_source(path: str, args: argparse.Namespace) -> Any:
@@ -14,33 +14,40 @@ def open_source(path: str, args: argparse.Namespace) -> Any:
     with `--net NET`, the artifact that describes it (`Described`)."""
     from .. import api
     from ..family import Described
-    obj: Any = api.open(path, format=getattr(args, "format", None))
+    try:
+        obj: Any = api.open(path, format=getattr(args, "format", None))
+    except BinparseError as exc:  # its hint in the command line's terms (--format NAME, not format=NAME)
+        raise exc.on_command_line() from None
     with_options = getattr(obj, "with_options", None)
     if callable(with_options):
         obj = with_options(args)
     net = getattr(args, "net", None)
     if net:
         if not isinstance(obj, Described):
-            raise BinparseError("--net describes trace files and folders; this file needs no net", file=path)
-        obj = obj.described_by(api.open(net))
+            raise UsageError("--net describes trace files and folders; this file needs no net", file=path)
+        described: Any = api.open(net)
+        pick = getattr(described, "with_options", None)
+        obj = obj.described_by(pick(args) if callable(pick) else described)  # e.g. one subgraph of a combined net
     return obj
 
 
 def save_npy(path: str, arr: Any, what: str) -> None:
+    """Write `arr` as .npy (`binparse.writes`: never through a link or onto a FIFO or device)."""
     import numpy as np
+    from ..writes import open_for_write
     out = np.ascontiguousarray(arr)
-    with open(path, "wb") as f:
-        np.save(f, out)
-    print(f"{path}: {what}, {out.dtype}, shape {tuple(out.shape)}")
+    with open_for_write(path) as f:
+        np.save(f, out, allow_pickle=False)
+    print(f"{shown(path)}: {what}, {out.dtype}, shape {tuple(out.shape)}")
 
 
 def write_file(path: str, data: bytes, what: str) -> None:
     """Write `data` atomically (a progress line for a long write), then say what was written."""
-    from ..fixtures.common import write_atomic
     from ..progress import LONG_BUFFER_BYTES, task
-    with task(f"writing {path} ({len(data) / 2**20:,.0f} MB)", long=len(data) > LONG_BUFFER_BYTES):
-        write_atomic(Path(path), data)
-    print(f"{path}: {what}")
+    from ..writes import write_bytes
+    with task(f"writing {shown(path)} ({len(data) / 2**20:,.0f} MB)", long=len(data) > LONG_BUFFER_BYTES):
+        write_bytes(path, data)
+    print(f"{shown(path)}: {what}")
 
 
 __all__ = ["open_source", "save_npy", "write_file"]

@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from ..errors import BinparseError
+from ..errors import UsageError
+from ..text import shown
 
 
 def fixture(args: argparse.Namespace) -> int:
     from ..fixtures import generate
     paths = generate(args.spec, args.out)
     for p in paths:
-        print(p)
+        print(shown(p))
     return 0
 
 
@@ -27,7 +27,7 @@ def _kv(text: str | None) -> dict[str, int]:
             try:
                 out[k.strip()] = int(v, 0)
             except ValueError:
-                raise BinparseError(f"params are NAME=INT pairs, got {item!r}") from None
+                raise UsageError(f"params are NAME=INT pairs, got {item!r}") from None
     return out
 
 
@@ -42,23 +42,30 @@ def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[A
         schema, p, label = load_schema(ref), {}, ref
     p.update(_kv(params))
     t = schema.root
-    if type_name:
-        t = t.resolve_type(type_name)
+    if type_name and (type_name in t.types or "::" in type_name):  # a generated .ksy of that one struct: its root
+        try:
+            t = t.resolve_type(type_name)
+        except KeyError:
+            raise UsageError(f"{label} has no type {type_name!r}", expected=sorted(t.types)) from None
         p = {k: v for k, v in p.items() if k in {x.id for x in t.params}} or {x.id: p[x.id] for x in t.params if x.id in p}
+    missing = [x.id for x in t.params if x.id not in p]
+    if missing:  # e.g. a net whose header depends on the SoC's core count
+        raise UsageError(f"{label} is laid out by {', '.join(missing)}, which its format leaves to the file",
+                         expected=f"--params-a / --params-b {','.join(f'{m}=N' for m in missing)}")
     return t, p, label
 
 
 def schema(args: argparse.Namespace) -> int:
     if args.schema_command == "from-header":
         from ..cheader import header_to_ksy
-        from ..fixtures.common import write_atomic
+        from ..writes import write_text
         defines = {}
         for d in args.define or []:
             k, _, v = d.partition("=")
             defines[k] = v or "1"
         text, lay = header_to_ksy(args.headers, args.struct, defines=defines, pointer_size=args.pointer_size,
                                   schema_id=args.id, strings=args.string or None)
-        write_atomic(Path(args.out), text.encode())
+        write_text(args.out, text)
         print(f"{args.out}: {args.struct}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields")
         return 0
     from ..schema.diff import diff

@@ -325,9 +325,8 @@ def write_all(schemas_root: Path | None = None, out_root: Path = ACCESSORS_DIR, 
         old = path.read_text(encoding="utf-8") if path.exists() else None
         if old != text:
             changed.append(path)
-            if not check:
+            if not check:  # an unpredictable temporary name, never a planted `.tmp` link (binparse.writes)
+                from ..writes import write_text
                 path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp")
-                tmp.write_text(text, encoding="utf-8")
-                tmp.replace(path)
+                write_text(path, text)
     return changed

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape
+from ..text import xml_text as escape  # names from files: XML-escaped, control characters too
 
 import numpy as np
 from numpy.typing import NDArray

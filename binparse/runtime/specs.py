@@ -48,6 +48,7 @@ class FieldSpec:
     contents: bytes | None = None
     pos: Expr | None = None
     cond: Expr | None = None
+    display: str | None = None  # "hex": text and JSON show the integer in hexadecimal (a version, a magic)
 
 
 @dataclass(frozen=True)

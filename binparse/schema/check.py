@@ -60,6 +60,8 @@ def check_attr(t: TypeDef, a: Attr, visible: set[str]) -> None:
                 raise fail(f"expression names '{n}', which is not an earlier field, param or "
                            f"instance of '{t.path}'", key)
         check_enum_literals(t, e, fail, key)
+    if a.display not in (None, "hex"):  # `-display: hex` (binparse's custom key) prints an integer in hex
+        raise fail("-display takes only 'hex' (print the integer in hexadecimal)", "-display")
     if a.enum is not None:
         try:
             t.resolve_enum(a.enum)

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from ..errors import SchemaError
+from ..paths import read_text
 from . import expr as ex
 from .check import check_references
 from .model import Attr, EnumDef, Param, Schema, Switch, TypeDef, TypeRef, Valid, primitive
@@ -25,7 +26,7 @@ ROOT_KEYS = {"meta", "doc", "doc-ref", "seq", "types", "enums", "instances", "pa
 TYPE_KEYS = ROOT_KEYS - {"meta"}
 META_KEYS = {"id", "endian", "imports", "title", "file-extension", "license", "ks-version", "xref"}
 ATTR_KEYS = {"id", "type", "size", "repeat", "repeat-expr", "encoding", "contents", "valid",
-             "enum", "doc", "doc-ref", "if"}
+             "enum", "doc", "doc-ref", "if", "-display"}
 INSTANCE_KEYS = (ATTR_KEYS - {"id"}) | {"value", "pos"}
 PARAM_KEYS = {"id", "type", "doc", "doc-ref"}
 VALID_KEYS = {"eq", "min", "max", "any-of", "in-enum"}
@@ -125,7 +126,7 @@ class _Loader:
         self.loading.add(key)
         try:
             try:
-                text = path.read_text(encoding="utf-8")
+                text = read_text(path)  # a FIFO or device is refused before it is read
             except OSError as exc:
                 raise SchemaError(f"cannot read schema: {exc.strerror}", file=key) from exc
             self.file = key
@@ -263,7 +264,7 @@ class _Loader:
     def attr(self, aid: str, a: Node, schema: Schema, instance: bool = False) -> Attr:
         line = a.lines.get("id", a.line)
         at = Attr(id=aid, kind="bytes", line=line, doc=self.text(a, "doc"), doc_ref=self.text(a, "doc-ref"),
-                  key_lines={str(k): v for k, v in a.lines.items()})
+                  key_lines={str(k): v for k, v in a.lines.items()}, display=a.get("-display"))  # check.py checks it
         if instance and "value" in a:
             if set(a) - {"value", "doc", "doc-ref", "enum"}:
                 raise self.err("a value instance takes only value, enum, doc, doc-ref", a,
@@ -366,8 +367,7 @@ def _split_args(text: str) -> list[str]:
             out.append(cur)
             cur = ""
             continue
-        depth += ch in "([" 
-        depth -= ch in ")]"
+        depth += (ch in "([") - (ch in ")]")
         cur += ch
     out.append(cur)
     return [s.strip() for s in out]

@@ -110,6 +110,7 @@ class Attr:
     value: Expr | None = None
     pos: Expr | None = None
     cond: Expr | None = None  # Kaitai `if`: the field exists only when this is true
+    display: str | None = None  # "-display: hex": printed in hexadecimal (versions, magics)
     key_lines: dict[str, int] = field(default_factory=dict)
 
 

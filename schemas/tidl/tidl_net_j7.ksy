@@ -1,6 +1,6 @@
 meta:
   id: tidl_net_j7
-  title: TIDL sTIDL_Network_t, J7 TIDL 8.2, 08.06, 9.0/9.1, 09.02 and 10.01 (the *_tidl_net.bin file)
+  title: TIDL sTIDL_Network_t, J7 TIDL 8.2, 08.06, 9.0/9.1, 09.02, 10.01 and 11.02 (the *_tidl_net.bin file)
   file-extension: bin
   endian: le
   imports:
@@ -9,8 +9,8 @@ doc: |
   The network file the J7 TIDL import tool writes as `<subgraph>_tidl_net.bin`: the
   sTIDL_Network_t header, then only numLayers layers (not all TIDL_NUM_MAX_LAYERS slots), padded
   to 64 bytes; then (08.06 and later) a compiler block; then the layer parameters (weights,
-  biases, scales), whose absolute file offsets the layers store. One declaration serves five
-  generations through the param `gen`:
+  biases, scales), whose absolute file offsets the layers store. One declaration serves six
+  generations through the param `gen` (and, from 10.01 on, the SoC's core count `cores`):
   82 = 8.2 (netVersion 0x20211201; layout inferred from real files and TI's netLog: 80-byte
   header, 4,532-byte layers with 16 in/out data params each, 92-byte data params without
   tensorZeroPoint);
@@ -24,7 +24,20 @@ doc: |
   101 = 10.01 (netVersion 0x20241120; inferred from the real ow-tiny net of j7-10.01, a known
   one-convolution model: 09.02's 1,824-byte layers and conv params unchanged; the header grows to
   176 bytes with isGCInfoAvailable, padding before netBufInfo, originalGcBufInfoOffset and one
-  netInitBackupDataOffset, names from TI's 10.x runtime and import code, positions from the file).
+  netInitBackupDataOffset, names from TI's 10.x runtime and import code, positions from the file;
+  the 11.02 header names the same bytes for one core, see 112: the word at 72 is
+  netInitBackupDataOffset[0], the 4 bytes at 172 compiler padding);
+  112 = 11.02 (netVersion 0x20251208, TIDL tools 11_02_04_00, Processor SDK 12.00), from TI's own
+  itidl_ti.h through `binparse schema from-header` (schemas/tidl/from_header/, test_tidl_11.py
+  proves this declaration equal to them): netInitBackupDataOffset[TIDL_MAX_NUM_CORES] makes the
+  header depend on the SoC (layers at 176 for 1 and 2 cores, 184 for 4), and sTIDL_ActParams_t
+  grew by alpha and the LUT params (20 -> 44 bytes), so a layer is 1,848 bytes; the inner-product
+  params gained numBChannels, the eltwise, concat and detection-output params trailing fields;
+  113 = 11.02.12 (netVersion 0x20260423, tools 11_02_12_00), from that header
+  (TexasInstruments/Processor-SDK-TDA): 11.02's network and layer, the data params ending in
+  dynDimMask (a byte, padded: 120 bytes), so the layer pointer moves to 1,824 and a layer is 1,856
+  bytes; the union stays 1,544 bytes (its largest member, sTIDL_ScatterElementsParams_t, is unchanged;
+  the new LSTM, GRU, RNN, RMSNorm, Tile and LogicalOp members are smaller).
   Layer types are numbered as in tidl_enums::layer_type_j7_08 (8.2, 08.06) or
   tidl_enums::layer_type_j7_09 (9.0 and later; the real 9.x / 10.01 files use only types 0-29,
   which both numberings share).
@@ -32,10 +45,16 @@ doc-ref: TI itidl_ti.h (PSDK-RTOS j721e 08_06, J7 09.02); tidl_import_common.cpp
 params:
   - id: gen
     type: u1
-    doc: Layout generation, 82 (8.2), 86 (08.06), 90 (9.0/9.1), 92 (09.02) or 101 (10.01).
+    doc: Layout generation, 82 (8.2), 86 (08.06), 90 (9.0/9.1), 92 (09.02), 101 (10.01), 112 (11.02) or 113 (11.02.12).
+  - id: cores
+    type: u1
+    doc: |
+      TIDL_MAX_NUM_CORES the tools were built with (10.01 and 11.02): 1 (J721E, J721S2, AM62A),
+      2 (J722S) or 4 (J784S4, J742S2). Earlier generations ignore it (1).
 seq:
   - id: net_version
     type: u4
+    -display: hex
     doc: netVersion. TIDL_NET_VERSION of the tools that wrote the file.
   - id: device_name
     type: s4
@@ -81,10 +100,16 @@ seq:
       runtime reads the GC block at originalGcBufInfoOffset when this is non-zero).
   - id: graph_compiler_info_offset
     type: s4
-    if: gen >= 90
+    if: gen >= 90 and gen < 100
+    doc: graphCompilerInfoOffset (09.02 header; in 9.0/9.1 files it equals netBufInfo[3].offset).
+  - id: net_init_backup_data_offset
+    type: s4
+    repeat: expr
+    repeat-expr: cores
+    if: gen >= 100
     doc: |
-      graphCompilerInfoOffset (09.02 header; in 9.0/9.1 files it equals netBufInfo[3].offset; in
-      10.01 inferred to stay here, 0 in ow-tiny).
+      netInitBackupDataOffset[TIDL_MAX_NUM_CORES] (11.02 header; 10.01 read the same way, one core:
+      0 in ow-tiny, 0 = no backup).
   - id: is_quant_stats_available
     type: s4
     doc: isQuantStatsAvailable.
@@ -109,8 +134,8 @@ seq:
     doc: numCores (09.02 header; 1 in the real 9.x and 10.01 files).
   - id: align_pad
     size: 4
-    if: gen == 86 or gen >= 100
-    doc: Compiler padding before netBufInfo, whose pointer member aligns it to 8 bytes (LP64).
+    if: gen == 86 or (gen >= 100 and cores == 1)
+    doc: Compiler padding before netBufInfo, whose pointer member aligns it to 8 bytes (LP64; none for 2 and 4 cores).
   - id: net_buf_info
     type: sys_mem_handle
     repeat: expr
@@ -124,15 +149,13 @@ seq:
     type: s4
     if: gen >= 100
     doc: originalGcBufInfoOffset (10.x import code; inferred position, equals netBufInfo[3].offset in ow-tiny).
-  - id: net_init_backup_data_offset
-    type: s4
+  - id: end_pad
+    size: 4
     if: gen >= 100
-    doc: |
-      netInitBackupDataOffset[] (10.x import code; inferred: one int32 fills the header to the
-      176 bytes where ow-tiny's layers start; 0 = no backup, as in ow-tiny).
+    doc: Compiler padding to the 8-byte alignment of the layers (11.02 header; 0 in ow-tiny).
   - id: layers
     type: layer(gen)
-    size: 'gen >= 92 ? 1824 : gen == 90 ? 1800 : gen == 86 ? 1792 : 4532'
+    size: 'gen >= 113 ? 1856 : gen >= 112 ? 1848 : gen >= 92 ? 1824 : gen == 90 ? 1800 : gen == 86 ? 1792 : 4532'
     repeat: expr
     repeat-expr: num_layers
     doc: TIDLLayers[numLayers]. Only the used layers are stored.
@@ -163,7 +186,10 @@ types:
       - id: offset
         type: s4
   act_params:
-    doc: sTIDL_ActParams_t (20 bytes).
+    doc: sTIDL_ActParams_t (20 bytes; 44 in 11.02 with alpha and the LUT params).
+    params:
+      - id: gen
+        type: u1
     seq:
       - id: slope
         type: s4
@@ -177,6 +203,30 @@ types:
       - id: act_type
         type: s4
         doc: actType (TIDL_NoAct 0, RelU 1, PRelU 2, RelU6 3, Clip 4, Sigmoid 5, Tanh 6, HardSigmoid 7, ELU 8, GELU 9).
+      - id: alpha
+        type: f4
+        if: gen >= 112
+        doc: alpha (11.02; the swish operator's scale).
+      - id: lut_factor_b
+        type: s4
+        if: gen >= 112
+        doc: lutParams.factorB (11.02, sTIDL_NonLinearActivation_LUT_t).
+      - id: lut_factor_c
+        type: s4
+        if: gen >= 112
+        doc: lutParams.factorC.
+      - id: lut_offset
+        type: s4
+        if: gen >= 112
+        doc: lutParams.lutoffset. File offset of the LUT table.
+      - id: lut_buf_size
+        type: s4
+        if: gen >= 112
+        doc: lutParams.lutBufSize.
+      - id: non_linear_act_method
+        type: s4
+        if: gen >= 112
+        doc: lutParams.nonLinearActMethod.
   data_params:
     doc: sTIDL_DataParams_t (8.2 92 bytes, 08.06 96, 9.0/9.1 100, 09.02 and 10.01 116).
     params:
@@ -244,8 +294,16 @@ types:
         doc: |
           dimValues[TIDL_DIM_MAX]. N, C, H, W (09.02 and 10.01: N, DIM1, DIM2, C, H, W; 9.0/9.1 still
           N, C, H, W: the netLog's Out NCHW of every layer of both real 9.x nets).
+      - id: dyn_dim_mask
+        type: u1
+        if: gen >= 113
+        doc: dynDimMask (11.02.12). Bits of the dimValues that may change at run time.
+      - id: dyn_dim_pad
+        size: 3
+        if: gen >= 113
+        doc: Compiler padding to the struct's 4-byte alignment.
   layer:
-    doc: sTIDL_Layer_t (8.2 4,532 bytes, 08.06 1,792, 9.0/9.1 1,800, 09.02 and 10.01 1,824).
+    doc: sTIDL_Layer_t (8.2 4,532 bytes, 08.06 1,792, 9.0/9.1 1,800, 09.02 and 10.01 1,824, 11.02 1,848).
     params:
       - id: gen
         type: u1
@@ -256,7 +314,7 @@ types:
           (9.0/9.1: 1,540 bytes, inferred: actParams.actType = 1 of the ReLU convolutions lies at
           +1556.) layerParams, the sTIDL_LayerParams_t union as raw bytes (decoded by the instance layer_params).
       - id: act_params
-        type: act_params
+        type: act_params(gen)
         doc: actParams.
       - id: layer_type
         type: s4
@@ -295,7 +353,7 @@ types:
         doc: outData. The output's data params (08.06 and later).
       - id: ptr_pad
         size: 4
-        if: gen == 86 or gen == 90
+        if: gen == 86 or gen == 90 or gen >= 113
         doc: Compiler padding before the pointer (LP64).
       - id: in_data_ptr
         type: u8
@@ -599,6 +657,10 @@ types:
       - id: num_out_cols
         type: s4
         if: gen >= 90
+      - id: num_b_channels
+        type: s4
+        if: gen >= 112
+        doc: numBChannels (11.02).
       - id: weights_q
         type: s4
       - id: weight_scale

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...family import Family, LayoutKind, Option, Signs
+from ...family import Example, Family, LayoutKind, Option, Signs
 
 _LAYOUT = ("view", "pack", "draw")
 _MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")
@@ -14,26 +14,64 @@ def model_head(head: bytes) -> str | None:
 
 
 def info_head(head: bytes) -> str | None:
-    """Why the first bytes look like esp-ppq's .info printout: its graph header line."""
+    """Why the first bytes look like esp-ppq's .info printout: its graph header line, or newer
+    esp-ppq's `model properties:` block before it."""
+    if head.startswith(b"model properties:") and b"metadata_props:" in head[:200]:
+        return "esp-ppq printout header 'model properties:'"
     return "esp-ppq printout header 'graph NAME ('" if head.startswith(b"graph ") and b" (" in head[:200] else None
+
+
+def record_head(head: bytes) -> str | None:
+    """Why the first bytes look like the .json quantization record esp-ppq writes beside a model."""
+    h = head[:512]
+    if h.lstrip().startswith(b"{") and b'"configs"' in h and b'"bit_width"' in h and b'"policy"' in h:
+        return "esp-ppq quantization record ('configs' of bit widths and policies)"
+    return None
 
 
 FAMILY = Family(
     name="espdl",
-    fixtures="binparse.formats.espdl.fixtures:write",
+    title="Espressif ESP-DL",
+    fixtures="binparse.formats.espdl.writers.fixtures:write",
     load="binparse.formats.espdl.register",
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
-           Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head)),
+           Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head),
+           Signs("espdl", "quantization_record", binary=False, head=record_head)),
     options=(
-        Option(("--key",), ("inspect", "view", "draw", "traces", "compare", "doctor"),
-               "ESP-DL: AES-128 key (32 hex digits) of encrypted .espdl models"),
-        Option(("--shape",), _LAYOUT, "ESP-DL H,W,C"),
-        Option(("--padding",), _LAYOUT, "ESP-DL T,B,L,R"),
-        Option(("--concat",), _LAYOUT, "ESP-DL: the channel counts C0,C1,... of tensors concatenated in one buffer"),
-        Option(("--member",), _LAYOUT, "ESP-DL: which of the --concat tensors (default 0)", {"type": int}),
-        Option(("--dtype",), _LAYOUT, "ESP-DL int8|int16|uint8|float32"),
-        Option(("--exponent",), _LAYOUT, "ESP-DL exponent: value = q * 2^exponent", {"type": int}),
+        Option(("--key",), ("inspect", "view", "draw", "doctor", "repair", "export", "compare"),
+               "the AES-128 key (32 hex digits) of encrypted .espdl models", {"metavar": "HEX"}),
+        Option(("--model",), ("export", "compare"), "the model of a pack (PDL1/PDL2/PDL3) to export",
+               {"metavar": "NAME"}),
+        Option(("--rounding",), ("export", "compare"), "the export's rounding: half-even (default: esp-ppq's test "
+               "values, the ESP32-P4) or half-up (what an ESP32-S3 computes)", {"choices": ("half-even", "half-up")}),
+        Option(("--shape",), _LAYOUT, "with --espdl: the tensor's H,W,C", {"metavar": "H,W,C"}),
+        Option(("--padding",), _LAYOUT, "with --espdl: padding rows and columns T,B,L,R", {"metavar": "T,B,L,R"}),
+        Option(("--concat",), _LAYOUT, "with --espdl: the channel counts of tensors concatenated in one buffer",
+               {"metavar": "C0,C1,..."}),
+        Option(("--member",), _LAYOUT, "with --concat: which of the tensors (default 0)",
+               {"type": int, "metavar": "I"}),
+        Option(("--dtype",), _LAYOUT, "with --espdl: the element type, int8, int16, uint8 or float32",
+               {"metavar": "TYPE"}),
+        Option(("--exponent",), _LAYOUT, "with --espdl: value = q * 2^E", {"type": int, "metavar": "E"}),
     ),
     layouts=(LayoutKind("--espdl", "ESP-DL padded HWC tensor (old dl::Tensor)",
-                        "binparse.formats.espdl.buffer_layout:make"),),
+                        "binparse.formats.espdl.buffers.buffer_layout:make"),),
+    examples=(
+        Example("inspect", "inspect fixtures/espdl/models/conv_c.espdl", "an .espdl model: its graph and tensors"),
+        Example("view", "view fixtures/espdl/models/conv_c.espdl --tensor w_conv --npy w_conv.npy",
+                "a weight of an .espdl model in logical (N, H, W, C) order"),
+        Example("view", "view --espdl --shape 5,3,4 --padding 1,2,2,1 --dtype int8 --exponent -3 "
+                        "fixtures/espdl/tensors_and_models/feature_s8.buffer.bin --npy feature.npy --dequantize",
+                "a padded HWC feature map (old dl::Tensor) as float32 values"),
+        Example("pack", "pack --espdl --shape 5,3,4 --padding 1,2,2,1 --dtype int8 "
+                        "fixtures/espdl/tensors_and_models/feature_s8.expected.npy --out feature.buffer.bin",
+                "a logical H,W,C array into a padded ESP-DL buffer"),
+        Example("draw", "draw fixtures/espdl/models/conv_s8_blocks.espdl --tensor w_conv --svg w_conv.svg",
+                "an .espdl weight in its stored blocking (16 output channels a block)"),
+        Example("doctor", "doctor fixtures/espdl/models", "ESP-DL models: what made each, and what is not verified"),
+        Example("export", "export fixtures/espdl/models/conv_c.espdl -o conv_c.onnx",
+                "an .espdl model as ONNX that computes what the chip computes (binparse[onnx])"),
+        Example("repair", "repair fixtures/espdl/int32_defect/narrow_dims.espdl -o narrow_dims.fixed.espdl",
+                "esp-ppq's int32 values in int64 vectors written as int64 (docs/espdl-repair.md)"),
+    ),
 )

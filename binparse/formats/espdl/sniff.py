@@ -1,4 +1,5 @@
-"""Files of the ESP-DL family known by name: esp-ppq's `.info` printouts, and `.espdl` names whose
+"""Files of the ESP-DL family known by name: esp-ppq's `.info` printouts and `.json` quantization
+records, and `.espdl` names whose
 magic is none ESP-DL writes (refused with the magic found, never matched against other families'
 sizes)."""
 
@@ -12,6 +13,7 @@ from ...text import is_text
 
 MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")  # fbs_loader.hpp's container formats
 INFO_HEAD = b"graph "  # esp-ppq's printout starts with the graph's header line
+PROPERTIES_HEAD = b"model properties:"  # or, newer, with the model's properties before it
 
 
 def refuse(file: str | None, head: bytes) -> NoReturn:
@@ -31,9 +33,14 @@ def sniff(path: Any, head: bytes) -> Any:
     name = os.fspath(path)
     if name.endswith(".espdl") and head[:4] not in MAGICS and not os.path.isdir(name):
         return lambda source: refuse(name, head)
-    if name.endswith(".info") and head.startswith(INFO_HEAD) and is_text(head):
-        from .info import InfoPrintout
+    if name.endswith(".info") and (head.startswith(INFO_HEAD) or head.startswith(PROPERTIES_HEAD)) and is_text(head):
+        from .printouts.info import InfoPrintout
         return InfoPrintout.read
+    if name.endswith(".json") and is_text(head):
+        from .plugin import record_head
+        if record_head(head):
+            from .printouts.record import QuantRecord
+            return QuantRecord.read
     return None
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...family import Family, LayoutKind, Option, Signs
+from ...family import Example, Family, LayoutKind, Option, Signs
 
 _LAYOUT = ("view", "pack", "draw")
 # the Quartus MIF ROMs dla_create_ip and dla_compiler write (arch/roms.py)
@@ -23,6 +23,7 @@ def layer_device_head(head: bytes) -> str | None:
 
 FAMILY = Family(
     name="intel_dla",
+    title="Intel/Altera FPGA AI Suite",
     fixtures="binparse.formats.intel_dla.fixtures:write",
     load="binparse.formats.intel_dla.register",
     signs=(Signs("intel_dla", "transform report", names=("*transform*.csv",), binary=False),
@@ -34,15 +35,31 @@ FAMILY = Family(
            Signs("intel_dla", "build record", names=("*.build.json", "*dla_compile_report.json"), binary=False),
            Signs("intel_dla", "ip rom", names=ROM_NAMES, binary=False),
            Signs("intel_dla", "ip parameters", names=("dla_dma_param*.svh",), binary=False)),
-    options=(Option(("--cvec",), ("pack",), "FPGA AI Suite CVEC when the input dump does not tell it",
-                    {"type": int}),
-             Option(("--arch",), _LAYOUT, "FPGA AI Suite architecture file (.arch): with --intel-dla and no compile "
-                                          "folder, lay the tensor out from it (input padded to CVEC, output to KVEC; "
-                                          "the raw HWC stream when it enables the lightweight layout transform)"),
-             Option(("--shape",), _LAYOUT, "FPGA AI Suite (with --arch) N,C,H,W or N,C,D,H,W"),
-             Option(("--side",), _LAYOUT, "FPGA AI Suite (with --arch): the IP input or output (default: pack an "
-                                          "input, view/draw an output)", {"choices": ("input", "output")})),
+    options=(Option(("--cvec",), ("pack",), "with --intel-dla: CVEC, when the input dump does not tell it",
+                    {"type": int, "metavar": "N"}),
+             Option(("--arch",), _LAYOUT, "with --intel-dla and no compile folder: lay the tensor out from this "
+                                          "architecture file (input padded to CVEC, output to KVEC; the raw HWC "
+                                          "stream when it enables the lightweight layout transform)",
+                    {"metavar": "FILE.arch"}),
+             Option(("--shape",), _LAYOUT, "with --arch: the tensor's N,C,H,W or N,C,D,H,W",
+                    {"metavar": "N,C,H,W"}),
+             Option(("--side",), _LAYOUT, "with --arch: the IP input or output (default: pack an input, view/draw "
+                                          "an output)", {"choices": ("input", "output")})),
     layouts=(LayoutKind("--intel-dla", "FPGA AI Suite IP buffer (FP16); SOURCE: a compile folder, a saved "
                                        "output configuration (.json) or an .arch (with --shape); none with --arch",
                         "binparse.formats.intel_dla.layouts.buffer_layout:make", sources=1, min_sources=0),),
+    examples=(
+        Example("inspect", "inspect fixtures/intel_dla/testnet_2025", "a compile folder: its transform reports"),
+        Example("inspect", "inspect fixtures/intel_dla/placement/SmallNet.arch",
+                "an architecture file: family, vectors, precision"),
+        Example("view", "view --intel-dla fixtures/intel_dla/testnet_2025 "
+                        "fixtures/intel_dla/testnet_2025/output_ip.buffer.bin --npy output.npy",
+                "an IP output buffer (FP16, padded to KVEC) as the logical N,C,D,H,W array"),
+        Example("pack", "pack --intel-dla fixtures/intel_dla/testnet_2025 "
+                        "fixtures/intel_dla/testnet_2025/input_ip.expected.npy --out input_ip.bin",
+                "a logical input into the IP's input buffer (folding included)"),
+        Example("draw", "draw --intel-dla --arch fixtures/intel_dla/placement/SmallNet.arch --shape 1,3,4,4 "
+                        "--svg output.svg", "an IP output laid out from an .arch alone"),
+        Example("doctor", "doctor fixtures/intel_dla/testnet_2025", "a compile folder's reports checked together"),
+    ),
 )

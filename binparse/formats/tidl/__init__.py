@@ -15,15 +15,15 @@ if TYPE_CHECKING:
     from .tensors import ELEMENT_DTYPES as ELEMENT_DTYPES
     from .register import IO_FORMATS as IO_FORMATS
     from .register import NET_FORMATS as NET_FORMATS
-    from .net import NET_VERSIONS as NET_VERSIONS
-    from .io import IoBufDesc as IoBufDesc
-    from .io import IoBufDescTda2 as IoBufDescTda2
-    from .net import NetJ7 as NetJ7
-    from .nearest import NetJ7Nearest as NetJ7Nearest
-    from .net import NetTda2 as NetTda2
+    from .net.model import NET_VERSIONS as NET_VERSIONS
+    from .io.desc import IoBufDesc as IoBufDesc
+    from .io.desc import IoBufDescTda2 as IoBufDescTda2
+    from .net.model import NetJ7 as NetJ7
+    from .net.nearest import NetJ7Nearest as NetJ7Nearest
+    from .net.model import NetTda2 as NetTda2
     from .tensors import Pads as Pads
     from .am57x import ParamFile as ParamFile
-    from .printout_files import Printout as Printout
+    from .printouts.files import Printout as Printout
     from .tensors import Tensor as Tensor
 
 _API = {
@@ -31,15 +31,15 @@ _API = {
     "ELEMENT_DTYPES": "tensors",
     "IO_FORMATS": "register",
     "NET_FORMATS": "register",
-    "NET_VERSIONS": "net",
-    "IoBufDesc": "io",
-    "IoBufDescTda2": "io",
-    "NetJ7": "net",
-    "NetJ7Nearest": "nearest",
-    "NetTda2": "net",
+    "NET_VERSIONS": "net.model",
+    "IoBufDesc": "io.desc",
+    "IoBufDescTda2": "io.desc",
+    "NetJ7": "net.model",
+    "NetJ7Nearest": "net.nearest",
+    "NetTda2": "net.model",
     "Pads": "tensors",
     "ParamFile": "am57x",
-    "Printout": "printout_files",
+    "Printout": "printouts.files",
     "Tensor": "tensors",
 }
 __getattr__ = api_of(__name__, _API)

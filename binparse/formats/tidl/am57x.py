@@ -21,9 +21,9 @@ from numpy.typing import NDArray
 from ... import api
 from ...errors import FormatError
 from ...text import is_text
-from .net import NetTda2
+from .net.model import NetTda2
 from ...render import columns
-from .weights import tda2_weights_read
+from .net.weights import tda2_weights_read
 
 _CONFIG_LINE = re.compile(r"^\s*(\w+)\s*=\s*\"?([^\"\n#]*?)\"?\s*(?:#.*)?$", re.M)
 

@@ -10,11 +10,12 @@ from typing import Any
 
 from ... import api
 from ...errors import BinparseError, FormatError
+from ...paths import files_in
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
-from .printouts import common_dims
-from .weights import tda2_weights_read
-from .versions import RELEASED
+from .printouts.parse import common_dims
+from .net.weights import tda2_weights_read
+from .net.versions import RELEASED
 
 IO_VERSIONS = (80, 90, 92, 100)  # the io layouts, named by the TIDL release that introduced each (io_version)
 
@@ -32,9 +33,10 @@ RUNTIMES = {
     "tidl.io.j7_09_02.c1": "the 09.02 runtime on AM62A, J721E, J721S2 (TIDL_MAX_NUM_CORES 1)",
     "tidl.io.j7_09_02.c2": "the 09.02 runtime on J722S (TIDL_MAX_NUM_CORES 2)",
     "tidl.io.j7_09_02.c4": "the 09.02 runtime on J784S4 (TIDL_MAX_NUM_CORES 4)",
-    "tidl.io.j7_10.c1": "10.00–11.x runtimes built with 1 core (AM62A, J721E, J721S2)",
-    "tidl.io.j7_10.c2": "10.00–11.x runtimes built with 2 cores (J722S PSDK header)",
-    "tidl.io.j7_10.c4": "10.00–11.x runtimes built with 4 cores (J784S4; the 11.02 import tool's default)",
+    "tidl.io.j7_10.c1": "10.00–11.01 runtimes built with 1 core (AM62A, J721E, J721S2)",
+    "tidl.io.j7_10.c2": "10.00–11.01 runtimes built with 2 cores (J722S PSDK header)",
+    "tidl.io.j7_10.c4": "10.00–11.01 runtimes built with 4 cores (J784S4), and every 11.02 runtime (itidl_io.h: "
+                        "TIDL_IO_MAX_NUM_CORES 4 on every SoC)",
     "tidl.io.tda2": "TDA2/TDA3 TIDL 01.xx",
     "tidl.net.am57x": "AM57x TIDL-API 1.3 (ReadNetworkBinary: 484,384 bytes)",
     "tidl.net.tda2": "TIDL-API 1.2 and TDA2 01.01.03 (TIDL-API 1.3 converts it)",
@@ -145,7 +147,7 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                                           f"its size is what {rep.name} describes under an inferred rule")
             except BinparseError as exc:
                 out.append(Finding("problem", f"{param.name} does not match {rep.name}: {exc}", [rep.name, param.name]))
-        for cfg in folder.glob("tidl_config_*.txt"):
+        for cfg in (p for p in files_in(folder) if p.name.startswith("tidl_config_") and p.suffix == ".txt"):
             text = cfg.read_text(errors="replace")
             if rep.name not in text:
                 continue
@@ -175,6 +177,27 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                                    [cfg.name, rep.name]))
 
 
+def _combined(reports: list[FileReport], out: list[Finding]) -> None:
+    """A combined 11.x net with the combined io beside it: the same N (TI's runtime refuses others), then
+    each subgraph pair checked as a net and io are."""
+    ios = [r for r in reports if r.kind == "combined io"]
+    nets = [r for r in reports if r.kind == "combined net"]
+    for io_rep in ios:
+        prefix = io_rep.name.split("_tidl_io")[0]
+        match = [n for n in nets if n.name.split("_tidl_net")[0] == prefix] or (nets if len(ios) == len(nets) == 1 else [])
+        for net_rep in match[:1]:
+            files = [io_rep.name, net_rep.name]
+            n_io, n_net = io_rep.obj.num_subgraphs, net_rep.obj.num_subgraphs
+            if n_io != n_net:
+                out.append(Finding("problem", f"{io_rep.name} holds {n_io} subgraphs, {net_rep.name} {n_net}: TI's "
+                                              "runtime refuses the pair (number of subgraphs in net and io differ)",
+                                   files))
+                continue
+            for i in range(n_net):
+                _check_pair(FileReport(f"{io_rep.name}[subgraph {i}]", obj=io_rep.obj.subgraph(i)),
+                            FileReport(f"{net_rep.name}[subgraph {i}]", obj=net_rep.obj.subgraph(i)), out)
+
+
 @register_check
 def check_tidl(reports: list[FileReport], folder: Path) -> list[Finding]:
     """The TIDL findings of one folder."""
@@ -183,6 +206,7 @@ def check_tidl(reports: list[FileReport], folder: Path) -> list[Finding]:
         rep.runtime = RUNTIMES.get(rep.format, rep.runtime)
     for io_rep, net_rep in _tidl_pairs(reports):
         _check_pair(io_rep, net_rep, out)
+    _combined(reports, out)
     for rep in reports:
         if rep.format.startswith("tidl.io"):
             _padding_notes(rep, out)

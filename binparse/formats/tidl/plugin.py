@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from ...family import Family, Option, Signs
+from ...family import Example, Family, Option, Signs
 
 _BUFFER_COMMANDS = ("view", "pack", "draw")
 TRACE_NAMES = ("*tidl_trace*.y", "*tidl_trace*_float.bin")  # the layer traces TIDL writes (debug_level >= 3)
+RECORD_NAMES = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")  # what TI's tools record of a compile
 
 
 def net_head(head: bytes) -> str | None:
@@ -21,6 +22,7 @@ def net_head(head: bytes) -> str | None:
 
 FAMILY = Family(
     name="tidl",
+    title="TI TIDL",
     fixtures="binparse.formats.tidl.fixtures:write",
     load="binparse.formats.tidl.register",
     signs=(
@@ -31,11 +33,45 @@ FAMILY = Family(
         Signs("tidl", "printout", names=("*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv"), binary=False),
         Signs("tidl", "net.bin", head=net_head),
         Signs("tidl", "layer trace", names=TRACE_NAMES),
+        Signs("tidl", "record", names=RECORD_NAMES, binary=False),
     ),
     options=(
-        Option(("--output",), _BUFFER_COMMANDS, "TIDL: output tensor name or index", {"dest": "name"}, group="side"),
-        Option(("--input",), _BUFFER_COMMANDS, "TIDL: input tensor name or index", {"dest": "input_name"},
-               group="side"),
+        Option(("--output",), _BUFFER_COMMANDS, "with an io descriptor SOURCE: the output tensor, by name or index",
+               {"dest": "name", "metavar": "NAME"}, group="side"),
+        Option(("--input",), _BUFFER_COMMANDS, "with an io descriptor SOURCE: the input tensor, by name or index",
+               {"dest": "input_name", "metavar": "NAME"}, group="side"),
+        Option(("--subgraph",), ("inspect", "view", "pack", "draw", "traces", "compare"),
+               "with a combined TIDL 11.x net or io (magic 0xFF00FF00): read its subgraph N",
+               {"type": int, "metavar": "N"}),
     ),
     companions=("tempDir",),
+    examples=(
+        Example("inspect", "inspect fixtures/tidl/io_08x/900_tidl_io_1.bin",
+                "a TIDL io descriptor: its inputs and outputs, with their padding"),
+        Example("inspect", "inspect --fields fixtures/tidl/net_10_01/914_tidl_net.bin",
+                "every raw field of a TIDL net, with offsets and types"),
+        Example("view", "view fixtures/tidl/io_08x/900_tidl_io_1.bin fixtures/tidl/io_08x/output_1_seg_map.buffer.bin "
+                        "--output seg_map --npy seg_map.npy",
+                "a TIDL output buffer as the logical N,DIM1,DIM2,C,H,W array (padding removed)"),
+        Example("view", "view fixtures/tidl/traces_10_01/tidl_trace_subgraph_0_0002_0001_0001_00001_00003_00005x00004.y "
+                        "--net fixtures/tidl/net_10_01_traces/915_tidl_net.bin --dequantize --npy trace.npy",
+                "one layer trace, dequantised with the scale the net gives"),
+        Example("pack", "pack fixtures/tidl/io_08x/900_tidl_io_1.bin fixtures/tidl/io_08x/input_0_images.expected.npy "
+                        "--input images --out images.buffer.bin", "a logical input into TIDL's padded input buffer"),
+        Example("draw", "draw fixtures/tidl/io_08x/900_tidl_io_1.bin --output seg_map --svg seg_map.svg",
+                "where a TIDL output's padding lies"),
+        Example("traces", "traces fixtures/tidl/traces_10_01_old --net fixtures/tidl/net_10_01_traces/915_tidl_net.bin",
+                "TIDL layer traces matched to their layers"),
+        Example("compare", "compare fixtures/tidl/traces_10_01 fixtures/tidl/traces_10_01_old "
+                           "--net fixtures/tidl/net_10_01_traces/915_tidl_net.bin",
+                "two TIDL runs layer by layer: the first layer that diverges"),
+        Example("doctor", "doctor fixtures/tidl/io_08x", "which TIDL release made a descriptor, which runtime loads it"),
+        Example("fixture", "fixture fixtures/tidl/io_08x/spec.yaml -o io_08x",
+                "the TIDL io fixture written anew into io_08x/"),
+        Example("schema", "schema diff tidl.io.j7_08 tidl.io.j7_10.c1", "what changed in the io descriptor from 08 to 10"),
+        Example("schema diff", "schema diff tidl.io.j7_08 tidl.io.j7_10.c1",
+                "what changed in the io descriptor from 08 to 10"),
+        Example("schema from-header", "schema from-header tests/data/headers/itidl_io_08_06.h --struct "
+                                      "sTIDL_IOBufDesc_t --out io_08.ksy", "a schema from TI's header of 08.06"),
+    ),
 )

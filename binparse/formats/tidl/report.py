@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ...render import columns
+from ...render import columns, float_text
 from .tensors import DTYPE_NAMES, Tensor
 
 
@@ -37,7 +37,7 @@ def tensor_rows(tensors: Sequence[Tensor]) -> list[list[Any]]:
         p = t.pad
         rows.append([t.index, tail(t.name) or "-", DTYPE_NAMES[t.element_type], ",".join(map(str, t.shape)),
                      f"{p.left},{p.top},{p.right},{p.bottom},{p.channel}", t.channel_pitch, t.line_pitch,
-                     "-" if t.scale is None else f"{t.scale:g}", t.zero_point, t.layout,
+                     "-" if t.scale is None else float_text(t.scale), t.zero_point, t.layout,
                      f"{t.buf_size} ({t.buf_size_source})"])
     return rows
 
@@ -58,6 +58,25 @@ def io_table(title: str, inputs: Sequence[Tensor], outputs: Sequence[Tensor]) ->
     return "\n".join(lines)
 
 
+def _summary(net: Any, t: Any) -> list[str]:
+    """What a user asks first: the SoC the header was laid out for, the inputs and outputs, the parameters."""
+    out = []
+    cores = getattr(net, "soc_cores", None)
+    if cores:
+        socs = net.soc_names
+        out.append(f"SoC: TIDL_MAX_NUM_CORES {cores} ({socs}), numCores {int(net.num_cores)}")
+    ins = [i for i in range(len(t)) if int(t.num_in[i]) < 0]
+    outs = [i for i in range(len(t)) if int(t.num_out[i]) < 0]
+    in_ids = " ".join(str(int(t.out_ids[i, 0])) for i in ins) or "-"
+    out_ids = " ".join(str(int(t.in_ids[i, 0])) for i in outs) or "-"
+    out.append(f"inputs: {len(ins)} (dataIds {in_ids}); outputs: {len(outs)} (dataIds {out_ids})")
+    weights = getattr(net, "weights", None)
+    if callable(weights) and hasattr(net, "gen"):
+        arrays = [a for i in range(len(t)) for a in weights(i).values()]
+        out.append(f"parameters: {len(arrays)} arrays, {sum(int(a.nbytes) for a in arrays):,} bytes")
+    return out
+
+
 def net_table(net: Network) -> str:
     """A table like TI's `*_netLog.txt`: one row per layer, in file order."""
     t = net.table()
@@ -73,5 +92,6 @@ def net_table(net: Network) -> str:
     lines = [f"TIDL network {net.version}{version}, {len(t)} layers"]
     if net.unverified:
         lines.append(f"UNVERIFIED: {net.unverified}")
+    lines.extend(_summary(net, t))
     lines.extend(columns(head, rows))
     return "\n".join(lines)

@@ -32,6 +32,7 @@ from ...layouts import StridedLayout
 ELEMENT_DTYPES: dict[int, np.dtype[Any]] = {
     0: np.dtype("u1"), 1: np.dtype("i1"), 2: np.dtype("<u2"), 3: np.dtype("<i2"), 4: np.dtype("<u4"),
     5: np.dtype("<i4"), 6: np.dtype("<f4"), 7: np.dtype("<u8"), 8: np.dtype("<i8"),
+    9: np.dtype("?"),  # TIDL_Bool: itidl_io.h of tools 11_02_12_00
 }
 #: Their names ("uint8", …): numpy builds `dtype.name` anew on every access, slowly.
 DTYPE_NAMES = {code: dt.name for code, dt in ELEMENT_DTYPES.items()}

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import BinparseError, FormatError
+from ....paths import files_in
 from ..layouts.config import OutputConfiguration
 from ..layouts.inputs import InputConfiguration
 from .layer_device import LayerDevice
@@ -28,7 +29,7 @@ class CompileFolder:
         self.tables: dict[str, DumpTable | MappingTable] = {}
         self.other: list[str] = []
         self.placement: LayerDevice | None = None
-        for p in sorted(self.path.iterdir()):
+        for p in files_in(self.path):  # regular files: no link out, no FIFO (binparse.paths)
             if p.name.endswith("_dla_layer_device.csv") and self.placement is None:
                 self.placement = LayerDevice(p)
                 continue

@@ -260,8 +260,10 @@ def dump_text(kind: str, dialect: str, rows: list[dict[str, Any]]) -> str:
 
 
 def write_mapping(path: str | os.PathLike[str], kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> None:
-    Path(path).write_text(mapping_text(kind, dialect, columns), encoding="utf-8", newline="\n")
+    from ....writes import write_text  # regular files only, never through a link (docs/contracts.md)
+    write_text(path, mapping_text(kind, dialect, columns))
 
 
 def write_dump(path: str | os.PathLike[str], kind: str, dialect: str, rows: list[dict[str, Any]]) -> None:
-    Path(path).write_text(dump_text(kind, dialect, rows), encoding="utf-8", newline="\n")
+    from ....writes import write_text
+    write_text(path, dump_text(kind, dialect, rows))

@@ -189,16 +189,18 @@ class OutputConfiguration:
     # -- persistence -------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write `path` (.json) and the two index arrays beside it (.ip_offsets.npy, .logical_offsets.npy)."""
+        from ....writes import open_for_write, write_text  # regular files only, never through a link
         p = Path(path).with_suffix(".json")
-        np.save(p.with_suffix(".ip_offsets.npy"), self.ip_offsets)
-        np.save(p.with_suffix(".logical_offsets.npy"), self.logical_offsets)
+        for name, arr in ((".ip_offsets.npy", self.ip_offsets), (".logical_offsets.npy", self.logical_offsets)):
+            with open_for_write(p.with_suffix(name)) as f:
+                np.save(f, arr, allow_pickle=False)
         doc = {"format": SCHEMA["format"], "version": SCHEMA["version"],
                "note": "binparse's model of DlaRuntimeOutputConfiguration, not Intel's binary format",
                "logical_shape": list(self.logical_shape), "vector_width": self.vector_width,
                "slices": [asdict(s) for s in self.slices],
                "ip_offsets": p.with_suffix(".ip_offsets.npy").name,
                "logical_offsets": p.with_suffix(".logical_offsets.npy").name, "source": self.source}
-        p.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        write_text(p, json.dumps(doc, indent=1) + "\n")
         return p
 
     @classmethod

@@ -1,0 +1,318 @@
+"""The command line's declaration: every command, its arguments and their help.
+
+Only the command being run is built (`parser(only)`): building the others, and their families'
+option groups, would be start-up time spent for nothing. Bare `binparse` (or `binparse --help`)
+builds the list of commands alone. Each command's `--help` shows a usage line, what the command
+does, its own options, then one group of options per family that adds some (`family_args`), and
+an `Examples:` section of command lines that run on the bundled fixtures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from ..exitcodes import USAGE
+
+COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate", "doctor",
+            "schema", "schemas")
+
+EXIT_CODES = """exit codes (every command):
+  0  everything named was read, verified and agrees
+  1  a problem was proven (a vendor's tool would refuse it, or two files contradict each other)
+  2  something could not be read or verified (named in the output), and no problem was proven
+  3  usage or I/O error (bad arguments, a missing path, a path that is not a regular file,
+     a write refused)
+memory stays within 8 x the input's size + 256 MiB whatever a file claims; writes go only to the
+path given, never through a link or onto anything but a regular file; names from files are
+printed with control characters escaped (docs/contracts.md)"""
+
+OVERVIEW = ("Read, check and write the binary artifacts and device buffers of deep-learning accelerator\n"
+            "toolchains ({families}),\nfrom declarative schemas.")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse keeping binparse's exit-code contract: a usage error exits 3 (`exitcodes.USAGE`)."""
+
+    def error(self, message: str) -> NoReturn:
+        from ..text import shown  # an argument's value quoted in the message is a name like any other
+        self.print_usage(sys.stderr)
+        self.exit(USAGE, f"{self.prog}: error: {shown(message)}\n")
+
+
+class _Version(argparse.Action):
+    """`--version`: the installed distribution's version (its metadata read only when asked)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print binparse's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"binparse {version()}")
+        parser.exit(0)
+
+
+def version() -> str:
+    """The version of the installed binparse distribution (the package's own for a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, version as of
+    try:
+        return of("binparse")
+    except PackageNotFoundError:
+        from .. import __version__
+        return __version__
+
+
+def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """A command's function, imported when that command runs (start-up imports none of them)."""
+    def run(args: argparse.Namespace) -> int:
+        import importlib
+        return int(getattr(importlib.import_module(f"binparse.cli.{module}"), name)(args))
+    return run
+
+
+# name: (module, one line for the overview, usage, description)
+_COMMANDS: dict[str, tuple[str, str, str, str]] = {
+    "inspect": ("artifacts", "what a file (or a folder a family reads) holds: a summary, or every field",
+                "%(prog)s PATH [-v] [--fields] [--json] [--format NAME] [options]",
+                "Print what PATH holds: the family's summary (its version, tensors, layers, totals), with -v\n"
+                "the family's whole report, or with --fields every raw field of its schema with its offset\n"
+                "and type."),
+    "view": ("buffers", "write a tensor of a device buffer (or of an artifact) as .npy, in logical order",
+             "%(prog)s SOURCE BUFFER --npy OUT.npy [options]\n"
+             "       %(prog)s SOURCE [BUFFER] --tensor NAME --npy OUT.npy [options]\n"
+             "       %(prog)s --LAYOUT [SOURCE] BUFFER --npy OUT.npy [layout options]",
+             "Write a tensor as the logical .npy array (padding and blocking removed). The buffer's layout\n"
+             "comes from SOURCE (a descriptor of device buffers, or an artifact that carries tensors), or\n"
+             "from a family's layout flag (--LAYOUT, listed under its family below) and its options."),
+    "draw": ("buffers", "an SVG picture of a device buffer: data, padding and blocking, by role",
+             "%(prog)s SOURCE --svg OUT.svg [options]\n"
+             "       %(prog)s --LAYOUT [SOURCE] --svg OUT.svg [layout options]",
+             "Draw a device buffer as the vendors' manuals do: memory in address order, each element\n"
+             "coloured by its role (data, padding, blocking lanes). The layout is given as for `view`."),
+    "pack": ("buffers", "write a logical .npy array into a device buffer (padding zero)",
+             "%(prog)s SOURCE ARRAY.npy --out BUFFER [options]\n"
+             "       %(prog)s --LAYOUT [SOURCE] ARRAY.npy --out BUFFER [layout options]",
+             "Write the logical array ARRAY.npy as the device buffer the layout describes (padding zero):\n"
+             "the inverse of `view`. The layout is given as for `view`."),
+    "traces": ("artifacts", "list the per-layer traces of a run, matched to their layers by the net",
+               "%(prog)s FOLDER [--net NET] [--json]",
+               "List the per-layer trace files a runtime wrote into FOLDER, each matched to its layer,\n"
+               "element type and scale by the network it ran (--net)."),
+    "compare": ("artifacts", "compare two runs layer by layer (SNR, differences, first divergence)",
+                "%(prog)s RUN REFERENCE [--net NET] [--min-snr DB] [--svg OUT.svg] [--json]",
+                "Compare the layer traces of RUN with REFERENCE (another run, or a folder of reference .npy\n"
+                "files named by tensor): SNR and differences per layer, and the first layer that diverges."),
+    "export": ("exporting", "write a model as one another runtime runs (e.g. ONNX), checked on its own test values",
+               "%(prog)s MODEL -o OUT [--check] [--all-outputs] [options]\n"
+               "       %(prog)s MODEL --check [--json] [options]",
+               "Write MODEL as a model another runtime runs, computing what the device computes (its family's\n"
+               "exporter, e.g. to ONNX: the family's options below say which); --check runs that export on the\n"
+               "model's own test inputs and compares each output with its test outputs (exit 1 if not\n"
+               "reproduced, 2 if the model has none). OUT is refused when it is MODEL, a link or not a\n"
+               "regular file; nothing is written then."),
+    "repair": ("repairing", "write a file anew with a defect its family knows undone (the input never changes)",
+               "%(prog)s FILE -o FIXED [options]",
+               "Write FILE repaired to FIXED: a defect its family names and knows how to undo (the doctor says\n"
+               "which), everything else the same. Refused (exit 3, nothing written) when there is nothing to\n"
+               "repair, when the repair would not read back as meant, or when FIXED is FILE, a link or not a\n"
+               "regular file."),
+    "fixture": ("tools", "write the artifacts, device buffers and expectations a spec describes",
+                "%(prog)s SPEC.yaml [-o FOLDER]",
+                "Write the files a fixture spec describes: artifacts, device buffers, and the expected\n"
+                "logical arrays (.expected.npy) that tests compare with."),
+    "generate": ("tools", "regenerate binparse/accessors from schemas/",
+                 "%(prog)s [--check]",
+                 "Regenerate the typed accessors (binparse/accessors) from the schemas (schemas/*.ksy)."),
+    "doctor": ("artifacts", "what made each artifact in a folder, and whether they agree",
+               "%(prog)s FOLDER [-r] [--json] [options]",
+               "Name what made each file of FOLDER (tool, version, target), with the evidence, and check\n"
+               "that the files agree with each other and with the runtime they are meant for."),
+    "schema": ("tools", "schemas from C headers, and differences between versions",
+               "%(prog)s {from-header,diff} ...",
+               "Turn a C struct into a schema (from-header), or list the differences between two\n"
+               "versions of a format (diff). `binparse schema COMMAND --help` for each."),
+    "schemas": ("tools", "list known formats and what identifies them",
+                "%(prog)s",
+                "List every known format: its name, version, what identifies a file of it, and its schema."),
+}
+
+# Examples every command's help shows whatever the families; the families add theirs (`Family.examples`).
+CORE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "generate": (("generate --check", "are the accessors in step with the schemas? (exit 1 if not)"),),
+    "schemas": (("schemas", "every format binparse knows"),),
+}
+
+_JSON = "print JSON (the same content, for scripts) instead of text"
+
+
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `only`, that command alone is built, else the list of commands alone
+    (for the overview, `--help` and `--version`: nothing else is asked of it)."""
+    commands = "\n".join(f"  {name:<9} {line}" for name, (_m, line, _u, _t) in _COMMANDS.items())
+    overview = ""
+    if only not in _COMMANDS:  # the families installed, by their titles (a command's parser names none here)
+        from ..plugins import families
+        overview = OVERVIEW.format(families=", ".join(sorted(f.title or f.name for f in families())))
+    p = Parser(prog="binparse", usage="%(prog)s COMMAND [options]   (binparse COMMAND --help: its options and examples)",
+               description=f"{overview}\n\ncommands:\n{commands}", epilog=EXIT_CODES,
+               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action=_Version)
+    s = p.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
+
+    def print_overview(args: argparse.Namespace) -> int:  # bare `binparse`: the overview, and a usage error
+        p.print_help()
+        return USAGE
+
+    p.set_defaults(run=print_overview)
+    if only not in _COMMANDS:
+        for name in _COMMANDS:
+            s.add_parser(name, add_help=False)
+        return p
+    module, line, usage, text = _COMMANDS[only]
+    c = s.add_parser(only, prog=f"binparse {only}", help=line, usage=usage, description=text,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.set_defaults(run=_run(module, only))
+    _ARGUMENTS[only](c)
+    from .family_args import add_family_arguments, examples
+    add_family_arguments(only, c)
+    c.epilog = examples(only, CORE_EXAMPLES.get(only, ()))
+    return p
+
+
+def _inspect(c: argparse.ArgumentParser) -> None:
+    c.add_argument("file", metavar="PATH", help="a file, or a folder a family reads (a compile or model folder)")
+    c.add_argument("--fields", action="store_true", help="every raw field of the schema (offset, type, value) "
+                                                         "instead of the family's summary")
+    c.add_argument("-v", "--verbose", action="store_true", help="the family's whole report (every layer, tensor "
+                                                                 "and value), not only its summary")
+    c.add_argument("--json", action="store_true", help=_JSON)
+    c.add_argument("--format", metavar="NAME", help="read PATH as this format (`binparse schemas` lists them); "
+                                                    "default: detected from its size, magic and name")
+
+
+def _source_options(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--format", metavar="NAME", help="read SOURCE as this format (`binparse schemas`); default: detected")
+    c.add_argument("--net", metavar="NET", help="the network that describes SOURCE (element types, scales), "
+                                                "for a source that does not carry them, e.g. a layer trace")
+
+
+def _view(c: argparse.ArgumentParser) -> None:
+    c.add_argument("files", nargs="+", metavar="FILE",
+                   help="SOURCE BUFFER: a descriptor of device buffers and the buffer; SOURCE alone: an artifact that "
+                        "carries its tensors; with a --LAYOUT flag: its SOURCE (if it takes one) and the BUFFER")
+    c.add_argument("--npy", required=True, metavar="OUT.npy", help="where to write the array")
+    c.add_argument("--tensor", metavar="NAME", help="the tensor of SOURCE to write (MODEL/TENSOR in a pack)")
+    c.add_argument("--dequantize", action="store_true",
+                   help="write float32 real values (the family's quantisation rule) instead of the stored integers")
+    c.add_argument("--stored", action="store_true", help="with --tensor: the elements as the device stores them "
+                                                         "(blocked, padded) instead of logical order")
+    _source_options(c)
+
+
+def _draw(c: argparse.ArgumentParser) -> None:
+    c.add_argument("files", nargs="*", metavar="SOURCE",
+                   help="a descriptor of device buffers or an artifact that carries tensors; with a --LAYOUT flag: "
+                        "its SOURCE, if it takes one")
+    c.add_argument("--svg", required=True, metavar="OUT.svg", help="where to write the picture")
+    c.add_argument("--tensor", metavar="NAME", help="the tensor of SOURCE to draw, in its stored blocking")
+    _source_options(c)
+
+
+def _pack(c: argparse.ArgumentParser) -> None:
+    c.add_argument("files", nargs="+", metavar="FILE",
+                   help="SOURCE ARRAY.npy: a descriptor of device buffers and the logical array; with a --LAYOUT "
+                        "flag: its SOURCE (if it takes one) and the array")
+    c.add_argument("--out", required=True, metavar="BUFFER", help="the device buffer file to write")
+    c.add_argument("--quantize", action="store_true",
+                   help="quantise float values with the family's rule (default: the array holds the stored integers)")
+    _source_options(c)
+
+
+def _traces(c: argparse.ArgumentParser) -> None:
+    c.add_argument("dir", metavar="FOLDER", help="the folder of per-layer trace files a run wrote")
+    c.add_argument("--net", metavar="NET", help="the network the run executed (element types, scales, layer names)")
+    c.add_argument("--json", action="store_true", help=_JSON)
+
+
+def _compare(c: argparse.ArgumentParser) -> None:
+    c.add_argument("a", metavar="RUN", help="a folder of layer traces (the run to check)")
+    c.add_argument("b", metavar="REFERENCE",
+                   help="the reference: another run's traces, or a folder of .npy files named by tensor")
+    c.add_argument("--net", metavar="NET", help="the network both runs executed")
+    c.add_argument("--min-snr", type=float, default=30.0, metavar="DB",
+                   help="SNR in dB below which a layer diverges (default 30)")
+    c.add_argument("--svg", metavar="OUT.svg", help="also write a plot of SNR by layer")
+    c.add_argument("--json", action="store_true", help=_JSON)
+
+
+def _export(c: argparse.ArgumentParser) -> None:
+    c.add_argument("file", metavar="MODEL", help="the model to export")
+    c.add_argument("-o", "--out", metavar="OUT", help="where to write the exported model (a new or regular file)")
+    c.add_argument("--check", action="store_true", help="run the export on the model's own test inputs and compare "
+                                                         "with its test outputs (exit 1 if not reproduced)")
+    c.add_argument("--all-outputs", action="store_true",
+                   help="every intermediate tensor also an output (to compare with the device's dumps layer by layer)")
+    c.add_argument("--json", action="store_true", help="with --check: " + _JSON)
+
+
+def _repair(c: argparse.ArgumentParser) -> None:
+    c.add_argument("file", metavar="FILE", help="the file to repair (never changed)")
+    c.add_argument("-o", "--out", required=True, metavar="FIXED", help="where to write the repaired file")
+
+
+def _fixture(c: argparse.ArgumentParser) -> None:
+    c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer)")
+    c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder)")
+
+
+def _generate(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--check", action="store_true", help="only list stale modules, write nothing (exit 1 if any)")
+
+
+def _doctor(c: argparse.ArgumentParser) -> None:
+    c.add_argument("path", metavar="FOLDER", help="a folder of artifacts (or one file)")
+    c.add_argument("-r", "--recursive", action="store_true", help="also every folder below FOLDER, each on its own")
+    c.add_argument("--json", action="store_true", help=_JSON)
+
+
+def _schema(c: argparse.ArgumentParser) -> None:
+    from .family_args import examples
+    scs = c.add_subparsers(dest="schema_command", required=True, title="commands", metavar="COMMAND")
+    fh = scs.add_parser("from-header", prog="binparse schema from-header", help="turn a C struct into a .ksy schema",
+                        usage="%(prog)s HEADER [HEADER ...] --struct NAME --out OUT.ksy [options]",
+                        description="Turn a C struct of the vendor's headers into a .ksy schema (sizes and "
+                                    "offsets as the compiler lays them out).",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    fh.add_argument("headers", nargs="+", metavar="HEADER", help="C header files, read in order")
+    fh.add_argument("--struct", required=True, metavar="NAME", help="typedef name or struct tag")
+    fh.add_argument("--define", action="append", metavar="MACRO[=VALUE]", help="a macro for the preprocessor "
+                                                                               "(repeatable)")
+    fh.add_argument("--pointer-size", type=int, choices=(4, 8), default=8, metavar="{4,8}",
+                    help="bytes of a pointer on the target (default 8)")
+    fh.add_argument("--id", metavar="ID", help="meta/id of the schema (default: from the struct name)")
+    fh.add_argument("--string", action="append", metavar="GLOB",
+                    help="char arrays to read as strings (repeatable; default *Name)")
+    fh.add_argument("--out", required=True, metavar="OUT.ksy", help="the schema file to write")
+    fh.epilog = examples("schema from-header")
+    df = scs.add_parser("diff", prog="binparse schema diff", help="fields added, removed, moved, resized between two versions",
+                        usage="%(prog)s OLD NEW [--type NAME] [--params-a NAME=INT,...] [--params-b NAME=INT,...] [--json]",
+                        description="List the fields added, removed, moved and resized from version OLD to NEW.",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    df.add_argument("a", metavar="OLD", help="a format name (`binparse schemas`) or a .ksy file")
+    df.add_argument("b", metavar="NEW", help="the version to compare with OLD: a format name or a .ksy file")
+    df.add_argument("--params-a", metavar="NAME=INT,...", help="the schema parameters of OLD")
+    df.add_argument("--params-b", metavar="NAME=INT,...", help="the schema parameters of NEW")
+    df.add_argument("--type", metavar="NAME", help="compare a nested type (e.g. a layer) instead of the root")
+    df.add_argument("--json", action="store_true", help=_JSON)
+    df.epilog = examples("schema diff")
+
+
+_ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
+    "inspect": _inspect, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
+    "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": lambda c: None,
+}
+
+__all__ = ["COMMANDS", "EXIT_CODES", "Parser", "parser", "version"]

@@ -1,0 +1,25 @@
+"""`repair FILE -o FIXED`: a file whose defect its family can undo, written anew (the input never changes)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import BinparseError
+from ..family import Repairable
+from .common import open_source
+
+
+def repair(args: argparse.Namespace) -> int:
+    from ..fixtures.common import check_new_output, write_atomic
+    obj = open_source(args.file, args)
+    if not isinstance(obj, Repairable):
+        raise BinparseError("binparse knows no repair for this kind of file", file=args.file,
+                            hint="`binparse doctor` says what is wrong with it")
+    out = check_new_output(args.out, args.file)
+    data, what = obj.repaired(args)
+    write_atomic(out, data)
+    print(f"{args.out}: {len(data):,} bytes; {what}")
+    return 0
+
+
+__all__ = ["repair"]

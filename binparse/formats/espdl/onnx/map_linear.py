@@ -1,0 +1,99 @@
+"""Conv, Gemm and MatMul: the weights from their device blocking in the order ONNX wants, the bias,
+the fused activation, then the chip's quantization of the output.
+
+ESP-DL keeps a 2-D convolution's weight as dims [H, W, C, N] (logical (N, H, W, C)), a depthwise one
+as [H, W, C, 1] (logical (1, H, W, C)), 1-D ones without H, a Gemm's as [1, 1, K, N]; ONNX wants
+(N, C/group, H, W) and, for MatMul, (K, N). The chip accumulates q_in x q_w in int32, adds the bias
+(int32 at exponent e_in + e_w), applies the activation and rounds once to the output's exponent:
+computed here in float32 on the same integers, then `Builder.bind`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ....errors import FormatError
+from .builder import Builder
+
+ACTIVATIONS = ("Linear", "Relu")
+
+
+def _activation(b: Builder, node: Any, x: str) -> str:
+    act = node.attributes.get("activation") or "Linear"
+    if act not in ACTIVATIONS:
+        raise FormatError(f"{node.op_type} {node.name!r} has the fused activation {act!r}, which the export does "
+                          "not reproduce", file=b.model.file, expected=list(ACTIVATIONS), found=act)
+    return b.op("Relu", [x], node.name) if act == "Relu" else x
+
+
+def _logical_weight(b: Builder, name: str) -> tuple[Any, Any]:
+    t = b.model.tensor(name)
+    if not t.layout.rank:
+        said = f"names layout {t.info.layout!r}, which binparse does not know" if t.info.layout else \
+            "names no layout, and the model's other weights do not imply one"
+        raise FormatError(f"weight {name!r} {said}: its element order (the target's blocking) is unknown",
+                          file=b.model.file, path=t.info.path, expected="a layout of schemas/espdl/weight_layouts.yaml",
+                          hint="the export refuses rather than guess an order")
+    return t, t.dequantize()
+
+
+def conv(b: Builder, node: Any) -> None:
+    src = node.inputs[0]
+    rank = b.rank(src)
+    t, w = _logical_weight(b, node.inputs[1])
+    spatial = w.ndim - 2
+    if t.layout.depthwise:  # (1, *spatial, C) -> (C, 1, *spatial)
+        w = np.moveaxis(w, -1, 0)
+    else:  # (N, *spatial, C/group) -> (N, C/group, *spatial)
+        w = np.moveaxis(w, -1, 1)
+    a = node.attributes
+    attrs: dict[str, Any] = {"kernel_shape": list(w.shape[2:]), "group": int(a.get("group") or 1)}
+    for key in ("strides", "dilations", "pads"):
+        if a.get(key):
+            attrs[key] = [int(v) for v in a[key]]
+    if a.get("auto_pad") not in (None, "", "NOTSET"):
+        attrs["auto_pad"] = str(a["auto_pad"])
+        attrs.pop("pads", None)
+    inputs = [b.channels_first(b.value(src), rank or spatial + 2, node.name),
+              b.const(np.ascontiguousarray(w, dtype=np.float32), node.inputs[1])]
+    if len(node.inputs) > 2 and node.inputs[2]:
+        inputs.append(b.const(b.real(node.inputs[2]).reshape(-1), node.inputs[2]))
+    y = _activation(b, node, b.op("Conv", inputs, node.name, **attrs))
+    b.bind(node.outputs[0], b.channels_back(y, rank or spatial + 2, node.name))
+
+
+def _matrix(b: Builder, name: str) -> str:
+    """A weight initializer as the (K, N) matrix of `x @ W` (ESP-DL dims [1, 1, K, N]), or an activation."""
+    if name not in b.initializer_names:
+        return b.value(name)
+    t = b.model.tensor(name)
+    if not t.layout.rank:
+        return b.value(name)
+    _, w = _logical_weight(b, name)  # (N, 1, 1, K)
+    return b.const(np.ascontiguousarray(w.reshape(w.shape[0], -1).T, dtype=np.float32), name)
+
+
+def gemm(b: Builder, node: Any) -> None:
+    a = node.attributes
+    if int(a.get("transA") or 0):
+        raise FormatError(f"Gemm {node.name!r} has transA = 1, which ESP-DL's exports do not write", file=b.model.file,
+                          expected="transA 0", found=1)
+    y = b.op("MatMul", [b.value(node.inputs[0]), _matrix(b, node.inputs[1])], node.name)
+    alpha, beta = float(a.get("alpha", 1.0) or 1.0), float(a.get("beta", 1.0) or 1.0)
+    if alpha != 1.0:
+        y = b.op("Mul", [y, b.scalar(alpha)], node.name)
+    if len(node.inputs) > 2 and node.inputs[2]:
+        bias = b.real(node.inputs[2]).reshape(-1) * np.float32(beta)
+        y = b.op("Add", [y, b.const(bias.astype(np.float32), node.inputs[2])], node.name)
+    b.bind(node.outputs[0], _activation(b, node, y))
+
+
+def matmul(b: Builder, node: Any) -> None:
+    y = b.op("MatMul", [_matrix(b, node.inputs[0]) if node.inputs[0] in b.initializer_names else b.value(node.inputs[0]),
+                        _matrix(b, node.inputs[1])], node.name)
+    b.bind(node.outputs[0], _activation(b, node, y))
+
+
+__all__ = ["conv", "gemm", "matmul"]

@@ -1,0 +1,189 @@
+"""The export run in onnxruntime on a model's own test inputs, against its own test outputs.
+
+esp-ppq writes, beside a model, test inputs and the outputs its simulation of the chip computes from
+them: the reference of what the chip must produce. Per output: the share of elements within one
+quantization step (2^exponent) of the stored value, and the largest difference. A model reproduces
+its test values when every output has at least `THRESHOLD` of its elements within one step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ....exitcodes import OK, PROBLEM, UNVERIFIED
+
+THRESHOLD = 0.99
+
+
+def printable(name: str) -> str:
+    """A name from a file as one line of text: control characters escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+
+
+@dataclass(frozen=True)
+class OutputCheck:
+    """One output: elements compared, how many within one step, the largest difference."""
+
+    name: str
+    count: int
+    within: int
+    exact: int
+    max_diff: float
+    step: float
+
+    @property
+    def share(self) -> float:
+        return self.within / self.count if self.count else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "elements": self.count, "within_one_step": self.within, "exact": self.exact,
+                "share": round(self.share, 6), "max_diff": self.max_diff, "step": self.step}
+
+
+@dataclass
+class ModelCheck:
+    """One model of the file: its outputs compared, or why they could not be (`reason`)."""
+
+    name: str
+    outputs: list[OutputCheck] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def status(self) -> str:
+        if self.reason or not self.outputs:
+            return "not verified"
+        return "ok" if all(o.share >= THRESHOLD for o in self.outputs) else "problem"
+
+
+@dataclass
+class ExportCheck:
+    """`binparse export --check`: every model of a file run on its test inputs (an `Artifact`)."""
+
+    file: str
+    rounding: str
+    models: list[ModelCheck]
+
+    @property
+    def status(self) -> str:
+        states = {m.status for m in self.models}
+        return "problem" if "problem" in states else "not verified" if "not verified" in states else "ok"
+
+    @property
+    def exit_code(self) -> int:
+        return {"ok": OK, "problem": PROBLEM}.get(self.status, UNVERIFIED)
+
+    def summary(self) -> dict[str, Any]:
+        return {"family": "espdl", "kind": "export_check", "file": self.file, "rounding": self.rounding,
+                "status": self.status, "threshold": THRESHOLD,
+                "models": [{"name": m.name, "status": m.status, "reason": m.reason,
+                            "outputs": [o.to_json() for o in m.outputs]} for m in self.models]}
+
+    def report(self) -> str:
+        lines = [f"{self.file}: the ONNX export run in onnxruntime on the model's own test inputs "
+                 f"(rounding {self.rounding})"]
+        for m in self.models:
+            label = printable(m.name) or "model"
+            if m.reason:
+                lines.append(f"{label}: not verified: {m.reason}")
+                continue
+            for o in m.outputs:
+                lines.append(f"{label}: output {o.name!r}: {o.within}/{o.count} elements within one step "
+                             f"({100 * o.share:.2f} %, {o.exact} exact), largest difference {o.max_diff:g} "
+                             f"(step {o.step:g})")
+        verdict = {"ok": f"the export reproduces its test outputs (>= {100 * THRESHOLD:g} % within one step)",
+                   "problem": f"the export does not reproduce its test outputs (< {100 * THRESHOLD:g} % within one "
+                              "step)",
+                   "not verified": "nothing to run the export on"}[self.status]
+        lines.append(f"{self.status}: {verdict}")
+        return "\n".join(lines)
+
+
+def bound_tensors(proto: Any, limit_bytes: int, file: str | None = None) -> None:
+    """Refuse to run an export whose tensors (shapes inferred by onnx) would take more than
+    `limit_bytes` each: a Resize whose scales or a Reshape whose shape the file sets to huge sizes
+    would make onnxruntime allocate them."""
+    from ....errors import BinparseError
+    from .deps import need
+    onnx = need("onnx", purpose="running an ONNX export", file=file)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto)
+    except Exception as exc:  # onnx's InferenceError and others: the model's shapes do not fit together
+        raise BinparseError(f"the export's shapes do not fit together: {str(exc).splitlines()[0][:300]}", file=file,
+                            hint="the model's dims, shapes or attributes contradict each other; not run") from None
+    for v in (*inferred.graph.value_info, *inferred.graph.output):
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in v.type.tensor_type.shape.dim]
+        if 4 * int(np.prod(dims, dtype=np.float64)) > limit_bytes:
+            raise BinparseError(f"the export's tensor {v.name!r} would hold {dims} float32 elements", file=file,
+                                expected=f"at most {limit_bytes:,} bytes (8 x the model + 256 MiB)",
+                                found=f"{4 * float(np.prod(dims, dtype=np.float64)):,.0f} bytes",
+                                hint="the model's shapes or Resize scales claim more than it can hold; not run")
+
+
+def run(proto: Any, feeds: dict[str, Any], *, limit_bytes: int | None = None, file: str | None = None) -> dict[str, Any]:
+    """Outputs of `proto` run in onnxruntime on `feeds` (name -> float32 array); with `limit_bytes`,
+    refused first when a tensor would be larger (`bound_tensors`)."""
+    from .deps import need
+    if limit_bytes is not None:
+        bound_tensors(proto, limit_bytes, file)
+    ort = need("onnxruntime", purpose="running an ONNX export", file=file)
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    try:
+        session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+        names = [o.name for o in session.get_outputs()]
+        return dict(zip(names, session.run(names, feeds)))
+    except Exception as exc:  # onnxruntime's Fail, InvalidArgument, ...: one line, not a traceback
+        from ....errors import BinparseError
+        raise BinparseError(f"onnxruntime refused to run the export: {str(exc).splitlines()[0][:300]}", file=file,
+                            hint="the model's shapes or values contradict each other") from None
+
+
+def compare(name: str, got: Any, want: Any, step: float) -> OutputCheck:
+    """`got` (the export's output) against `want` (the stored test output, real values)."""
+    g = np.asarray(got, dtype=np.float64).reshape(-1)
+    w = np.asarray(want, dtype=np.float64).reshape(-1)
+    if g.size != w.size:
+        return OutputCheck(name, int(w.size), 0, 0, float("inf"), step)
+    diff = np.abs(g - w)
+    return OutputCheck(name, int(w.size), int(np.count_nonzero(diff <= step * (1 + 1e-6))),
+                       int(np.count_nonzero(diff == 0)), float(diff.max()) if diff.size else 0.0, step)
+
+
+def first_call_state(proto: Any) -> dict[str, Any]:
+    """Zeros for each state input of an export (a StreamingCache's kept frames: `NAME:cache`), as the chip
+    starts with."""
+    return {i.name: np.zeros([d.dim_value for d in i.type.tensor_type.shape.dim], np.float32)
+            for i in proto.graph.input if i.name.endswith(":cache")}
+
+
+def limit_of(model: Any) -> int:
+    """The largest tensor a run of `model` may make: 8 x its payload + 256 MiB (the project's bound)."""
+    return 8 * len(model.payload) + (256 << 20)
+
+
+def check_model(model: Any, *, rounding: str) -> ModelCheck:
+    """One model's export run on its test inputs and compared with its test outputs."""
+    from .convert import to_onnx
+    g = model.graph
+    if not g.test_inputs or not g.test_outputs:
+        return ModelCheck(model.name, reason="the model carries no test inputs/outputs")
+    proto = to_onnx(model, rounding=rounding)
+    feeds = {t.name: model.tensor(t.name).dequantize() for t in g.test_inputs}
+    feeds.update(first_call_state(proto))
+    got = run(proto, feeds, limit_bytes=limit_of(model), file=model.file)
+    out = []
+    for t in g.test_outputs:
+        tensor = model.tensor(t.name)
+        step = float(2.0 ** t.exponents[0]) if t.exponents else 0.0
+        if t.name not in got:
+            out.append(OutputCheck(t.name, int(np.prod(t.dims)), 0, 0, float("inf"), step))
+            continue
+        out.append(compare(t.name, got[t.name], tensor.dequantize(), step))
+    return ModelCheck(model.name, out)
+
+
+__all__ = ["THRESHOLD", "printable", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
+           "limit_of", "run"]

@@ -1,0 +1,1 @@
+"""What binparse writes for ESP-DL: .espdl models (FlatBuffers builder), .info printouts, fixtures."""

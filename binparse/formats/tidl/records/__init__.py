@@ -1,0 +1,1 @@
+"""The records TI's tools leave in an artifacts folder: param.yaml, onnxrtMetaData.txt, allowedNode.txt."""

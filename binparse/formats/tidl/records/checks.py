@@ -1,0 +1,186 @@
+"""`binparse doctor` on TI's records: param.yaml, onnxrtMetaData.txt and allowedNode.txt against the io.
+
+- onnxrtMetaData.txt names each subgraph and its input and output tensors; TI's import names the io
+  `<subGraphName>_tidl_io_1.bin` and writes the same names into it: a different name or count is a
+  contradiction between two of TI's own files (a problem).
+- allowedNode.txt and onnxrtMetaData.txt count the same subgraphs.
+- param.yaml's target_device fixes TIDL_MAX_NUM_CORES (itidl_ti.h: 1 on AM62A, J721E, J721S2; 2 on
+  J722S; 4 on J784S4), which sizes the 09.02-11.01 io: an io laid out for another core count is one
+  that SoC's runtime refuses (TIDL-RT checks the io size). From 11.02 every io is 4-core
+  (itidl_io.h): a 4-core io on a smaller SoC says the tools were 11.02. Its input and output names
+  must be the io's; shapes are compared without their leading 1s (ONNX NCHW against TIDL's 6 dims).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .... import api
+from ....errors import BinparseError
+from ....family import FileReport, Finding, register_check
+from ..net.cores import SOC_CORES
+from .read import Record
+
+
+def _kind(r: FileReport) -> str:
+    return r.obj.kind if isinstance(r.obj, Record) else ""
+
+
+def _strip(shape: Any) -> list[int]:
+    dims = [int(x) for x in shape] if isinstance(shape, (list, tuple)) else []
+    while dims and dims[0] == 1:
+        dims = dims[1:]
+    return dims
+
+
+def _metadata(meta: FileReport, by_name: dict[str, FileReport], out: list[Finding]) -> None:
+    for s in meta.obj.subgraphs:
+        io_name = f"{s.name}_tidl_io_1.bin"
+        io_rep = by_name.get(io_name)
+        files = [meta.name, io_name]
+        if io_rep is None or not hasattr(io_rep.obj, "inputs"):
+            out.append(Finding("note", f"{meta.name} names subgraph {s.index} '{s.name}', but {io_name} is not here "
+                                       "or is not an io descriptor binparse read", files))
+            continue
+        io = io_rep.obj
+        got = ([t.name for t in io.inputs], [t.name for t in io.outputs])
+        counts = (s.num_inputs if s.num_inputs is not None else len(s.inputs),
+                  s.num_outputs if s.num_outputs is not None else len(s.outputs))
+        if got == (s.inputs, s.outputs) and counts == (len(got[0]), len(got[1])):
+            out.append(Finding("ok", f"{io_name} holds the inputs ({', '.join(s.inputs)}) and outputs "
+                                     f"({', '.join(s.outputs)}) {meta.name} names for subgraph {s.index}", files))
+        else:
+            out.append(Finding("problem", f"{meta.name} names subgraph {s.index}'s inputs {s.inputs} and outputs "
+                                          f"{s.outputs} ({counts[0]} and {counts[1]}), {io_name} holds {got[0]} and "
+                                          f"{got[1]}: TI's import writes the same names into both", files))
+
+
+def _allowed(allowed: FileReport, meta: FileReport | None, out: list[Finding]) -> None:
+    if meta is None:
+        return
+    n_allowed, n_meta = len(allowed.obj.subgraphs), len(meta.obj.subgraphs)
+    total = meta.obj.values.get("numGraphNodes")
+    files = [allowed.name, meta.name]
+    if n_allowed != n_meta:
+        out.append(Finding("problem", f"{allowed.name} lists {n_allowed} subgraph(s), {meta.name} {n_meta}: "
+                                      "the import writes both from the same partition", files))
+        return
+    taken = sum(len(s.nodes or []) for s in allowed.obj.subgraphs)
+    whole = f" of the model's {total}" if isinstance(total, int) else ""
+    out.append(Finding("ok", f"{allowed.name} and {meta.name} agree: {n_meta} subgraph(s), {taken} ONNX node(s){whole} "
+                             "offloaded to TIDL", files))
+
+
+def _ios_of(param: FileReport, folder: Path, by_name: dict[str, FileReport]) -> list[tuple[str, Any]]:
+    found = [(r.name, r.obj) for r in by_name.values() if r.name.endswith("_tidl_io_1.bin") and hasattr(r.obj, "inputs")]
+    sub = param.obj.values.get("artifacts_folder")
+    where = folder / str(sub) if sub else None
+    if not found and where is not None and where.is_dir() and where.resolve().is_relative_to(folder.resolve()):
+        for p in sorted(where.glob("*_tidl_io_1.bin")):
+            try:
+                found.append((p.name if where.resolve() == folder.resolve() else f"{sub}/{p.name}", api.open(p)))
+            except BinparseError:
+                continue  # doctor of that folder says why
+    return found
+
+
+def _param(param: FileReport, folder: Path, by_name: dict[str, FileReport], out: list[Finding]) -> None:
+    values = param.obj.values
+    device = str(values.get("target_device") or "")
+    cores = SOC_CORES.get(device.upper())
+    for io_name, io in _ios_of(param, folder, by_name):
+        files = [param.name, io_name]
+        layout_cores = int(getattr(io, "cores", 1) or 1) if getattr(io, "io_version", 0) >= 92 else None
+        if cores is not None and layout_cores is not None and layout_cores != cores:
+            if layout_cores == 4 and getattr(io, "io_version", 0) >= 100:
+                out.append(Finding("note", f"{io_name} is laid out for 4 cores on {device} (TIDL_MAX_NUM_CORES {cores}): "
+                                           "TIDL 11.02 tools write every io so (itidl_io.h), earlier ones only for "
+                                           "J784S4", files))
+            else:
+                out.append(Finding("problem", f"{param.name} says target_device {device} (TIDL_MAX_NUM_CORES {cores}), "
+                                              f"but {io_name} is laid out for {layout_cores} cores: that SoC's runtime "
+                                              "refuses its size", files))
+        elif cores is not None:
+            out.append(Finding("ok", f"{param.name}: target_device {device} (TIDL_MAX_NUM_CORES {cores}) fits "
+                                     f"{io_name} ({io.version})", files))
+        for side, details, tensors in (("input", values.get("inputs", []), io.inputs),
+                                       ("output", values.get("outputs", []), io.outputs)):
+            want = [d["name"] for d in details]
+            got = [t.name for t in tensors]
+            if not details:
+                continue
+            if want != got:
+                out.append(Finding("problem", f"{param.name} names the model's {side}s {want}, {io_name} holds {got}",
+                                   files))
+                continue
+            shapes = [(d["name"], _strip(d["shape"]), _strip(t.shape)) for d, t in zip(details, tensors)]
+            odd = [f"{n} {a} vs {b}" for n, a, b in shapes if a and a != b]
+            if odd:
+                out.append(Finding("note", f"{param.name} and {io_name} give the {side} shapes differently (leading "
+                                           f"1s aside): {'; '.join(odd)}; a layout change (NHWC) or the import's "
+                                           "reshaping can explain it", files))
+            else:
+                out.append(Finding("ok", f"{param.name}'s {side}s ({', '.join(want)}) are {io_name}'s, same shapes",
+                                   files))
+
+
+def _release(text: str) -> set[tuple[int, int]]:
+    """The (major, minor) releases a version label names: "8.2" -> {(8, 2)}, "9.0/9.1" -> {(9, 0), (9, 1)}."""
+    return {(int(a), int(b)) for a, b in re.findall(r"(\d+)[._](\d+)", text)}
+
+
+def _tools(param: FileReport, by_name: dict[str, FileReport], out: list[Finding]) -> None:
+    """param.yaml's tools version against the netVersion of each J7 net beside it."""
+    version = str(param.obj.values.get("tools version") or "")
+    wanted = _release(version)
+    if not wanted:
+        return
+    for r in by_name.values():
+        if r.format.startswith("tidl.io.j7") and r.obj is not None:  # the io's layout spans releases
+            span = sorted(_release(r.version))
+            files = [param.name, r.name]
+            if span and any(span[0] <= w <= span[-1] for w in wanted):
+                out.append(Finding("ok", f"{param.name}: tools version {version} writes {r.name}'s layout "
+                                         f"({r.version})", files))
+            elif span:
+                out.append(Finding("problem", f"{param.name} says tools version {version}, but {r.name} has the io "
+                                              f"layout of {r.version}: the record and the io are not of one compile",
+                                   files))
+            continue
+        if not r.format.startswith("tidl.net.j7") or r.format == "tidl.net.j7_other" or r.obj is None:
+            continue
+        made = _release(str(getattr(r.obj, "version", "")))
+        files = [param.name, r.name]
+        if made & wanted:
+            out.append(Finding("ok", f"{param.name}: tools version {version} wrote {r.name} (netVersion "
+                                     f"{r.obj.net_version_hex}, TIDL {r.obj.version})", files))
+        elif made:
+            out.append(Finding("problem", f"{param.name} says tools version {version}, but {r.name} has netVersion "
+                                          f"{r.obj.net_version_hex} (TIDL {r.obj.version}): the record and the net "
+                                          "are not of one compile", files))
+
+
+@register_check
+def check_records(reports: list[FileReport], folder: Path) -> list[Finding]:
+    out: list[Finding] = []
+    by_name = {r.name: r for r in reports}
+    records = [r for r in reports if isinstance(r.obj, Record)]
+    meta = next((r for r in records if _kind(r) == "onnxrtMetaData record"), None)
+    for r in records:
+        r.family, r.kind, r.version = "tidl", "record", ""
+        r.evidence = ("edgeai-benchmark's record of the run" if _kind(r) == "param.yaml record" else
+                      "the OSRT import's record of the partition")
+    if meta is not None:
+        _metadata(meta, by_name, out)
+    for r in records:
+        if _kind(r) == "allowedNode record":
+            _allowed(r, meta, out)
+        elif _kind(r) == "param.yaml record":
+            _param(r, folder, by_name, out)
+            _tools(r, by_name, out)
+    return out
+
+
+__all__ = ["check_records"]

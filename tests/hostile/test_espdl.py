@@ -1,0 +1,190 @@
+"""Hostile .espdl files (issue 27): every command stays inside 8 x input + 256 MiB and answers with a
+BinparseError, never a traceback, whatever the file claims.
+
+- a 52 KB model whose FlatBuffer points thousands of fields at one Node table, one Tensor table and one
+  20,000-character string (decoded once, described once: never copied per reference);
+- a PDL2 pack whose thousands of entries all point at one model (decoded once);
+- negative and absurd dims, in every command (`draw --tensor` used to crash on a negative dim);
+- a malformed --key, never echoed (its length is said).
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+
+from binparse.formats.espdl.model.flatbuf import FlatBuffer
+from binparse.formats.espdl.model.graph import SCHEMAS
+
+from .harness import bound, run_cli, within
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL = REPO / "fixtures" / "espdl" / "models" / "conv_s8_blocks.espdl"
+SCHEMA = SCHEMAS["edl2"]
+
+
+class _Buf:
+    """A FlatBuffer written front to back by hand (every offset points forward)."""
+
+    def __init__(self) -> None:
+        self.b = bytearray(4)
+
+    def pad(self, n: int = 4) -> None:
+        self.b += bytes(-len(self.b) % n)
+
+    def table(self, tname: str, fields: dict[str, int | None]) -> tuple[int, dict[str, int]]:
+        """A vtable and its table of 4-byte fields (`None`: an offset patched later); (table position,
+        field name -> field position)."""
+        slots = {SCHEMA.tables[tname][f].slot: f for f in fields}
+        n = max(slots) + 1
+        self.pad(4)
+        vt = len(self.b)
+        offsets = {f: 4 + 4 * i for i, f in enumerate(fields)}
+        self.b += struct.pack(f"<HH{n}H", 4 + 2 * n, 4 + 4 * len(fields),
+                              *[offsets[slots[s]] if s in slots else 0 for s in range(n)])
+        self.pad(4)
+        tp = len(self.b)
+        self.b += struct.pack("<i", tp - vt) + bytes(4 * len(fields))
+        for f, v in fields.items():
+            if v is not None:
+                struct.pack_into("<i", self.b, tp + offsets[f], v)
+        return tp, {f: tp + o for f, o in offsets.items()}
+
+    def point(self, at: int, target: int) -> None:
+        struct.pack_into("<I", self.b, at, target - at)
+
+    def vector(self, count: int) -> int:
+        """A vector of `count` offsets (patched later); its count's position."""
+        self.pad(4)
+        pos = len(self.b)
+        self.b += struct.pack("<I", count) + bytes(4 * count)
+        return pos
+
+    def string(self, text: bytes) -> int:
+        self.pad(4)
+        pos = len(self.b)
+        self.b += struct.pack("<I", len(text)) + text + b"\0"
+        return pos
+
+
+def shared_model(n_refs: int = 2000, m_inputs: int = 4000, name_len: int = 20000) -> bytes:
+    """An EDL2 model: n_refs nodes and n_refs initializers that are one Node and one Tensor table, the
+    node's m_inputs inputs and the tensor's name one long string."""
+    w = _Buf()
+    model, mf = w.table("Model", {"graph": None})
+    w.point(0, model)
+    graph, gf = w.table("Graph", {"node": None, "initializer": None})
+    w.point(mf["graph"], graph)
+    nodes = w.vector(n_refs)
+    w.point(gf["node"], nodes)
+    inits = w.vector(n_refs)
+    w.point(gf["initializer"], inits)
+    node, nf = w.table("Node", {"op_type": None, "input": None})
+    for i in range(n_refs):
+        w.point(nodes + 4 + 4 * i, node)
+    tensor, tf = w.table("Tensor", {"name": None, "dims": None, "data_type": 3})
+    for i in range(n_refs):
+        w.point(inits + 4 + 4 * i, tensor)
+    w.point(nf["op_type"], w.string(b"Conv"))
+    ins = w.vector(m_inputs)
+    w.point(nf["input"], ins)
+    w.pad(4)
+    dims = len(w.b)
+    w.b += struct.pack("<Iq", 1, 16)
+    w.point(tf["dims"], dims)
+    name = w.string(b"n" * name_len)
+    w.point(tf["name"], name)
+    for i in range(m_inputs):
+        w.point(ins + 4 + 4 * i, name)
+    w.pad(16)
+    payload = bytes(w.b)
+    return b"EDL2" + struct.pack("<II", 0, len(payload)) + bytes(4) + payload
+
+
+def one_model_pack(entries: int = 3000) -> bytes:
+    """A PDL2 pack whose `entries` entries all point at one model record (and one name)."""
+    rec = MODEL.read_bytes()
+    head = 8 + 12 * entries
+    name_off = head
+    data_off = -(-(head + 1) // 16) * 16
+    table = struct.pack("<3I", data_off, name_off, 1) * entries
+    out = b"PDL2" + struct.pack("<I", entries) + table + b"m"
+    return out + bytes(data_off - len(out)) + rec
+
+
+def with_dims(dims: list[int]) -> bytes:
+    """conv_s8_blocks.espdl with its first initializer's first dims replaced (int64, in place)."""
+    data = bytearray(MODEL.read_bytes())
+    t = FlatBuffer(memoryview(data)[16:], SCHEMA).root().get("graph").get("initializer")[0]
+    start, count, _ = t.span("dims")
+    assert count >= len(dims)
+    struct.pack_into(f"<{len(dims)}q", data, 16 + start, *dims)
+    return bytes(data)
+
+
+def _check(path: Path, *args: str, codes: tuple[int, ...] = (0, 1, 2, 3)) -> str:
+    r = run_cli(*args, timeout=120)
+    assert within(r, path.stat().st_size), (args, r.peak_rss, bound(path.stat().st_size), r.killed)
+    assert r.returncode in codes and "Traceback" not in r.stderr, (args, r.returncode, r.stderr[-2000:])
+    return r.stdout + r.stderr
+
+
+def test_tables_shared_many_times_are_decoded_and_described_once(tmp_path: Path) -> None:
+    p = tmp_path / "shared.espdl"
+    p.write_bytes(shared_model())
+    assert 50_000 < p.stat().st_size < 54_000  # 52 KB claiming 2,000 x 4,000 x 20,000 characters of names
+    out = _check(p, "inspect", p, codes=(0,))
+    assert "nodes: 2000 (Conv x2000)" in out and "parameters: 32,000 in 2000 initializers" in out
+    out = _check(p, "inspect", p, "--json", codes=(0, 2))
+    assert out.count('"same_as": 0') == 2 * 1999 and out.count("... (20,000 characters)") == 4000 + 1
+    _check(p, "inspect", p, "-v", codes=(0, 2))
+    out = _check(p, "doctor", tmp_path, codes=(0, 1, 2))
+    assert len(out) < 200_000
+
+
+def test_a_pack_whose_entries_all_point_at_one_model_decodes_it_once(tmp_path: Path) -> None:
+    p = tmp_path / "pack.espdl"
+    p.write_bytes(one_model_pack())
+    out = _check(p, "inspect", p, codes=(0, 2))
+    assert out.count("the same record as 'm'") == 2999 and out.count("graph 'conv_s8_blocks'") == 1
+    out = _check(p, "inspect", p, "--json", codes=(0, 2))
+    assert out.count('"same_record_as": "m"') == 2999
+    out = _check(p, "doctor", tmp_path, codes=(0, 1, 2))
+    assert out.count("checked once, there") == 2999
+
+
+@pytest.mark.parametrize("dims", [[-3], [1 << 33], [0, 1 << 30, 1 << 30]])
+def test_negative_or_absurd_dims_are_a_binparse_error_in_every_command(dims: list[int], tmp_path: Path) -> None:
+    p = tmp_path / "m.espdl"
+    p.write_bytes(with_dims(dims))
+    for args in (("inspect", p), ("inspect", p, "--json"), ("view", p, "--tensor", "w_conv", "--npy", tmp_path / "w.npy"),
+                 ("view", p, "--tensor", "x", "--npy", tmp_path / "x.npy"),
+                 ("draw", p, "--tensor", "w_conv", "--svg", tmp_path / "w.svg"), ("repair", p, "-o", tmp_path / "r.espdl")):
+        # the model cannot be read: exit 2 (binparse.exitcodes), the error naming the field
+        out = _check(p, *args, codes=(2,))
+        assert "Model.graph.initializer[0].dims" in out and "dims" in out, (args, out[-500:])
+    out = _check(p, "doctor", tmp_path, codes=(1,))
+    assert "[problem] m.espdl" in out and "Model.graph.initializer[0].dims" in out
+
+
+def test_a_malformed_key_is_never_echoed(tmp_path: Path) -> None:
+    secret = "hunter2-passphrase-do-not-print"
+    for args in (("inspect", MODEL, "--key", secret), ("doctor", MODEL.parent, "--key", secret),
+                 ("view", MODEL, "--tensor", "x", "--npy", tmp_path / "x.npy", "--key", secret)):
+        r = run_cli(*args)
+        assert r.returncode == (1 if args[0] == "doctor" else 3) and "hunter2" not in r.stdout + r.stderr
+        assert f"{len(secret)} characters that are not 32 hex digits" in r.stdout + r.stderr
+
+
+def test_printouts_and_records_too_big_for_what_they_claim_are_refused(tmp_path: Path) -> None:
+    info = tmp_path / "m.info"
+    info.write_bytes(b"graph g (\n" + b"\n" * 6_000_000)  # 6 MB of empty lines: 6 million Python strings
+    out = _check(info, "inspect", info, codes=(2,))
+    assert "millions of lines shorter than any printout's" in out and "6,000,001 lines" in out
+    record = tmp_path / "m.json"
+    record.write_bytes(b'{"configs": {"op": {"x": {"bit_width": 8, "policy": {}}}}, "values": {"1": {"scale": ['
+                       + b"1," * 9_000_000 + b"1]}}}")
+    out = _check(record, "inspect", record, codes=(2,))
+    assert "larger than any quantization record esp-ppq writes" in out

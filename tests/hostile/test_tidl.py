@@ -1,0 +1,70 @@
+"""Hostile TIDL inputs: claims are checked against the bytes and the array before anything is allocated."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from binparse.fixtures.build import fill
+from binparse.formats.tidl.combined import combine
+from binparse.formats.tidl.fixtures import io_values
+
+from .harness import bound, run_cli, within
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tidl"
+
+
+def _io(tmp_path: Path, pitch: int) -> Path:
+    """A 10.x one-core io descriptor whose output claims a channel pitch of `pitch` elements."""
+    spec = {"version": "10.x-11.x", "cores": 1,
+            "inputs": [{"name": "x", "dtype": "uint8", "shape": [1, 3, 4, 4]}],
+            "outputs": [{"name": "y", "dtype": "float32", "shape": [1, 2, 4, 4], "channel_pitch": pitch}]}
+    schema, params, values, _, _ = io_values(spec)
+    path = tmp_path / "7_tidl_io_1.bin"
+    path.write_bytes(fill(schema, values, params))
+    return path
+
+
+def test_pack_refuses_a_claimed_4_gib_buffer_before_allocating(tmp_path: Path) -> None:
+    io = _io(tmp_path, 1 << 29)  # 2 channels x 2^29 float32 elements: a 4 GiB buffer claimed
+    arr = tmp_path / "y.npy"
+    np.save(arr, np.ones((1, 2, 4, 4), "<f4"))
+    r = run_cli("pack", io, arr, "--output", "y", "--out", tmp_path / "y.bin")
+    assert r.returncode != 0 and not (tmp_path / "y.bin").exists()
+    assert "the descriptor claims a device buffer far larger than its tensor" in r.stderr
+    assert "found 4,294,967,296 bytes (channel pitch 536,870,912" in r.stderr
+    assert within(r, io.stat().st_size + arr.stat().st_size), (r.peak_rss, bound(io.stat().st_size))
+
+
+def test_pack_checks_the_arrays_shape_first(tmp_path: Path) -> None:
+    io = _io(tmp_path, 1 << 29)
+    arr = tmp_path / "wrong.npy"
+    np.save(arr, np.ones((3, 3), "<f4"))
+    r = run_cli("pack", io, arr, "--output", "y", "--out", tmp_path / "y.bin")
+    assert r.returncode != 0 and "the array does not have the tensor's logical shape" in r.stderr
+    assert "expected (1, 1, 1, 2, 4, 4), found (3, 3)" in r.stderr and within(r, io.stat().st_size)
+
+
+def test_a_combined_net_claiming_2_billion_subgraphs_is_refused(tmp_path: Path) -> None:
+    net = (FIXTURES / "net_11_02_j721e" / "1102_tidl_net.bin").read_bytes()
+    data = bytearray(combine([net, net]))
+    struct.pack_into("<I", data, 8, 0x7FFFFFFF)
+    path = tmp_path / "9_tidl_net.bin"
+    path.write_bytes(data)
+    r = run_cli("inspect", path)
+    assert r.returncode != 0 and "subgraph count does not fit it" in r.stderr
+    assert "expected 1..746 (16-byte entries in the bytes present), found 2147483647" in r.stderr
+    assert within(r, len(data))
+
+
+def test_a_torn_subgraph_table_is_refused(tmp_path: Path) -> None:
+    net = (FIXTURES / "net_11_02_j721e" / "1102_tidl_net.bin").read_bytes()
+    data = bytearray(combine([net, net]))
+    struct.pack_into("<I", data, 12 + 16 + 4, 0xFFFFFF00)  # subgraph 1's size
+    path = tmp_path / "9_tidl_net.bin"
+    path.write_bytes(data)
+    r = run_cli("inspect", path)
+    assert r.returncode != 0 and "torn subgraph table: subgraph 1 lies outside the file" in r.stderr
+    assert within(r, len(data))

@@ -1,0 +1,134 @@
+"""Confined writes (docs/contracts.md, "Writes"): every writing command, pointed at a symbolic link,
+a FIFO or a folder, refuses (exit 3) and leaves it as it was; a regular file it replaces keeps its
+mode; `fixture` writes only inside -o; `generate` never writes through a planted `.tmp` link."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .harness import REPO, run_cli, run_python
+
+FIX = REPO / "fixtures"
+IO_DIR = FIX / "tidl" / "io_08x"
+IO = IO_DIR / "900_tidl_io_1.bin"
+IMAGES = IO_DIR / "input_0_images.buffer.bin"
+
+
+def _images_npy(tmp: Path) -> Path:
+    npy = tmp / "images.npy"
+    if not npy.exists():
+        assert run_cli("view", IO, IMAGES, "--input", "images", "--npy", npy, timeout=30).returncode == 0
+    return npy
+
+
+WRITERS: dict[str, Callable[[Path, Path], list[str | Path]]] = {
+    "draw --svg": lambda out, tmp: ["draw", "--dlhdl", "conv", "--thread-number", "9", "--shape", "3,3,4", "--svg", out],
+    "view --npy": lambda out, tmp: ["view", IO, IMAGES, "--input", "images", "--npy", out],
+    "pack --out": lambda out, tmp: ["pack", IO, _images_npy(tmp), "--input", "images", "--out", out],
+    "compare --svg": lambda out, tmp: ["compare", FIX / "tidl" / "traces_10_01", FIX / "tidl" / "traces_10_01_old",
+                                       "--net", FIX / "tidl" / "net_10_01_traces" / "915_tidl_net.bin", "--svg", out],
+    "schema from-header --out": lambda out, tmp: ["schema", "from-header", REPO / "tests" / "data" / "headers" /
+                                                  "itidl_io_08_06.h", "--struct", "sTIDL_IOBufDesc_t", "--out", out],
+}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_writers_refuse_links_fifos_and_folders_and_keep_modes(writer: str, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"not yours\n")
+    link = tmp_path / "link.out"
+    link.symlink_to(victim)
+    fifo = tmp_path / "fifo.out"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder.out"
+    folder.mkdir()
+    targets = [(link, "a symbolic link"), (fifo, "a FIFO (named pipe)"), (folder, "a folder")]
+    device = tmp_path / "null.out"
+    if os.geteuid() == 0:  # a device node of its own (as /dev/null is): root may make one, and would replace it
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        targets.append((device, "a character device"))
+    for target, what in targets:
+        r = run_cli(*WRITERS[writer](target, tmp_path), timeout=30)
+        assert not r.killed and r.returncode == 3, (writer, target, r.stderr)
+        assert r.stderr == (f"binparse: error: {target}: is {what}: binparse replaces only regular files, nothing "
+                            "written. Give the path of a new or regular file\n"), r.stderr
+    assert victim.read_bytes() == b"not yours\n" and link.is_symlink() and os.readlink(link) == str(victim)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and list(folder.iterdir()) == []
+    assert os.geteuid() != 0 or stat.S_ISCHR(os.lstat(device).st_mode)
+    private = tmp_path / "private.out"
+    private.write_bytes(b"old")
+    private.chmod(0o600)
+    done = 1 if writer == "compare --svg" else 0  # the two fixture runs diverge: compare's 1, picture written
+    r = run_cli(*WRITERS[writer](private, tmp_path), timeout=60)
+    assert r.returncode == done, r.stderr
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600 and private.read_bytes() != b"old"
+    new = tmp_path / "new.out"
+    r = run_cli(*WRITERS[writer](new, tmp_path), timeout=60)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert r.returncode == done and stat.S_IMODE(new.stat().st_mode) == 0o666 & ~umask
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary file left
+
+
+SPEC = """family: tidl
+kind: io
+version: "08.x"
+output: {output}
+inputs: [{{name: x, dtype: uint8, shape: [3, 8, 8], data_id: 0}}]
+outputs: [{{name: y, dtype: int8, shape: [4, 8, 9], data_id: 1}}]
+"""
+
+
+def test_fixture_writes_only_inside_its_output_folder(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for escape in (str(tmp_path / "abs_tidl_io_1.bin"), "../up_tidl_io_1.bin", "sub/../../up2_tidl_io_1.bin"):
+        spec = tmp_path / "spec.yaml"
+        spec.write_text(SPEC.format(output=escape))
+        r = run_cli("fixture", spec, "-o", out, timeout=60)
+        target = out / escape
+        assert r.returncode == 3, r.stderr
+        assert r.stderr.startswith(f"binparse: error: {target}: is outside the output folder: fixture writes only "
+                                   f"inside -o; expected a path inside {out}"), r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "spec.yaml"]
+    assert [p.name for p in out.iterdir()] == []
+    os.symlink(tmp_path, out / "back")  # a folder link inside -o that leads out of it
+    spec.write_text(SPEC.format(output="back/via_link_tidl_io_1.bin"))
+    r = run_cli("fixture", spec, "-o", out, timeout=60)
+    assert r.returncode == 3
+    assert r.stderr == f"binparse: error: {out / 'back'}: is a symbolic link: binparse does not write through links here\n"
+    assert not (tmp_path / "via_link_tidl_io_1.bin").exists()
+    spec.write_text(SPEC.format(output="m_tidl_io_1.bin"))
+    (out / "m_tidl_io_1.bin").mkdir()  # an existing folder where the file goes: a clear error, no traceback
+    r = run_cli("fixture", spec, "-o", out, timeout=60)
+    assert r.returncode == 3 and r.stderr.startswith(f"binparse: error: {out / 'm_tidl_io_1.bin'}: is a folder: ")
+    (out / "m_tidl_io_1.bin").rmdir()
+    r = run_cli("fixture", spec, "-o", out, timeout=60)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == str(out / "m_tidl_io_1.bin")
+    assert (out / "m_tidl_io_1.bin").stat().st_size == 37256  # a J7 08.x io descriptor
+
+
+def test_generate_never_writes_through_a_planted_tmp_link(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("not yours\n")
+    out = tmp_path / "accessors"
+    code = f"""
+from pathlib import Path
+from binparse.codegen import write_all
+out = Path({str(out)!r})
+first = write_all(out_root=out)
+target = sorted(p for p in first if p.name != "__init__.py")[0]
+target.write_text("stale")
+tmp = target.with_suffix(".tmp")
+tmp.symlink_to({str(victim)!r})
+again = write_all(out_root=out)
+print(again == [target], target.read_text() != "stale", tmp.is_symlink())
+"""
+    r = run_python(code, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "True", "True"]
+    assert victim.read_text() == "not yours\n"

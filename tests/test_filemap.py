@@ -1,0 +1,50 @@
+"""A mapped file that knows its file: dense reads by pread give the bytes the mapping shows, and
+fall back to the mapping when the file at the path is no longer the one mapped."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import binparse
+from binparse.filemap import PREAD_FROM, FileMap, read_range
+
+from .conftest import FIXTURES, real
+
+NET = FIXTURES / "tidl" / "net_08_06" / "910_tidl_net.bin"
+
+
+def test_read_range_is_the_mapped_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "data.bin"
+    path.write_bytes(bytes(range(256)) * 1024)  # 256 KiB
+    mapped = binparse.api.map_file(path)
+    assert isinstance(mapped, FileMap) and mapped.path == str(path)
+    mv = memoryview(mapped)
+    assert read_range(mv, 1000, PREAD_FROM) == bytes(mv[1000:1000 + PREAD_FROM])  # by pread
+    assert read_range(mv, 10, 20) == bytes(range(10, 30))  # small: copied from the mapping
+    os.replace(path, tmp_path / "moved.bin")  # another file at the path now: the mapping's bytes
+    path.write_bytes(bytes(300 * 1024))
+    assert read_range(mv, 1000, PREAD_FROM) == bytes(mv[1000:1000 + PREAD_FROM]) != bytes(PREAD_FROM)
+
+
+def test_the_layer_table_is_a_private_copy_equal_to_the_records() -> None:
+    path = real("tidl/j7-08.2/deeplabv3-ade20k/201_tidl_net.bin")
+    if not path.exists():
+        pytest.skip("real vendor files not present")
+    net = binparse.open(path)
+    t, records = net.table(), net.used_layers
+    assert len(t) == 82 and t.layer_type.tolist() == records["layer_type"].tolist()
+    assert t.out_shapes.tolist() == records["out_data_params"]["dim_values"].tolist()
+    assert t.in_ids[1].tolist()[:2] == [records["in_data_params"]["data_id"][1][0], -1]
+    assert not np.shares_memory(t.layer_type, records)  # the table's columns: not views of the file
+    assert np.shares_memory(records, np.frombuffer(net._mv, np.uint8))  # the records: a view of it
+
+
+def test_a_cut_net_after_a_whole_one_still_names_the_field() -> None:
+    data = NET.read_bytes()
+    assert len(binparse.open(data).table()) == 3  # the layout's record dtype is known from now on
+    with pytest.raises(binparse.FormatError, match=r"tidl_net_j7.layers, offset 136 \(0x88\): field runs past the end"):
+        binparse.open(data[:2000]).table()
