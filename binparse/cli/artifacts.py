@@ -85,7 +85,7 @@ def _shown(args: argparse.Namespace, obj: object, path: str | None = None) -> st
     if args.json:
         return render.json_text({"file": path or args.file, **obj.summary()})
     details = getattr(obj, "details", None) if getattr(args, "fields", False) else None
-    return details() if callable(details) else obj.report()  # --fields: an artifact's every field, if it has them
+    return str(details()) if callable(details) else obj.report()  # --fields: an artifact's every field, if it has them
 
 
 def _show(args: argparse.Namespace, obj: object, path: str | None = None) -> int:

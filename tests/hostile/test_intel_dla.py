@@ -65,7 +65,7 @@ def test_ten_megabyte_arch_list_is_refused_by_its_size(tmp_path: Path) -> None:
     arch.write_text("family: 'AGX7'\nk_vector: 32\nc_vector: 16\nconfig_network { modules {\n" + body + "} }\n")
     size = arch.stat().st_size
     r = run_cli("inspect", arch)
-    assert within(r, size) and r.peak_rss < 128 << 20 and r.returncode == 2  # unread content, by the contract
+    assert within(r, size) and r.peak_rss < 128 << 20 and r.returncode == 2  # its content is not read: exit 2
     assert f"an .arch file of {size:,} bytes: architecture descriptions are a few KB" in r.stderr
     r = run_cli("doctor", tmp_path)
     assert within(r, size) and r.returncode in (1, 2) and "could not be read" in r.stdout  # 2: unread, by the contract
