@@ -1,6 +1,6 @@
 """`ArchFile`: an FPGA AI Suite architecture description (.arch) read, checked and summarised.
 
-The text is read by protobuf's text-format parser (arch_text.py) against binparse's declaration
+The text is read by protobuf's text-format parser (text.py) against binparse's declaration
 of Intel's documented parameters (schemas/intel_dla/arch.proto). `problems()` names absurd values
 and contradictions, `manual()` values outside the IP Reference Manual's (doc 768974) wording (rules.py); `ip_values()` gives the values
 `dla_create_ip` carries into the IP's fpga_arch_instantiator.h, for pairing an IP with its .arch.
