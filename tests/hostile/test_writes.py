@@ -32,6 +32,7 @@ WRITERS: dict[str, Callable[[Path, Path], list[str | Path]]] = {
     "pack --out": lambda out, tmp: ["pack", IO, _images_npy(tmp), "--input", "images", "--out", out],
     "compare --svg": lambda out, tmp: ["compare", FIX / "tidl" / "traces_10_01", FIX / "tidl" / "traces_10_01_old",
                                        "--net", FIX / "tidl" / "net_10_01_traces" / "915_tidl_net.bin", "--svg", out],
+    "repair -o": lambda out, tmp: ["repair", FIX / "espdl" / "int32_defect" / "narrow_all.espdl", "-o", out],
     "schema from-header --out": lambda out, tmp: ["schema", "from-header", REPO / "tests" / "data" / "headers" /
                                                   "itidl_io_08_06.h", "--struct", "sTIDL_IOBufDesc_t", "--out", out],
 }

@@ -56,7 +56,8 @@ def flatc_classes(out: Path, generation: str = "edl2") -> Any:
     namespace = str(SCHEMA["namespace"]) + ("" if generation == "edl2" else f"_{generation}")
     out.mkdir(parents=True, exist_ok=True)
     fbs = out / f"{namespace}_from_binparse.fbs"
-    fbs.write_text(fbs_text(generation, namespace))
+    from ....writes import write_text  # regular files only, never through a link (docs/contracts.md)
+    write_text(fbs, fbs_text(generation, namespace))
     subprocess.run(["flatc", "--python", "-o", str(out / "flatc"), str(fbs)], check=True, capture_output=True)
     if str(out / "flatc") not in sys.path:
         sys.path.insert(0, str(out / "flatc"))
