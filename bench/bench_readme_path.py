@@ -129,7 +129,7 @@ def net_table() -> None:
 
     def kaitai_net() -> tuple[Any, ...]:
         with open(path, "rb") as f:
-            net = cls(gen, kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(f.read())))
+            net = cls(gen, 1, kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(f.read())))  # cores: ignored before 10.01
         layers = net.layers[:net.num_layers]
         if gen == 82:
             def slots(x: Any, side: str, k: int) -> list[int]:

@@ -51,7 +51,7 @@ def main() -> None:
         return a["layer_type"], a[out_field]["dim_values"]
 
     def kaitai_columns() -> Any:
-        net = cls(gen, kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(data)))
+        net = cls(gen, 1, kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(data)))  # cores: 1 (ignored before 10.01)
         return [(x.layer_type, x.out_data_params[0].dim_values if gen == 82 else x.out_data.dim_values)
                 for x in net.layers]
 

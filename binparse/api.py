@@ -84,12 +84,12 @@ def _sniff_loading(path: str | None, head: bytes, size: int | None) -> Any:
     imported and asked: signs make opening fast, they never make a file unreadable.
     """
     if plugins.all_loaded():  # nothing left to import, nothing more to ask
-        return sniff(path, head)
+        return sniff(path, head, size)
     plugins.load_for(path, head)
-    opener = sniff(path, head)
+    opener = sniff(path, head, size)
     if opener is None and (size is None or not has_candidate(size, head[:16])) and not plugins.all_loaded():
         plugins.load_all()
-        opener = sniff(path, head)
+        opener = sniff(path, head, size)
     return opener
 
 

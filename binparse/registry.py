@@ -76,6 +76,7 @@ class _Sniffer(NamedTuple):
     head: Callable[[bytes], Any] | None = None  # ... or whose first bytes pass this cheap test ...
     folders: bool = False  # ... or, for a sniffer of folders, only about folders
     text: bool = False  # a sniffer of text formats: never asked about a binary file
+    min_size: int = 0  # asked by its names only about a file at least this big (its head test: always)
 
     def function(self) -> Sniffer:
         fn: Sniffer = plugins.resolve(self.fn) if isinstance(self.fn, str) else self.fn
@@ -86,11 +87,12 @@ _SNIFFERS: list[_Sniffer] = []
 
 
 def register_sniffer(fn: Sniffer | str, *, names: tuple[str, ...] = (), head: Callable[[bytes], Any] | None = None,
-                     folders: bool = False, text: bool = False) -> Sniffer | str:
-    """Add a sniffer. With `names` or `head` it is asked only about a file named so or whose first
-    bytes pass `head`; with `folders`, only about folders; with `text`, never about a binary file
-    (a NUL in its first 64 bytes); `fn` may be "module:function", imported when first asked."""
-    entry = _Sniffer(fn, tuple(names), head, folders, text)
+                     folders: bool = False, text: bool = False, min_size: int = 0) -> Sniffer | str:
+    """Add a sniffer. With `names` or `head` it is asked only about a file named so (and, with
+    `min_size`, at least that big) or whose first bytes pass `head`; with `folders`, only about
+    folders; with `text`, never about a binary file (a NUL in its first 64 bytes); `fn` may be
+    "module:function", imported when first asked."""
+    entry = _Sniffer(fn, tuple(names), head, folders, text, min_size)
     if entry not in _SNIFFERS:
         _SNIFFERS.append(entry)
     return fn
@@ -121,7 +123,7 @@ def _as_path(path: Any) -> Any:
     return Path(path) if isinstance(path, str) else path
 
 
-def sniff(path: Any, head: bytes) -> Any:
+def sniff(path: Any, head: bytes, size: int | None = None) -> Any:
     """The opener of the first sniffer that recognises the source, or None.
 
     Every open asks: the sniffers' declared names, heads, folders and text are tested here in one
@@ -143,7 +145,8 @@ def sniff(path: Any, head: bytes) -> Any:
             elif entry.text and binary:
                 continue
             elif entry.names or entry.head is not None:
-                if not ((name is not None and matches_any(name, entry.names))
+                by_name = size is None or size >= entry.min_size
+                if not ((by_name and name is not None and matches_any(name, entry.names))
                         or (entry.head is not None and head and entry.head(head))):
                     continue
             opener = entry.function()(_as_path(path), head)

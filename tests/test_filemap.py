@@ -48,3 +48,21 @@ def test_a_cut_net_after_a_whole_one_still_names_the_field() -> None:
     assert len(binparse.open(data).table()) == 3  # the layout's record dtype is known from now on
     with pytest.raises(binparse.FormatError, match=r"tidl_net_j7.layers, offset 136 \(0x88\): field runs past the end"):
         binparse.open(data[:2000]).table()
+
+
+def test_a_sniffer_with_a_least_size_is_asked_by_name_only_about_files_that_big(tmp_path: Path) -> None:
+    from binparse import registry
+    asked: list[int] = []
+
+    def sniffer(path: Path | None, head: bytes) -> None:
+        asked.append(len(head))
+
+    before = list(registry._SNIFFERS)
+    registry.register_sniffer(sniffer, names=("*.zzq",), head=lambda h: h.startswith(b"ZZQ"), min_size=100)
+    try:
+        assert registry.sniff(str(tmp_path / "a.zzq"), b"\0" * 50, 50) is None and asked == []  # too small
+        registry.sniff(str(tmp_path / "a.zzq"), b"\0" * 60, 200)  # big enough: asked by its name
+        registry.sniff(str(tmp_path / "b.bin"), b"ZZQ" + b"\0" * 67, 70)  # any size: asked by its head test
+        assert asked == [60, 70]
+    finally:
+        registry._SNIFFERS[:] = before

@@ -15,6 +15,8 @@ present before anything is read: a subgraph outside the file is a torn table, re
 
 from __future__ import annotations
 
+import os
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,7 @@ from ...errors import BinparseError, FormatError, UsageError
 
 MAGIC = 0xFF00FF00
 IO_SIZES = (94616, 189208, 378392)  # the io descriptors of TIDL 10.00-11.x (1, 2, 4 cores): the combined ones
+COMBINED_IO_MIN = IO_SIZES[0] + 8  # a combined io holds a descriptor, the magic and a count at least
 
 
 @dataclass(frozen=True)
@@ -166,9 +169,15 @@ def sniff(path: Path | None, head: bytes) -> Any:
     """`binparse.open` of a combined net (magic at byte 4) or, by path, a combined io."""
     if is_combined_net(head):
         return lambda source: _open(source)
-    if path is None or not path.is_file():
+    if path is None:
         return None
-    size = path.stat().st_size
+    try:  # one stat (every open of an io descriptor by its name asks)
+        st = os.stat(path)
+    except OSError:
+        return None
+    size = st.st_size if stat.S_ISREG(st.st_mode) else 0
+    if size < COMBINED_IO_MIN:  # too small to hold a table after the smallest descriptor
+        return None
     for io_size in IO_SIZES:
         if size >= io_size + 8:
             with path.open("rb") as f:
@@ -196,4 +205,4 @@ def combine(parts: list[bytes], head: bytes | None = None) -> bytes:
     return head + struct.pack("<II", MAGIC, n) + rows + b"".join(parts)
 
 
-__all__ = ["Combined", "combine", "MAGIC", "Subgraph", "is_combined_net", "sniff", "table"]
+__all__ = ["COMBINED_IO_MIN", "Combined", "combine", "MAGIC", "Subgraph", "is_combined_net", "sniff", "table"]

@@ -12,7 +12,7 @@ import struct
 
 from ...family import register_checks_in
 from ...registry import Format, register, register_sniffer, register_solver
-from .combined import is_combined_net
+from .combined import COMBINED_IO_MIN, is_combined_net
 from .io.desc import IoBufDesc, IoBufDescTda2
 from .plugin import RECORD_NAMES, TRACE_NAMES, net_head
 from .net.versions import OTHER, RELEASED
@@ -81,7 +81,7 @@ def _unlisted_net_head(head: bytes) -> str | None:
 
 
 register_sniffer("binparse.formats.tidl.combined:sniff", names=("*_tidl_io_1.bin", "*_tidl_io_*.bin"),
-                 head=is_combined_net)  # 11.x combined subgraphs: before any reading of one net
+                 head=is_combined_net, min_size=COMBINED_IO_MIN)  # 11.x combined subgraphs: before any reading of one net
 register_sniffer("binparse.formats.tidl.net.nearest:sniff", head=_unlisted_net_head)
 register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin", "tidl_config_*.txt"))
 register_sniffer("binparse.formats.tidl.printouts.files:sniff", names=("*_netLog.txt", "*.layer_info.txt",
