@@ -4,6 +4,7 @@ what the page shows (tools/docs_outputs.py does the running; `--update` rewrites
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -186,3 +187,12 @@ def test_names_of_modules_and_files_in_the_docs_exist() -> None:
                 missing.append(f"{page.relative_to(REPO)}: {name}")
     assert not missing, missing
     assert checked > 20, checked
+
+
+def test_what_c_libraries_write_to_the_terminal_is_shown_in_order() -> None:
+    with docs_outputs._terminal() as (out, read):
+        out.write("from python\n")
+        os.write(2, b"from C, fd 2\n")
+        out.buffer.write(b"bytes\n")
+        os.write(1, b"from C, fd 1\n")
+        assert read() == "from python\nfrom C, fd 2\nbytes\nfrom C, fd 1\n"

@@ -9,7 +9,8 @@ What runs: in a ```console block every line `$ binparse ARGS` or `$ python ARGS`
 copy of the checkout (the files git tracks, in a temporary folder with `../shared/real` beside it),
 from its root: a file an earlier line writes is there for the lines after it; the pycon blocks of a
 file share their names. `binparse` runs in this process (`binparse.cli.console`, stdout and stderr
-captured together, as a terminal shows them); `python` in a subprocess. A shown output matches when it is what the command
+and what C libraries write to file descriptors 1 and 2, captured together in the order written, as a
+terminal shows them); `python` in a subprocess. A shown output matches when it is what the command
 prints, trailing spaces aside; a line or part of a line `...` stands for anything (doctest's ELLIPSIS).
 Lines and blocks naming `../shared/real` are skipped when that folder is absent.
 
@@ -34,7 +35,7 @@ import sys
 import tempfile
 import traceback
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -178,20 +179,48 @@ def run_command(text: str, cwd: Path) -> str:
                               stderr=subprocess.STDOUT, env={**os.environ, "COLUMNS": "100"}, timeout=600)
         return done.stdout.decode(errors="replace")
     from binparse.cli import console
-    raw = io.BytesIO()  # a text stream with a .buffer, as sys.stdout has, for commands that write bytes
-    out = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", write_through=True)
     old_argv = sys.argv
     sys.argv = words
     try:
-        with _process_like(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            try:
-                console()
-            except SystemExit:  # argparse: usage errors and --help
-                pass
+        with _process_like(cwd), _terminal() as (out, read):
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                try:
+                    console()
+                except SystemExit:  # argparse: usage errors and --help
+                    pass
+            return read()
     finally:
         sys.argv = old_argv
-    out.flush()
-    return raw.getvalue().decode("utf-8", errors="replace")
+
+
+@contextlib.contextmanager
+def _terminal() -> Iterator[tuple[io.TextIOWrapper, Callable[[], str]]]:
+    """One file standing for the terminal: file descriptors 1 and 2 (what C libraries such as onnxruntime
+    write to) and a text stream with a .buffer for sys.stdout and sys.stderr, all at one shared offset,
+    so that the text comes out in the order it was written, as a terminal shows it."""
+    sink = tempfile.TemporaryFile()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is not None:
+            stream.flush()
+    saved = os.dup(1), os.dup(2)
+    out = io.TextIOWrapper(io.FileIO(os.dup(sink.fileno()), "w"), encoding="utf-8", errors="replace",
+                           write_through=True)
+
+    def read() -> str:
+        out.flush()
+        sink.seek(0)
+        return sink.read().decode("utf-8", errors="replace")
+    try:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        yield out, read
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved:
+            os.close(fd)
+        out.close()
+        sink.close()
 
 
 class _Runner(doctest.DocTestRunner):

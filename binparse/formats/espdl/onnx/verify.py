@@ -130,7 +130,7 @@ def run(proto: Any, feeds: dict[str, Any], *, limit_bytes: int | None = None, fi
         bound_tensors(proto, limit_bytes, file)
     ort = need("onnxruntime", purpose="running an ONNX export", file=file)
     options = ort.SessionOptions()
-    options.log_severity_level = 3
+    options.log_severity_level = 4
     try:
         session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
         names = [o.name for o in session.get_outputs()]
