@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import FormatError, UsageError
-from .verify import printable
+from ....text import shown
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -74,12 +74,12 @@ class LayerComparison:
                  "(SNR of the dump, the export as reference; share within one quantization step)"]
         for x in self.layers:
             snr = "inf" if x.snr_db == float("inf") else f"{x.snr_db:.1f}"
-            lines.append(f"  {printable(x.op):<18} {printable(x.name):<40} SNR {snr:>6} dB  {100 * x.share:6.2f} % within one step  "
+            lines.append(f"  {shown(x.op):<18} {shown(x.name):<40} SNR {snr:>6} dB  {100 * x.share:6.2f} % within one step  "
                          f"largest difference {x.max_diff:g}")
         if self.unmatched:
-            lines.append(f"files naming no tensor of the model: {', '.join(map(printable, self.unmatched))}")
+            lines.append(f"files naming no tensor of the model: {', '.join(map(shown, self.unmatched))}")
         first = self.first_divergence
-        lines.append(f"first divergence: {printable(first.op)} {first.name!r}" if first else
+        lines.append(f"first divergence: {shown(first.op)} {first.name!r}" if first else
                      f"no divergence (every layer >= {self.min_snr_db:g} dB and >= 99 % within one step)")
         return "\n".join(lines)
 

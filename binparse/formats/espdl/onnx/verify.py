@@ -14,13 +14,9 @@ from typing import Any
 import numpy as np
 
 from ....exitcodes import OK, PROBLEM, UNVERIFIED
+from ....text import shown
 
 THRESHOLD = 0.99
-
-
-def printable(name: str) -> str:
-    """A name from a file as one line of text: control characters escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 @dataclass(frozen=True)
@@ -85,7 +81,7 @@ class ExportCheck:
         lines = [f"{self.file}: the ONNX export run in onnxruntime on the model's own test inputs "
                  f"(rounding {self.rounding})"]
         for m in self.models:
-            label = printable(m.name) or "model"
+            label = shown(m.name) or "model"
             if m.reason:
                 lines.append(f"{label}: not verified: {m.reason}")
                 continue
@@ -185,5 +181,5 @@ def check_model(model: Any, *, rounding: str) -> ModelCheck:
     return ModelCheck(model.name, out)
 
 
-__all__ = ["THRESHOLD", "printable", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
+__all__ = ["THRESHOLD", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
            "limit_of", "run"]

@@ -19,6 +19,15 @@ from .tables import DumpTable, MappingTable, read_table, table_report, table_sum
 KINDS = ("input_transform_dump", "input_transform_mapping", "output_transform_dump", "output_transform_mapping")
 
 
+def _padding_line(out: dict[str, Any]) -> list[str]:
+    """The line both reports end with when the IP output buffer holds padding lanes (none otherwise)."""
+    padding = out["ip_elements"] - math.prod(out["logical_shape"]) if "ip_elements" in out else 0
+    if padding <= 0:
+        return []
+    return [f"the output buffer holds {padding} padding lanes: `binparse view --intel-dla` reads without them, "
+            "`binparse draw --intel-dla` pictures them"]
+
+
 class CompileFolder:
     """The transform reports of one compile (any subset), found by their file-name prefixes."""
 
@@ -107,11 +116,7 @@ class CompileFolder:
                      + (", a layer placement table" if self.placement is not None else "")
                      + (f", {len(self.other)} other" if self.other else ""))
         lines.append("  (`inspect --fields`: every report's rows)")
-        out = s["output"]
-        padding = out["ip_elements"] - math.prod(out["logical_shape"]) if "ip_elements" in out else 0
-        if padding > 0:
-            lines.append(f"the output buffer holds {padding} padding lanes: `binparse view --intel-dla` reads "
-                         "without them, `binparse draw --intel-dla` pictures them")
+        lines.extend(_padding_line(s["output"]))
         return "\n".join(lines)
 
     def details(self) -> str:
@@ -126,9 +131,5 @@ class CompileFolder:
             lines.append(f"layer placement ({self.placement.name}): {self.placement.placement_line()}")
         if self.other:
             lines.append("other files: " + ", ".join(self.other))
-        out = s["output"]
-        padding = out["ip_elements"] - math.prod(out["logical_shape"]) if "ip_elements" in out else 0
-        if padding > 0:
-            lines.append(f"the output buffer holds {padding} padding lanes: `binparse view --intel-dla` reads "
-                         "without them, `binparse draw --intel-dla` pictures them")
+        lines.extend(_padding_line(s["output"]))
         return "\n".join(lines)
