@@ -25,7 +25,8 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # Tools some tests need beyond pip; without one they skip (fail in CI) and the run ends with the
 # list of what was skipped and the command that installs the tools.
 INSTALL_TOOLS = "bash tools/install-test-tools.sh"
-TOOLS = {"kaitai": "the Kaitai Struct compiler (npm, in .kaitai/)", "browser": "a headless browser (chromium)"}
+TOOLS = {"kaitai": "the Kaitai Struct compiler (npm, in .kaitai/)", "browser": "a headless browser (chromium)",
+         "flatc": "the FlatBuffers compiler flatc (Debian's flatbuffers-compiler)"}
 
 
 def need(tool: str, present: bool) -> None:

@@ -9,6 +9,7 @@ dir: esp-dl's espdl.fbs text is not in the repository."""
 from __future__ import annotations
 
 import importlib
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from binparse.errors import BinparseError
 from binparse.formats.espdl.model.graph import Graph
 from binparse.formats.espdl.model.weights import layout_name
 
-from .conftest import real
+from .conftest import need, real
 
 KEY = bytes.fromhex("8a7fc961e4e6ff0ad26436952875ae4a")
 
@@ -29,6 +30,7 @@ KEY = bytes.fromhex("8a7fc961e4e6ff0ad26436952875ae4a")
 def flatc(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The generated modules by generation: {"edl2": namespace espdl, "edl1": namespace espdl_edl1}."""
     from binparse.formats.espdl.model.fbs import flatc_classes
+    need("flatc", shutil.which("flatc") is not None)  # CI fails without it (tools/install-test-tools.sh)
     out = tmp_path_factory.mktemp("flatc")
     try:
         return {g: importlib.import_module(f"{flatc_classes(out, g).__name__}") for g in ("edl2", "edl1")}

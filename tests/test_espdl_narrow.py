@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shutil
 import struct
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,8 @@ import binparse
 import binparse.espdl
 from binparse.cli import main
 from binparse.errors import BinparseError, FormatError, UsageError
+
+from .conftest import need
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "espdl" / "int32_defect"
 MEANT = {"w_conv": (3, 3, 3, 32), "b_conv": (32,), "w_gemm": (1, 1, 288, 16), "x": (1, 5, 5, 3), "y": (1, 1, 1, 16)}
@@ -33,6 +36,7 @@ def pairs(*vals: int) -> list[int]:
 def flatc(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """flatc's Python classes of the schema binparse declares (model/fbs.py), generated in a temp dir."""
     from binparse.formats.espdl.model.fbs import flatc_classes
+    need("flatc", shutil.which("flatc") is not None)  # CI fails without it (tools/install-test-tools.sh)
     try:
         flatc_classes(tmp_path_factory.mktemp("flatc"))
     except BinparseError as exc:
