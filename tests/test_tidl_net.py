@@ -182,6 +182,11 @@ def test_json_contract_and_table(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "TIDL network 09.02, netVersion 0x20240401, 3 layers"
     assert out[2:4] == ["inputs: 1 (dataIds 0); outputs: 1 (dataIds 1)", "parameters: 2 arrays, 116 bytes"]
+    assert out[4:] == ["(-v: every layer, as TI's netLog lists them)"]  # the summary; the layers with -v
+    assert main(["inspect", "-v", str(NET_0902)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:4] == ["TIDL network 09.02, netVersion 0x20240401, 3 layers",
+                        "inputs: 1 (dataIds 0); outputs: 1 (dataIds 1)", "parameters: 2 arrays, 116 bytes"]
     assert out[6].split() == ["1", "TIDL_ConvolutionLayer", "1", "1", "0", "1", "1x1x1x4x8x8"]
     assert main(["inspect", "--json", str(NET_TDA2)]) == 0
     assert json.loads(capsys.readouterr().out)["net_version"] is None

@@ -77,9 +77,17 @@ def _summary(net: Any, t: Any) -> list[str]:
     return out
 
 
-def net_table(net: Network) -> str:
-    """A table like TI's `*_netLog.txt`: one row per layer, in file order."""
+def net_table(net: Network, layers: bool = True) -> str:
+    """The net's summary, then (`layers`) a table like TI's `*_netLog.txt`: one row per layer, in file order."""
     t = net.table()
+    version = f", netVersion {net.net_version_hex}" if net.net_version_hex else ""
+    lines = [f"TIDL network {net.version}{version}, {len(t)} layers"]
+    if net.unverified:
+        lines.append(f"UNVERIFIED: {net.unverified}")
+    lines.extend(_summary(net, t))
+    if not layers:
+        lines.append("(-v: every layer, as TI's netLog lists them)")
+        return "\n".join(lines)
     head = ["Num", "TIDL layer type", "#Ins", "#Outs", "Inbuf ids", "Outbuf ids", "Out dims"]
     rows = []
     for i in range(len(t)):
@@ -88,10 +96,5 @@ def net_table(net: Network) -> str:
                      " ".join(map(str, t.in_ids[i, :max(nin, 0)].tolist())) or "-",
                      " ".join(map(str, t.out_ids[i, :max(nout, 0)].tolist())) or "-",
                      " ".join("x".join(map(str, s)) for s in t.out_shapes[i, :max(nout, 0)].tolist()) or "-"])
-    version = f", netVersion {net.net_version_hex}" if net.net_version_hex else ""
-    lines = [f"TIDL network {net.version}{version}, {len(t)} layers"]
-    if net.unverified:
-        lines.append(f"UNVERIFIED: {net.unverified}")
-    lines.extend(_summary(net, t))
     lines.extend(columns(head, rows))
     return "\n".join(lines)

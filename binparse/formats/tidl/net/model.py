@@ -172,8 +172,13 @@ class _Network(Accessor):
         return {"family": "tidl", "kind": "network", "version": self.version,
                 "net_version": self.net_version_hex, "unverified": self.unverified, "layers": layers}
 
+    def with_options(self, options: Any) -> _Network:
+        """The command line's `-v`: `report()` lists every layer, not only the summary."""
+        self._cache["tidl.verbose"] = bool(getattr(options, "verbose", False))
+        return self
+
     def report(self) -> str:
-        return net_table(self)
+        return net_table(self, layers=self._cache.get("tidl.verbose", True))
 
 
 class NetJ7(TidlNetJ7, _Network):
