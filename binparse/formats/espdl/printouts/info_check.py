@@ -173,7 +173,8 @@ def compare(p: InfoPrintout, m: EspdlModel) -> tuple[list[str], list[str]]:
     return diffs, agrees
 
 
-def _model_for(info: FileReport, reports: list[FileReport]) -> tuple[str, Any] | None:
+def model_for(info: FileReport, reports: list[FileReport]) -> tuple[str, Any] | None:
+    """(name, file) of the .espdl of the same name as a printout or record beside it, or None."""
     stem = Path(info.name).stem
     for r in reports:
         if isinstance(r.obj, EspdlFile) and Path(r.name).stem == stem:
@@ -191,7 +192,7 @@ def check_info(reports: list[FileReport], folder: Path) -> list[Finding]:
         p: InfoPrintout = rep.obj
         notes = [Finding("note", f"{rep.name}: {n}", [rep.name]) for n in p.notes]
         out.extend(notes)
-        pair = _model_for(rep, reports)
+        pair = model_for(rep, reports)
         if pair is None:
             out.append(Finding("note", f"{rep.name}: no {Path(rep.name).stem}.espdl beside it to compare with",
                                [rep.name]))
@@ -220,4 +221,4 @@ def check_info(reports: list[FileReport], folder: Path) -> list[Finding]:
     return out
 
 
-__all__ = ["check_info", "compare"]
+__all__ = ["check_info", "compare", "model_for"]

@@ -15,7 +15,8 @@ import numpy as np
 
 from ....errors import BinparseError
 from ....family import FileReport, Finding, register_check
-from ..model.container import EspdlFile, EspdlModel
+from ..model.container import EspdlModel
+from .info_check import model_for
 from .record import QuantRecord
 
 
@@ -50,10 +51,9 @@ def check_record(reports: list[FileReport], folder: Path) -> list[Finding]:
     for rep in reports:
         if not isinstance(rep.obj, QuantRecord):
             continue
-        stem = Path(rep.name).stem
-        pair = next(((r.name, r.obj) for r in reports if isinstance(r.obj, EspdlFile) and Path(r.name).stem == stem), None)
+        pair = model_for(rep, reports)
         if pair is None:
-            out.append(Finding("note", f"{rep.name}: no {stem}.espdl beside it to compare with", [rep.name]))
+            out.append(Finding("note", f"{rep.name}: no {Path(rep.name).stem}.espdl beside it to compare with", [rep.name]))
             continue
         name, f = pair
         if len(f.models) != 1 or (f.models[0].encrypted and f.models[0].key is None):
