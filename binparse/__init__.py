@@ -1,7 +1,7 @@
 """binparse: typed, zero-copy access to accelerator artifacts and device buffers, from schemas.
 
     import binparse
-    io = binparse.open("201_tidl_io_1.bin")     # detected from its size, memory-mapped
+    io = binparse.open("201_tidl_io_1.bin")     # detected from its size, read-only
     io.in_width[: io.num_input_buf]             # numpy view of the file, no copy
 """
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
-from .filemap import map_fd
-from .paths import open_regular
+from .filemap import READ_WHOLE, map_fd, read_fd
+from .paths import open_regular_stat
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
 from .runtime import Accessor
@@ -17,15 +17,14 @@ from .text import is_lfs_pointer
 
 
 def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
-    """Map a file read-only (an empty file gives b''; else a `filemap.FileMap`, which knows its
-    file). A path that is not a regular file (a FIFO, socket or device is refused before anything
+    """A file's bytes, read-only: a file of up to `filemap.READ_WHOLE` bytes read whole (`bytes`),
+    a larger one mapped (a `filemap.FileMap`, which knows its file). A path that is not a regular file (a FIFO, socket or device is refused before anything
     is read: `paths.open_regular`), is missing or cannot be read gives a `PathError`."""
     p = os.fspath(path)
-    fd = open_regular(p)
+    fd, st = open_regular_stat(p)
     try:
-        st = os.fstat(fd)
-        if st.st_size == 0:
-            return b""
+        if st.st_size <= READ_WHOLE:  # a small file costs less read than mapped (see filemap)
+            return read_fd(fd, st.st_size)
         return map_fd(fd, p, st)
     except OSError as exc:
         raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
@@ -37,8 +36,8 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
          version: str | None = None, **params: int) -> Any:
     """Open a file path or a buffer and return the typed accessor of its format.
 
-    A path is memory-mapped read-only: nothing is read until a field is touched, and every view is
-    read-only. `format` names a registered format (see `binparse schemas`); without it the format
+    A path is read whole when it is small and memory-mapped when larger (`filemap.READ_WHOLE`);
+    nothing is decoded until a field is touched, and every view is read-only. `format` names a registered format (see `binparse schemas`); without it the format
     is detected from the size or magic, among the formats of `version` when given (e.g.
     version="09.02": then the size only picks the core count). Raises `FormatError` (wrong size,
     unknown file).

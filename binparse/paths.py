@@ -35,6 +35,11 @@ def open_regular(path: str | os.PathLike[str]) -> int:
     """A read-only descriptor of `path`, which must be a regular file (a link to one is followed:
     the user named it). Opened with O_NONBLOCK and checked with fstat before anything is read, so
     a FIFO or device is refused at once instead of hanging. Raises `PathError`."""
+    return open_regular_stat(path)[0]
+
+
+def open_regular_stat(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
+    """`open_regular`, with the `os.fstat` of the file it opened."""
     p = os.fspath(path)
     try:
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
@@ -42,9 +47,14 @@ def open_regular(path: str | os.PathLike[str]) -> int:
         raise PathError("is a directory, not a file", file=p) from None
     except OSError as exc:
         raise _stat_error(p, exc) from None
-    mode = os.fstat(fd).st_mode
+    try:
+        st = os.fstat(fd)
+    except OSError as exc:
+        os.close(fd)
+        raise _stat_error(p, exc) from None
+    mode = st.st_mode
     if stat.S_ISREG(mode):
-        return fd
+        return fd, st
     os.close(fd)
     if stat.S_ISDIR(mode):
         raise PathError("is a directory, not a file", file=p)
@@ -138,4 +148,4 @@ def files_in(folder: Path, root: str | os.PathLike[str] | None = None) -> list[P
     return [e.path for e in entries(folder, root) if e.kind == "file"]
 
 
-__all__ = ["Entry", "classify", "entries", "files_in", "open_regular", "read_text", "require_regular", "special_kind", "within"]
+__all__ = ["Entry", "classify", "entries", "files_in", "open_regular", "open_regular_stat", "read_text", "require_regular", "special_kind", "within"]

@@ -4,6 +4,7 @@ And names from files as text: `shown` (terminal), `xml_text` (SVG), escaped, nev
 from __future__ import annotations
 
 import fnmatch
+from typing import Any
 
 
 def is_text(head: bytes) -> bool:
@@ -30,13 +31,31 @@ def name_matches(name: str, pattern: str) -> bool:
     `*`-only patterns the families' signs use: every open asks about some twenty of them, and
     fnmatch compiles each on first use (~0.15 ms apiece, a few percent of a CLI call). Patterns
     with `?` or `[` go to fnmatch itself; a test holds the two to the same answers."""
+    parts = _PARTS.get(pattern)
+    if parts is None:
+        parts = _PARTS[pattern] = _parts(pattern)
+    return _match_parts(name, pattern, parts)
+
+
+def _parts(pattern: str) -> tuple[str, tuple[str, ...], str | None, int] | None:
+    """A `*`-only pattern as (before the first `*`, the parts between, after the last `*` or None
+    when it has no `*`, the least length of a match); None for a pattern fnmatch must match."""
     if "?" in pattern or "[" in pattern:
+        return None
+    first, *rest = pattern.split("*")
+    if not rest:
+        return first, (), None, len(first)
+    *middle, last = rest
+    return first, tuple(middle), last, len(first) + len(last)
+
+
+def _match_parts(name: str, pattern: str, parts: tuple[str, tuple[str, ...], str | None, int] | None) -> bool:
+    if parts is None:
         return fnmatch.fnmatchcase(name, pattern)
-    first, *middle_last = pattern.split("*")
-    if not middle_last:
-        return name == pattern
-    *middle, last = middle_last
-    if len(name) < len(first) + len(last) or not name.startswith(first) or not name.endswith(last):
+    first, middle, last, least = parts
+    if last is None:
+        return name == first
+    if len(name) < least or not name.startswith(first) or not name.endswith(last):
         return False
     pos, end = len(first), len(name) - len(last)
     for part in middle:
@@ -47,20 +66,29 @@ def name_matches(name: str, pattern: str) -> bool:
     return True
 
 
-_ENDINGS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+_PARTS: dict[str, tuple[str, tuple[str, ...], str | None, int] | None] = {}
+# per tuple of patterns: the endings every match has (None where a pattern could end otherwise),
+# and each pattern with its parts
+_TUPLES: dict[tuple[str, ...], tuple[tuple[str, ...] | None, tuple[tuple[str, Any], ...]]] = {}
 
 
 def matches_any(name: str, patterns: tuple[str, ...]) -> bool:
     """Whether `name` matches one of `patterns` (`name_matches`). Every open asks this of every
-    sign and sniffer: a name that ends as none of the patterns do is answered by one `str.endswith`
-    (the endings are worked out once per tuple of patterns; None where a pattern could end otherwise)."""
-    endings = _ENDINGS.get(patterns, ())
-    if endings == ():
-        simple = all("?" not in p and "[" not in p and not p.endswith("*") for p in patterns)
-        endings = _ENDINGS[patterns] = tuple(p.rpartition("*")[2] for p in patterns) if simple else None
+    sign and sniffer: the patterns are split once per tuple, and a name that ends as none of them
+    do is answered by one `str.endswith`."""
+    known = _TUPLES.get(patterns)
+    if known is None:
+        parsed = tuple((p, _parts(p)) for p in patterns)
+        endings = tuple(p.rpartition("*")[2] for p in patterns) if all(parts is not None for _, parts in parsed) \
+            else None  # (a pattern ending in `*` gives "", which every name ends with)
+        known = _TUPLES[patterns] = (endings, parsed)
+    endings, parsed = known
     if endings is not None and not name.endswith(endings):
         return False
-    return any(name_matches(name, p) for p in patterns)
+    for pattern, parts in parsed:
+        if _match_parts(name, pattern, parts):
+            return True
+    return False
 
 
 def _escapes() -> dict[int, str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mmap
 from pathlib import Path
 from typing import Any
 
@@ -168,10 +167,10 @@ def test_every_real_model_inspects_with_a_graph(capsys: pytest.CaptureFixture[st
 
 # -- zero copy -----------------------------------------------------------------------------------
 
-def test_stored_views_share_the_mmap_and_write_through_a_bytearray() -> None:
+def test_stored_views_share_the_files_bytes_and_write_through_a_bytearray() -> None:
     path = real("espdl/gemm-16x16-relu/esp32s3.espdl")
     f = binparse.open(path)
-    assert isinstance(f._mv.obj, mmap.mmap)
+    assert type(f._mv.obj) is bytes and len(f._mv.obj) == 1808  # a small file is read whole, once (filemap)
     v = f.tensor("ops.0.weight").stored()
     assert not v.flags.owndata and not v.flags.writeable and file_offset(v, f) == 848
     data = bytearray(path.read_bytes())

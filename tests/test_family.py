@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from binparse import family, plugins, registry
+from binparse import family, plugins, registry, sniffers
 from binparse.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ def _check(reports: list[family.FileReport], folder: Path) -> list[family.Findin
 def toy_family(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     plugins.load_all()  # every family registers its sniffers and checks in the lists before they are patched
     family.checks()
-    monkeypatch.setattr(registry, "_SNIFFERS", [_sniff, *registry._SNIFFERS])
+    monkeypatch.setattr(sniffers, "_SNIFFERS", [_sniff, *sniffers._SNIFFERS])
     monkeypatch.setattr(family, "_CHECKS", [*family._CHECKS, _check])
     (tmp_path / "a.toy").write_bytes(b"TOY1 3\n" + np.array([5, -6, 7], "<i2").tobytes())
     return tmp_path

@@ -10,16 +10,25 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.filemap import PREAD_FROM, FileMap, read_range
+from binparse.filemap import PREAD_FROM, READ_WHOLE, FileMap, read_range
 
 from .conftest import FIXTURES, real
 
 NET = FIXTURES / "tidl" / "net_08_06" / "910_tidl_net.bin"
 
 
+def test_a_small_file_is_read_whole_and_a_larger_one_mapped(tmp_path: Path) -> None:
+    small, large = tmp_path / "small.bin", tmp_path / "large.bin"
+    small.write_bytes(bytes(range(256)) * (READ_WHOLE // 256))  # 256 KiB: read whole
+    large.write_bytes(bytes(range(256)) * (READ_WHOLE // 256) + b"\x07")  # one byte more: mapped
+    read, mapped = binparse.api.map_file(small), binparse.api.map_file(large)
+    assert type(read) is bytes and len(read) == 262_144 and read[:3] == b"\x00\x01\x02" and read[-1] == 255
+    assert isinstance(mapped, FileMap) and len(mapped) == 262_145 and mapped[-1] == 7 and mapped.path == str(large)
+
+
 def test_read_range_is_the_mapped_bytes(tmp_path: Path) -> None:
     path = tmp_path / "data.bin"
-    path.write_bytes(bytes(range(256)) * 1024)  # 256 KiB
+    path.write_bytes(bytes(range(256)) * 1100)  # 275 KiB: mapped
     mapped = binparse.api.map_file(path)
     assert isinstance(mapped, FileMap) and mapped.path == str(path)
     mv = memoryview(mapped)
@@ -51,13 +60,13 @@ def test_a_cut_net_after_a_whole_one_still_names_the_field() -> None:
 
 
 def test_a_sniffer_with_a_least_size_is_asked_by_name_only_about_files_that_big(tmp_path: Path) -> None:
-    from binparse import registry
+    from binparse import registry, sniffers
     asked: list[int] = []
 
     def sniffer(path: Path | None, head: bytes) -> None:
         asked.append(len(head))
 
-    before = list(registry._SNIFFERS)
+    before = list(sniffers._SNIFFERS)
     registry.register_sniffer(sniffer, names=("*.zzq",), head=lambda h: h.startswith(b"ZZQ"), min_size=100)
     try:
         assert registry.sniff(str(tmp_path / "a.zzq"), b"\0" * 50, 50) is None and asked == []  # too small
@@ -65,4 +74,24 @@ def test_a_sniffer_with_a_least_size_is_asked_by_name_only_about_files_that_big(
         registry.sniff(str(tmp_path / "b.bin"), b"ZZQ" + b"\0" * 67, 70)  # any size: asked by its head test
         assert asked == [60, 70]
     finally:
-        registry._SNIFFERS[:] = before
+        sniffers._SNIFFERS[:] = before
+
+
+def test_the_files_bytes_go_with_the_last_accessor_not_at_the_next_garbage_collection() -> None:
+    """No accessor refers to itself (the root's `_root` is itself without a stored reference): an
+    io descriptor with its tensors, and a net after its layer table (its record dtype known), are
+    freed when the last reference goes, and with them the file's bytes or mapping."""
+    import gc
+    import weakref
+    io_path = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+    binparse.open(NET).table()  # the layout's record dtype, kept for every later net of it
+    gc.disable()
+    try:
+        io, net = binparse.open(io_path), binparse.open(NET)
+        assert [t.name for t in io.inputs + io.outputs] == ["images", "im_info", "logits", "seg_map", "detections"]
+        assert net.table().layer_type.tolist() == [0, 1, 0]  # spec.yaml: DataLayer, ConvolutionLayer, DataLayer
+        refs = [weakref.ref(io), weakref.ref(net)]
+        del io, net
+        assert [r() for r in refs] == [None, None]
+    finally:
+        gc.enable()

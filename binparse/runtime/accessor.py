@@ -56,7 +56,7 @@ class _Scope:
 class Accessor(Getters, Whole):
     """Base of every generated accessor: a typed window onto one record of a buffer."""
 
-    __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root", "_params", "_file",
+    __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root_of", "_params", "_file",
                  "_path", "_index", "_lay", "_pre", "_pkey", "_cache", "__weakref__")
 
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = ()
@@ -68,6 +68,12 @@ class Accessor(Getters, Whole):
     _TYPE_PATH: ClassVar[str] = ""
     _SCHEMA: ClassVar[str] = ""
     _ENUMS: ClassVar[dict[str, type[IntEnum]]] = {}
+
+    @property
+    def _root(self) -> Accessor:
+        """The outermost accessor of this buffer (`_root` in schema expressions)."""
+        r = self._root_of
+        return self if r is None else r
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -117,7 +123,8 @@ class Accessor(Getters, Whole):
         self._io_start = io_start
         self._io_end = io_end
         self._parent = parent
-        self._root = root if root is not None else self
+        self._root_of = root  # None for the root itself: no reference cycle, so a file's mapping
+        # is released when its last accessor goes, not at the next garbage collection
         self._params = params
         self._file = file
         self._path = path
