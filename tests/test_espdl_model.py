@@ -313,9 +313,12 @@ def test_cli_view_tensor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert np.load(tmp_path / "w.npy").shape == (1, 1, 4, 2)
     assert main(["view", str(MODELS / "pack_pdl3.espdl"), "--tensor", "secret/w", "--npy", str(tmp_path / "w.npy")]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     assert "encrypted" in capsys.readouterr().err
-    assert main(["inspect", str(MODELS / "pack_pdl3.espdl"), "--key", "00"]) == 3
-    assert capsys.readouterr().err == ("binparse: error: an ESP-DL model key is 16 bytes; expected 32 hex digits, "
-                                       "found 2 characters that are not 32 hex digits\n")
+    with pytest.raises(SystemExit) as exc:  # a usage error (argparse), before any file is read
+        main(["inspect", str(MODELS / "pack_pdl3.espdl"), "--key", "00"])
+    assert exc.value.code == 3
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "binparse inspect: error: argument --key: an ESP-DL model key is 16 bytes; expected 32 hex digits, "
+        "found 2 characters that are not 32 hex digits")
 
 
 def test_draw_a_blocked_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

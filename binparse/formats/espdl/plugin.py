@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ...family import Example, Family, LayoutKind, Option, Signs
 
 _LAYOUT = ("view", "pack", "draw")
@@ -29,6 +31,20 @@ def record_head(head: bytes) -> str | None:
     return None
 
 
+def key_text(text: str) -> str:
+    """argparse's `type` of `--key`: 32 hex digits (as `model.crypto.parse_key` reads them), checked
+    once, before any file is read, so a mistyped key is one usage error (exit 3), not a finding
+    about every encrypted model. The text is never echoed (it may be a secret): its length only."""
+    try:
+        size = len(bytes.fromhex(text.strip()))
+    except ValueError:
+        size = 0
+    if size != 16:
+        raise argparse.ArgumentTypeError(f"an ESP-DL model key is 16 bytes; expected 32 hex digits, found {len(text)} "
+                                         "characters that are not 32 hex digits")
+    return text
+
+
 FAMILY = Family(
     name="espdl",
     title="Espressif ESP-DL",
@@ -39,7 +55,7 @@ FAMILY = Family(
            Signs("espdl", "quantization_record", binary=False, head=record_head)),
     options=(
         Option(("--key",), ("inspect", "view", "draw", "doctor", "repair", "export", "compare"),
-               "the AES-128 key (32 hex digits) of encrypted .espdl models", {"metavar": "HEX"}),
+               "the AES-128 key (32 hex digits) of encrypted .espdl models", {"metavar": "HEX", "type": key_text}),
         Option(("--model",), ("export", "compare"), "the model of a pack (PDL1/PDL2/PDL3) to export",
                {"metavar": "NAME"}),
         Option(("--rounding",), ("export", "compare"), "the export's rounding: half-even (default: esp-ppq's test "
