@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as exc:  # a write the system refused (no space, a read-only folder): I/O
         where = f"{shown(exc.filename)}: " if exc.filename else ""
-        print(f"binparse: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"binparse: error: {where}{shown(exc.strerror or exc)}", file=sys.stderr)
         return exitcodes.USAGE
     except (Exception, RecursionError) as exc:  # a bug: one line, never a traceback from deep inside
         if os.environ.get("BINPARSE_DEBUG"):

@@ -38,7 +38,7 @@ def save_npy(path: str, arr: Any, what: str) -> None:
     out = np.ascontiguousarray(arr)
     with open_for_write(path) as f:
         np.save(f, out, allow_pickle=False)
-    print(f"{shown(path)}: {what}, {out.dtype}, shape {tuple(out.shape)}")
+    print(f"{shown(path)}: {shown(what)}, {out.dtype}, shape {tuple(out.shape)}")  # `what` may quote a tensor name
 
 
 def write_file(path: str, data: bytes, what: str) -> None:
@@ -47,7 +47,7 @@ def write_file(path: str, data: bytes, what: str) -> None:
     from ..writes import write_bytes
     with task(f"writing {shown(path)} ({len(data) / 2**20:,.0f} MB)", long=len(data) > LONG_BUFFER_BYTES):
         write_bytes(path, data)
-    print(f"{shown(path)}: {what}")
+    print(f"{shown(path)}: {shown(what)}")
 
 
 __all__ = ["open_source", "save_npy", "write_file"]

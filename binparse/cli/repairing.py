@@ -6,6 +6,7 @@ import argparse
 
 from ..errors import BinparseError
 from ..family import Repairable
+from ..text import shown
 from .common import open_source
 
 
@@ -18,7 +19,7 @@ def repair(args: argparse.Namespace) -> int:
     out = check_new_output(args.out, args.file)
     data, what = obj.repaired(args)
     write_atomic(out, data)
-    print(f"{args.out}: {len(data):,} bytes; {what}")
+    print(f"{shown(args.out)}: {len(data):,} bytes; {shown(what)}")
     return 0
 
 

@@ -66,7 +66,7 @@ def schema(args: argparse.Namespace) -> int:
         text, lay = header_to_ksy(args.headers, args.struct, defines=defines, pointer_size=args.pointer_size,
                                   schema_id=args.id, strings=args.string or None)
         write_text(args.out, text)
-        print(f"{args.out}: {args.struct}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields")
+        print(f"{shown(args.out)}: {shown(args.struct)}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields")
         return 0
     from ..schema.diff import diff
     a, pa, la = _schema_side(args.a, args.params_a, args.type)
@@ -75,9 +75,9 @@ def schema(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}, indent=1))
     else:
-        print(f"{la} → {lb}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
+        print(f"{shown(la)} → {shown(lb)}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
         for c in changes:
-            print("  " + c.describe())
+            print("  " + shown(c.describe()))
     return 0
 
 

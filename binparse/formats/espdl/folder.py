@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import BinparseError
+from ...text import shown
 
 KINDS = {".espdl": "model", ".info": "printout", ".json": "record"}
 
@@ -141,23 +142,23 @@ class EspdlFolder:
 
     def report(self) -> str:
         counts = {k: sum(k in kinds for kinds in self.files.values()) for k in ("model", "printout", "record")}
-        lines = [f"ESP-DL model folder {self.path}: {counts['model']} model files, {counts['printout']} .info "
+        lines = [f"ESP-DL model folder {shown(self.path)}: {counts['model']} model files, {counts['printout']} .info "
                  f"printouts, {counts['record']} .json quantization records"]
         for stem, kinds in sorted(self.files.items()):
-            lines.append(f"{stem}:")
+            lines.append(f"{shown(stem)}:")
             for kind in ("model", "printout", "record"):
                 d = kinds.get(kind)
                 if d is not None:
-                    lines.append(f"  {d['file']}: {_line(kind, d)}; made by {d['made_by']}")
+                    lines.append(f"  {shown(d['file'])}: {_line(kind, d)}; made by {d['made_by']}")
         if self.other:
-            lines.append(f"other files: {len(self.other)} ({', '.join(self.other[:6])}{', ...' if len(self.other) > 6 else ''})")
+            lines.append(f"other files: {len(self.other)} ({', '.join(map(shown, self.other[:6]))}{', ...' if len(self.other) > 6 else ''})")
         lines.append("(`binparse doctor FOLDER` checks that they agree; `binparse inspect FILE` shows one)")
         return "\n".join(lines)
 
 
 def _line(kind: str, d: dict[str, Any]) -> str:
     if "error" in d:
-        return f"could not be read: {d['error']}"
+        return f"could not be read: {shown(d['error'])}"
     if kind == "printout":
         return f"printout of graph {d['graph']!r}, {d['nodes']} nodes"
     if kind == "record":
@@ -165,15 +166,15 @@ def _line(kind: str, d: dict[str, Any]) -> str:
                 "scales")
     parts = []
     for m in d["models"]:
-        label = f"{m['name']}: " if m["name"] else ""
+        label = f"{shown(m['name'])}: " if m["name"] else ""
         if "same_record_as" in m:
             parts.append(f"{label}the same record as {m['same_record_as']!r}")
         elif "error" in m:
-            parts.append(f"{label}cannot decode: {m['error']}")
+            parts.append(f"{label}cannot decode: {shown(m['error'])}")
         elif "nodes" not in m:
             parts.append(f"{label}encrypted (pass --key to read it)")
         else:
-            parts.append(f"{label}graph {m['graph']!r}, {m['nodes']} nodes ({m['ops'] or 'none'}), "
+            parts.append(f"{label}graph {m['graph']!r}, {m['nodes']} nodes ({shown(m['ops']) or 'none'}), "
                          f"{m['parameters']:,} parameters, target {m['target']}"
                          + (f", {m['int32_in_int64']} int64 vectors holding int32 values" if m["int32_in_int64"] else ""))
     return f"{d['format']} " + ("model, " if len(d["models"]) == 1 else f"pack of {len(d['models'])}: ") + "; ".join(parts)

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from ... import api
 from ...errors import FormatError
-from ...text import is_text
+from ...text import is_text, shown
 from .net.model import NetTda2
 from ...render import columns
 from .net.weights import tda2_weights_read
@@ -112,7 +112,7 @@ class ParamFile:
         rows = [[f"{i}.{name}", self.net.type_name(int(types[i])), off, v.dtype.name, v.size]
                 for i, name, off, v in self.arrays()]
         head = [f"NOT VERIFIED: {self.not_verified}"] if self.not_verified else []
-        return "\n".join([*head, f"TIDL param file of {self.net_file} ({self.net.version}): {len(rows)} arrays",
+        return "\n".join([*head, f"TIDL param file of {shown(self.net_file)} ({self.net.version}): {len(rows)} arrays",
                           *columns(["tensor", "layer type", "offset", "dtype", "count"], rows)])
 
     def tensor_array(self, name: str, buffer: Any = None, *, stored: bool = False,

@@ -24,6 +24,7 @@ from typing import Any
 
 from ...buffers import BufferLike, byte_view
 from ...errors import BinparseError, FormatError, UsageError
+from ...text import shown
 
 MAGIC = 0xFF00FF00
 IO_SIZES = (94616, 189208, 378392)  # the io descriptors of TIDL 10.00-11.x (1, 2, 4 cores): the combined ones
@@ -154,15 +155,20 @@ class Combined:
         d = self.summary()
         head = (f"TIDL combined {self.kind}: {self.num_subgraphs} subgraphs"
                 + (f", netVersion {d['net_version']}" if self.kind == "net" else
-                   f" (model inputs {', '.join(d['inputs']) or '-'}; outputs {', '.join(d['outputs']) or '-'})"))
+                   f" (model inputs {_names(d['inputs'])}; outputs {_names(d['outputs'])})"))
         lines = [head]
         for s in d["subgraphs"]:
             what = (f"{s['layers']} layers" if self.kind == "net" else
-                    f"inputs {', '.join(s['inputs']) or '-'}; outputs {', '.join(s['outputs']) or '-'}")
+                    f"inputs {_names(s['inputs'])}; outputs {_names(s['outputs'])}")
             lines.append(f"  subgraph {s['index']}: bytes {s['offset']:,}..{s['offset'] + s['size']:,} "
                          f"({s['size']:,} B), TIDL {s['version']}, {what}")
         lines.append("`--subgraph N` reads one of them (view, traces, compare, draw)")
         return "\n".join(lines)
+
+
+def _names(names: list[str]) -> str:
+    """Tensor names from the file, escaped (`text.shown`), or "-"."""
+    return ", ".join(map(shown, names)) or "-"
 
 
 def sniff(path: Path | None, head: bytes) -> Any:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ...render import columns, float_text
+from ...text import shown
 from .tensors import DTYPE_NAMES, Tensor
 
 
@@ -52,7 +53,7 @@ def io_table(title: str, inputs: Sequence[Tensor], outputs: Sequence[Tensor]) ->
             lines.extend(columns(head, tensor_rows(tensors)))
     padded = [t for t in (*inputs, *outputs) if t.has_padding]
     if padded:
-        names = ", ".join(f"{t.direction} {t.name or t.index}" for t in padded)
+        names = ", ".join(f"{t.direction} {shown(t.name or t.index)}" for t in padded)
         lines.append(f"padded in the device buffer: {names}; `binparse view` reads them without the padding, "
                      "`binparse draw` pictures where it lies")
     return "\n".join(lines)

@@ -12,8 +12,9 @@ from typing import Any
 
 from ....accessors.espdl.espdl_container import EspdlContainer, ModelRecord
 from ....errors import BinparseError, FormatError
+from ....text import shown as text_shown
 from .crypto import decrypt
-from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel
+from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel, escaped
 from .model_tensor import ModelTensor
 from .narrow import Narrow, summary
 from .report import model_report, model_summary
@@ -312,7 +313,7 @@ class EspdlFile(EspdlContainer):
         verbose = bool(self._cache.get("espdl.verbose"))
         lines = [f"ESP-DL {self.magic} {'model' if self.model is not None else 'pack'}"]
         for m in self.models:
-            lines.append(f"{m.name or 'model'}: {int(m.record.size):,} bytes of FlatBuffer at offset {m.payload_offset}"
+            lines.append(f"{escaped(m.name or 'model')}: {int(m.record.size):,} bytes of FlatBuffer at offset {m.payload_offset}"
                          + (", encrypted (AES-128-CTR)" if m.encrypted else ""))
             if m.twin is not None:
                 lines.append(f"  the same record as {m.twin.name!r} (one model, two entries)")
@@ -323,7 +324,7 @@ class EspdlFile(EspdlContainer):
             try:
                 g = m.graph
             except BinparseError as exc:
-                lines.append(f"  cannot decode: {exc}")
+                lines.append(f"  cannot decode: {text_shown(exc)}")
                 continue
             lines.extend("  " + s for s in model_summary(g, m.generation).splitlines())
             if g.narrow:
@@ -333,7 +334,7 @@ class EspdlFile(EspdlContainer):
             if verbose:
                 lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
-            lines.append(f"problem: {p}")
+            lines.append(f"problem: {text_shown(p)}")
         if not verbose and any("  nodes: " in line for line in lines):
             lines.append("(-v: every node, initializer, input, output and test value)")
         return "\n".join(lines)

@@ -15,6 +15,7 @@ from typing import Any
 
 from ....accessors.espdl.espdl_model import SCHEMA
 from ....errors import FormatError
+from ....text import shown as text_shown
 from .flatbuf import FlatBuffer, Schema, Table
 from .narrow import RANGES, Narrow, check, classify, evident
 from .weights import DTYPES, layout_name
@@ -33,6 +34,12 @@ def shown(name: str) -> str:
     """A name as reports show it: names longer than any real one (a hostile file may point thousands
     of fields at one long string) cut, with their length, so no report grows with the sharing."""
     return name if len(name) <= SHOWN else f"{name[:SHOWN]}... ({len(name):,} characters)"
+
+
+def escaped(name: str) -> str:
+    """A name as a text report prints it: cut (`shown`), its control characters, line breaks and
+    bidirectional overrides escaped (`binparse.text.shown`). JSON keeps the name itself (`shown`)."""
+    return text_shown(shown(name))
 
 
 def shared_json(items: list[Any]) -> list[Any]:
@@ -309,4 +316,4 @@ class Graph:
                 "test_inputs": shared_json(self.test_inputs), "test_outputs": shared_json(self.test_outputs)}
 
 
-__all__ = ["GENERATION", "Graph", "NotAModel", "Node", "SCHEMAS", "TensorInfo", "ValueInfo", "shared_json", "shown"]
+__all__ = ["GENERATION", "Graph", "NotAModel", "Node", "SCHEMAS", "TensorInfo", "ValueInfo", "escaped", "shared_json", "shown"]

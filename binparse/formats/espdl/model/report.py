@@ -9,7 +9,8 @@ from math import prod
 from typing import Any
 
 from ....render import columns
-from .graph import Graph, TensorInfo, ValueInfo, shown
+from ....text import shown as text_shown
+from .graph import Graph, TensorInfo, ValueInfo, escaped, shown
 from .weights import ALIASES, LAYOUTS
 
 
@@ -52,7 +53,7 @@ def parameters(g: Graph) -> int:
 
 
 def _ports(vs: list[ValueInfo]) -> str:
-    text = "; ".join(f"{shown(v.name)} {v.dtype or '?'} {_dims(v.dims)}" for v in vs[:8])
+    text = "; ".join(f"{escaped(v.name)} {v.dtype or '?'} {_dims(v.dims)}" for v in vs[:8])
     return (text + (f"; ... ({len(vs)} in all)" if len(vs) > 8 else "")) or "-"
 
 
@@ -60,7 +61,7 @@ def model_summary(g: Graph, generation: str) -> str:
     """A few lines: the graph, what made it, nodes by op, parameters, inputs and outputs."""
     return "\n".join([
         f"graph {shown(g.name)!r}: {generation.upper()} generation, ir_version {g.ir_version}, target {target_of(g)}",
-        f"nodes: {len(g.nodes)}" + (f" ({ops_text(g)})" if g.nodes else " (the export failed: nothing to run)"),
+        f"nodes: {len(g.nodes)}" + (f" ({text_shown(ops_text(g))})" if g.nodes else " (the export failed: nothing to run)"),
         f"parameters: {parameters(g):,} in {len(g.initializers)} initializers",
         f"inputs: {_ports(g.inputs)}",
         f"outputs: {_ports(g.outputs)}",
@@ -80,7 +81,7 @@ def model_report(g: Graph) -> str:
              ", ".join(map(shown, n.outputs)) or "-", ", ".join(shown(i) for i in n.inputs if i in inits) or "-")
             if first.setdefault(id(n), k) == k else (str(k), "", f"(the node table of #{first[id(n)]})", "", "", "")
             for k, n in enumerate(g.nodes)]
-    out = [f"graph {g.name!r}: {len(g.nodes)} nodes, ir_version {g.ir_version}",
+    out = [f"graph {shown(g.name)!r}: {len(g.nodes)} nodes, ir_version {g.ir_version}",
            table_text(("#", "op type", "name", "inputs", "outputs", "weights"), rows)]
     wrows = [(shown(t.name), t.dtype, _dims(t.dims), t.layout or "-", _exp(t)) for t in once(g.initializers)]
     out += [f"initializers: {len(g.initializers)}", table_text(("name", "dtype", "dims", "layout", "exponent"), wrows)]
@@ -91,5 +92,5 @@ def model_report(g: Graph) -> str:
     io += [(t.role.replace("_", " "), shown(t.name), t.dtype, _dims(t.dims), _exp(t))
            for t in once(g.test_inputs + g.test_outputs)]
     out += ["inputs, outputs and test values:", table_text(("role", "name", "dtype", "dims", "exponent"), io)]
-    out.append(f"totals: {parameters(g):,} parameters in {len(g.initializers)} initializers; ops {ops_text(g)}")
+    out.append(f"totals: {parameters(g):,} parameters in {len(g.initializers)} initializers; ops {text_shown(ops_text(g))}")
     return "\n".join(out)

@@ -70,7 +70,7 @@ class LayerComparison:
                 "unmatched": {"files": self.unmatched}, "first_divergence": first.name if first else None}
 
     def report(self) -> str:
-        lines = [f"{len(self.layers)} dumped tensors of {self.folder} against the ONNX export of {self.model} "
+        lines = [f"{len(self.layers)} dumped tensors of {shown(self.folder)} against the ONNX export of {shown(self.model)} "
                  "(SNR of the dump, the export as reference; share within one quantization step)"]
         for x in self.layers:
             snr = "inf" if x.snr_db == float("inf") else f"{x.snr_db:.1f}"

@@ -78,12 +78,12 @@ class ExportCheck:
                             "outputs": [o.to_json() for o in m.outputs]} for m in self.models]}
 
     def report(self) -> str:
-        lines = [f"{self.file}: the ONNX export run in onnxruntime on the model's own test inputs "
+        lines = [f"{shown(self.file)}: the ONNX export run in onnxruntime on the model's own test inputs "
                  f"(rounding {self.rounding})"]
         for m in self.models:
             label = shown(m.name) or "model"
             if m.reason:
-                lines.append(f"{label}: not verified: {m.reason}")
+                lines.append(f"{label}: not verified: {shown(m.reason)}")
                 continue
             for o in m.outputs:
                 lines.append(f"{label}: output {o.name!r}: {o.within}/{o.count} elements within one step "

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ....errors import FormatError
+from ....text import shown
 from .precision import printed_precision
 
 # ONNX's TensorProto names as the printout spells them -> numpy
@@ -193,7 +194,7 @@ class InfoPrintout:
         from ..model.report import table_text
         inits = {t.name for t in self.tensors("initializer")} | set(self.declared)
         form = "the older form" if self.metadata is None else \
-            f"the newer form, {len(self.metadata)} metadata entries" + "".join(f"; {k}: {v}" for k, v in
+            f"the newer form, {len(self.metadata)} metadata entries" + "".join(f"; {shown(k)}: {shown(v)}" for k, v in
                                                                                list(self.metadata.items())[:4])
         lines = [f"esp-ppq .info printout of graph {self.graph!r}: {len(self.nodes)} nodes ({form}; "
                  "`binparse doctor` compares it with the .espdl of the same name)",
@@ -205,7 +206,7 @@ class InfoPrintout:
                  t.layout or "-", "-" if t.values is None else str(t.values.size))
                 for t in [*self.inputs, *(x for r in SECTIONS.values() for x in self.tensors(r))]]
         lines += ["tensors:", table_text(("role", "name", "dtype", "dims", "exponents", "layout", "values"), rows)]
-        lines += [f"note: {n}" for n in self.notes]
+        lines += [f"note: {shown(n)}" for n in self.notes]
         return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from google.protobuf import json_format
 
 from ....errors import FormatError
+from ....text import shown
 from . import rules
 from .rules import MANUAL
 from .text import Unknown, parse_arch_text, to_text
@@ -191,14 +192,14 @@ class ArchFile:
     def report(self) -> str:
         """The few lines an engineer wants first; `details()` (inspect --fields) has the whole file."""
         s = self.summary()
-        lines = [f"FPGA AI Suite architecture {self.name}: family {s['arch_family']}, KVEC {s['k_vector']}, "
-                 f"CVEC {s['c_vector']}, {s['arch_precision']}, stream buffer depth {s['stream_buffer_depth']}"]
+        lines = [f"FPGA AI Suite architecture {shown(self.name)}: family {shown(s['arch_family'])}, KVEC {s['k_vector']}, "
+                 f"CVEC {s['c_vector']}, {shown(s['arch_precision'])}, stream buffer depth {s['stream_buffer_depth']}"]
         if s["aux_k_vectors"]:
-            lines.append("  auxiliary widths: " + ", ".join(f"{k} {v}" for k, v in s["aux_k_vectors"].items()))
+            lines.append("  auxiliary widths: " + ", ".join(f"{shown(k)} {v}" for k, v in s["aux_k_vectors"].items()))
         lines.append("  interfaces: " + "; ".join(self.interfaces()))
         if self.limits():
             lines.append("  limits: " + ", ".join(f"{k.split('.')[-1]} {v}" for k, v in self.limits().items()))
-        lines += [f"  [problem] {p}" for p in s["problems"]] + [f"  [note] {n}" for n in s["manual"]]
+        lines += [f"  [problem] {shown(p)}" for p in s["problems"]] + [f"  [note] {shown(n)}" for n in s["manual"]]
         if s["notes"]:
             lines.append(f"  {len(s['notes'])} note(s) on fields binparse does not declare or the file does not "
                          "set: `binparse doctor` or `inspect --fields` lists them")
@@ -210,7 +211,7 @@ class ArchFile:
         s = self.summary()
         lines = [self.report().splitlines()[0]]
         lines += ["  " + line for line in self.to_text().rstrip().splitlines()]
-        lines += [f"  [problem] {p}" for p in s["problems"]] + [f"  [note] {n}" for n in s["manual"] + s["notes"]]
+        lines += [f"  [problem] {shown(p)}" for p in s["problems"]] + [f"  [note] {shown(n)}" for n in s["manual"] + s["notes"]]
         return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import BinparseError
+from ....text import shown
 from ..plugin import ROM_NAMES
 from .ip_header import IpHeader
 from .roms import IpRom
@@ -93,10 +94,10 @@ class IpFolder:
 
     def report(self) -> str:
         s = self.summary()
-        lines = [f"FPGA AI Suite IP folder {self.path}: made by {'; '.join(s['made_by']) or 'no FPGA AI Suite tool'}"]
+        lines = [f"FPGA AI Suite IP folder {shown(self.path)}: made by {'; '.join(map(shown, s['made_by'])) or 'no FPGA AI Suite tool'}"]
         if s["architecture"] or s["suite_version"]:
             lines.append(f"  architecture {s['architecture']!r}, FPGA AI Suite {s['suite_version']!r} (discovery ROM)")
-        vec = ", ".join(f"{k} {s[k]}" for k in ("device", "k_vector", "c_vector", "stream_buffer_depth", "filter_depth",
+        vec = ", ".join(f"{k} {shown(s[k])}" for k in ("device", "k_vector", "c_vector", "stream_buffer_depth", "filter_depth",
                                                 "bias_scale_depth", "input_streaming", "on_chip_parameters")
                         if s[k] is not None)
         if vec:
@@ -104,12 +105,12 @@ class IpFolder:
         if s["roms"]:
             lines.append("  ROMs: " + ", ".join(f"{n} {k}" for k, n in s["roms"].items()))
         if s["arch_files"]:
-            lines.append("  architecture files: " + ", ".join(s["arch_files"]))
+            lines.append("  architecture files: " + ", ".join(map(shown, s["arch_files"])))
         if s["other_files"]:
-            shown = s["other_files"][:6]
-            lines.append(f"  other files: {', '.join(shown)}" + (f" and {len(s['other_files']) - 6} more"
+            listed = s["other_files"][:6]
+            lines.append(f"  other files: {', '.join(map(shown, listed))}" + (f" and {len(s['other_files']) - 6} more"
                                                                   if len(s["other_files"]) > 6 else ""))
-        lines += [f"  not read: {n}: {why}" for n, why in s["unread"].items()]
+        lines += [f"  not read: {shown(n)}: {shown(why)}" for n, why in s["unread"].items()]
         return "\n".join(lines)
 
     def details(self) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import FormatError
+from ....text import shown
 
 GUARD = "__FPGA_ARCH_GEN_H__"
 _DEFINE = re.compile(r"#\s*define\s+(\w+)(?:\s+(.*?))?\s*(?://.*)?$")
@@ -80,15 +81,15 @@ class IpHeader:
                 "sections": self.sections, "other_lines": self.other_lines}
 
     def report(self) -> str:
-        lines = [f"FPGA AI Suite IP header {self.name} (written by dla_create_ip): {len(self.defines)} defines, "
+        lines = [f"FPGA AI Suite IP header {shown(self.name)} (written by dla_create_ip): {len(self.defines)} defines, "
                  f"{len(self.constants)} constants"]
         section = None
         for name, value in self.values().items():
             if self.sections.get(name) != section:
                 section = self.sections.get(name)
-                lines.append(f"  {section}:")
-            lines.append(f"    {name} = {value}")
-        lines += [f"  not read: {line}" for line in self.other_lines]
+                lines.append(f"  {shown(section)}:")
+            lines.append(f"    {shown(name)} = {shown(value)}")
+        lines += [f"  not read: {shown(line)}" for line in self.other_lines]
         return "\n".join(lines)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ....text import shown
 from .mif import MifFile
 
 DISCOVERY = "dla_dma_csr_discovery_rom.mif"
@@ -100,8 +101,8 @@ class IpRom:
     def report(self) -> str:
         s = self.summary()
         pe = f" (PE {s['pe']})" if s["pe"] is not None else ""
-        lines = [f"FPGA AI Suite {s['kind']}{pe} {self.name}: Quartus MIF, {s['depth']:,} words of {s['width']} bits "
-                 f"({s['address_radix']} addresses, {s['data_radix']} data), {s['nonzero_words']:,} not zero"]
+        lines = [f"FPGA AI Suite {s['kind']}{pe} {shown(self.name)}: Quartus MIF, {s['depth']:,} words of {s['width']} bits "
+                 f"({shown(s['address_radix'])} addresses, {shown(s['data_radix'])} data), {s['nonzero_words']:,} not zero"]
         if "discovery" in s:
             d = s["discovery"]
             lines.append(f"  architecture: {d['arch_name']!r} (ASCII from word {d['name_word']})")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import FormatError
+from ....text import shown
 
 _PARAM = re.compile(r"(localparam|parameter)\s+(?:(\w+(?:\s*\[[^\]]*\])?)\s+)?(\w+)\s*((?:\[[^\]]*\]\s*)*)=\s*(.*?);\s*"
                     r"(?://.*)?$")
@@ -143,12 +144,12 @@ class IpParams:
 
     def report(self) -> str:
         s = self.scalars()
-        key = ", ".join(f"{k} {s[k]}" for k in ("DEVICE", "KVEC_OVER_CVEC", "STREAM_BUFFER_DEPTH",
+        key = ", ".join(f"{k} {shown(s[k])}" for k in ("DEVICE", "KVEC_OVER_CVEC", "STREAM_BUFFER_DEPTH",
                                                  "SCRATCHPAD_FILTER_DEPTH", "SCRATCHPAD_BIAS_SCALE_DEPTH",
                                                  "ENABLE_INPUT_STREAMING", "ENABLE_ON_CHIP_PARAMETERS") if k in s)
-        lines = [f"FPGA AI Suite IP parameters {self.name} (SystemVerilog, written by dla_create_ip): "
+        lines = [f"FPGA AI Suite IP parameters {shown(self.name)} (SystemVerilog, written by dla_create_ip): "
                  f"{len(self.params)} parameters ({len(self.arrays)} arrays)", f"  {key}"]
-        lines += [f"  not read: {line}" for line in self.other_lines]
+        lines += [f"  not read: {shown(line)}" for line in self.other_lines]
         return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ....errors import BinparseError, FormatError
 from ....paths import files_in
+from ....text import shown
 from ..layouts.config import OutputConfiguration
 from ..layouts.inputs import InputConfiguration
 from .layer_device import LayerDevice
@@ -98,11 +99,11 @@ class CompileFolder:
     def report(self) -> str:
         """What is there and what made it, in a few lines; `details()` (inspect --fields) has every report."""
         s = self.summary()
-        lines = [f"FPGA AI Suite compile folder {self.path}: {self.made_by()}"]
+        lines = [f"FPGA AI Suite compile folder {shown(self.path)}: {self.made_by()}"]
         for key, vec in (("input", "CVEC"), ("output", "KVEC")):
             c = s[key]
             if "error" in c:
-                lines.append(f"  {key}: not laid out ({c['error']})")
+                lines.append(f"  {key}: not laid out ({shown(c['error'])})")
                 continue
             shape = "×".join(map(str, c["logical_shape"]))
             pad = c["ip_elements"] - math.prod(c["logical_shape"])
@@ -120,16 +121,16 @@ class CompileFolder:
         return "\n".join(lines)
 
     def details(self) -> str:
-        lines = [f"FPGA AI Suite compile folder {self.path}"]
+        lines = [f"FPGA AI Suite compile folder {shown(self.path)}"]
         for t in self.tables.values():
-            lines.append(f"{Path(t.file or '').name}:")
+            lines.append(f"{shown(Path(t.file or '').name)}:")
             lines.extend("  " + line for line in table_report(t).splitlines())
         s = self.summary()
         for key in ("input", "output"):
-            lines.append(f"{key}: " + ", ".join(f"{k} {v}" for k, v in s[key].items()))
+            lines.append(f"{key}: " + ", ".join(f"{k} {shown(v)}" for k, v in s[key].items()))
         if self.placement is not None:
-            lines.append(f"layer placement ({self.placement.name}): {self.placement.placement_line()}")
+            lines.append(f"layer placement ({shown(self.placement.name)}): {self.placement.placement_line()}")
         if self.other:
-            lines.append("other files: " + ", ".join(self.other))
+            lines.append("other files: " + ", ".join(map(shown, self.other)))
         lines.extend(_padding_line(s["output"]))
         return "\n".join(lines)

@@ -18,6 +18,7 @@ from typing import Any
 
 from .... import csv_rows
 from ....errors import FormatError
+from ....text import shown
 
 HEADER = ("Node name", "Device", "Node Type (extra info)", "Input Shape (extra info)", "Output Shape (extra info)")
 ON_IP = "FPGA"
@@ -96,16 +97,16 @@ class LayerDevice:
 
     def placement_line(self) -> str:
         """One line: how many layers run where, and which fall back."""
-        where = ", ".join(f"{n} on {d}" for d, n in self.devices().items())
+        where = ", ".join(f"{n} on {shown(d)}" for d, n in self.devices().items())
         back = self.fallbacks()
-        tail = ("; falls back: " + ", ".join(f"{la.node} ({la.type}, {la.device})" for la in back)) if back else \
+        tail = ("; falls back: " + ", ".join(f"{shown(la.node)} ({shown(la.type)}, {shown(la.device)})" for la in back)) if back else \
             "; none falls back"
         return f"{len(self.layers)} layers: {where}{tail}"
 
     def report(self) -> str:
-        lines = [f"FPGA AI Suite layer placement {self.name}: {self.placement_line()}"]
+        lines = [f"FPGA AI Suite layer placement {shown(self.name)}: {self.placement_line()}"]
         for la in self.layers:
-            lines.append(f"  {la.node}  {la.device}  {la.type}  {_text(la.input_shapes)} -> {_text(la.output_shapes)}")
+            lines.append(f"  {shown(la.node)}  {shown(la.device)}  {shown(la.type)}  {_text(la.input_shapes)} -> {_text(la.output_shapes)}")
         return "\n".join(lines)
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import FormatError
+from ....text import shown
 
 NAMES = ("*.build.json", "dla_compile_report.json", "*_dla_compile_report.json")
 _CLOCK = re.compile(r"(clock|clk|fmax|mhz|freq)", re.I)
@@ -90,12 +91,14 @@ class BuildRecord:
 
     def report(self) -> str:
         s = self.summary()
-        lines = [f"FPGA AI Suite {self.kind} {self.name} (JSON; "
+        lines = [f"FPGA AI Suite {self.kind} {shown(self.name)} (JSON; "
                  + ("dla_build_example_design's keys, " if s["known"] else "") + "other fields' meanings inferred from their names)",
-                 f"  design: {s['design']}", f"  architecture file: {', '.join(s['arch_files']) or 'none named'}"]
-        lines += [f"  {k} ({BUILD_KEYS[k]}): {v}" for k, v in s["known"].items() if k not in ("design_name", "arch_file")]
-        lines += [f"  clock {p}: {v}" for p, v in self.clocks] + [f"  resource {p}: {v}" for p, v in self.resources]
-        lines.append("  top-level keys: " + ", ".join(map(str, s["keys"])))
+                 f"  design: {shown(s['design'])}",
+                 f"  architecture file: {', '.join(map(shown, s['arch_files'])) or 'none named'}"]
+        lines += [f"  {k} ({BUILD_KEYS[k]}): {shown(v)}" for k, v in s["known"].items() if k not in ("design_name", "arch_file")]
+        lines += [f"  clock {shown(p)}: {shown(v)}" for p, v in self.clocks]
+        lines += [f"  resource {shown(p)}: {shown(v)}" for p, v in self.resources]
+        lines.append("  top-level keys: " + ", ".join(map(shown, s["keys"])))
         return "\n".join(lines)
 
 

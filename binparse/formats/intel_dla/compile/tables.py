@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .... import csv_rows
 from ....errors import FormatError
+from ....text import shown
 from ....progress import LONG_TABLE_ROWS, active, task
 from .arrow_read import INT64_MAX, Raw, parse_rows
 from .dialects import Dialect, detect, dialects
@@ -99,11 +100,11 @@ def table_report(t: DumpTable | MappingTable) -> str:
     lines = [f"FPGA AI Suite {t.kind} ({t.dialect.name} dialect{', inferred' if t.dialect.inferred else ''}), {rows}"]
     if isinstance(t, DumpTable):
         for row in t.rows:
-            lines.append("  " + ", ".join(f"{k}={v}" for k, v in row.items()))
+            lines.append("  " + ", ".join(f"{shown(k)}={shown(v)}" for k, v in row.items()))
     else:
         lines.append(f"  logical C,D,H,W {s['logical_dims']}; IP C,D,H,W {s['ip_dims']}; "
                      f"{s['padding']} padding elements")
-        lines.append(f"  roles from the offsets: '{s['roles']['lane']}' is the lane, '{s['roles']['group']}' "
+        lines.append(f"  roles from the offsets: '{shown(s['roles']['lane'])}' is the lane, '{shown(s['roles']['group'])}' "
                      f"the vector group, vector width {s['roles']['vector_width']}")
     return "\n".join(lines)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ....text import is_text
+from ....text import is_text, shown
 from .parse import PRINTOUTS
 from ....render import columns
 
@@ -47,7 +47,7 @@ class Printout:
                 "rows": self._plain_rows()}
 
     def report(self) -> str:
-        head = f"TI {self.kind} printout of {self.net}: {len(self.rows)} rows (`binparse doctor` compares it with the net)"
+        head = f"TI {self.kind} printout of {shown(self.net)}: {len(self.rows)} rows (`binparse doctor` compares it with the net)"
         if not self.rows:
             return head
         plain = self._plain_rows()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import BinparseError
+from ....text import shown
 
 ARTIFACTS = ("*_tidl_net.bin", "*_tidl_io_*.bin", "tidl_net*.bin", "tidl_io_buff*.bin")
 RECORDS = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")
@@ -108,26 +109,26 @@ class ArtifactsFolder:
 
     def report(self) -> str:
         d = self.summary()
-        lines = [f"{self.path}: {d['kind']}" + (f", made by {', '.join(d['made_by'])}" if d["made_by"] else "")]
+        lines = [f"{shown(self.path)}: {d['kind']}" + (f", made by {', '.join(d['made_by'])}" if d["made_by"] else "")]
         for f in d["files"]:
             extra = []
             if "net_version" in f:
                 extra.append(f"netVersion {f['net_version']}, {f['layers']} layers"
                              + (f", {f['soc_cores']}-core SoC" if f.get("soc_cores") else ""))
             if "inputs" in f:
-                extra.append(f"in {', '.join(f['inputs']) or '-'}; out {', '.join(f['outputs']) or '-'}")
+                extra.append(f"in {', '.join(map(shown, f['inputs'])) or '-'}; out {', '.join(map(shown, f['outputs'])) or '-'}")
             if "target_device" in f:
-                extra.append(f"target_device {f['target_device']}")
+                extra.append(f"target_device {shown(f['target_device'])}")
             if "subgraphs" in f and f["what"] != "param.yaml record":
                 extra.append(f"{f['subgraphs']} subgraph(s)")
             if "error" in f:
-                extra.append(f"not read: {f['error']}")
+                extra.append(f"not read: {shown(f['error'])}")
             if "unverified" in f:
                 extra.append("NOT VERIFIED")
             made = f" ({f['made by']})" if f.get("made by") and f["what"] not in ("printout",) else ""
-            lines.append(f"  {f['file']}: {f['what']}{made}" + (f": {'; '.join(extra)}" if extra else ""))
+            lines.append(f"  {shown(f['file'])}: {f['what']}{made}" + (f": {'; '.join(extra)}" if extra else ""))
         if d["subfolders"]:
-            lines.append(f"  subfolders: {', '.join(d['subfolders'])} (inspect or doctor each)")
+            lines.append(f"  subfolders: {', '.join(map(shown, d['subfolders']))} (inspect or doctor each)")
         lines.append("`binparse doctor` checks them against each other; `binparse inspect FILE` shows one")
         return "\n".join(lines)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import FormatError
+from ....text import shown
 
 MAX_RECORD = 4 << 20  # bytes: TI's records are a few KB; anything larger is not one
 
@@ -58,15 +59,15 @@ class Record:
                 "subgraphs": [vars(s) for s in self.subgraphs]}
 
     def report(self) -> str:
-        lines = [f"TI {self.kind} ({Path(self.file).name}): `binparse doctor` checks it against the io and net"]
+        lines = [f"TI {self.kind} ({shown(Path(self.file).name)}): `binparse doctor` checks it against the io and net"]
         for k, v in self.values.items():
             if isinstance(v, list):  # param.yaml's input/output details
                 v = ", ".join(f"{d.get('name')} {d.get('shape')} {d.get('type') or ''}".rstrip() for d in v) or "-"
-            lines.append(f"  {k}: {v}")
+            lines.append(f"  {shown(k)}: {shown(v)}")
         for s in self.subgraphs:
-            part = [f"subgraph {s.index}" + (f" '{s.name}'" if s.name else "")]
+            part = [f"subgraph {s.index}" + (f" '{shown(s.name)}'" if s.name else "")]
             if s.inputs or s.outputs:
-                part.append(f"inputs {', '.join(s.inputs) or '-'}; outputs {', '.join(s.outputs) or '-'}")
+                part.append(f"inputs {', '.join(map(shown, s.inputs)) or '-'}; outputs {', '.join(map(shown, s.outputs)) or '-'}")
             if s.nodes is not None:
                 part.append(f"{len(s.nodes)} ONNX node(s) offloaded")
             lines.append("  " + ": ".join(part))

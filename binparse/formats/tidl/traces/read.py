@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from ....errors import BinparseError, FormatError, warn
 from ....paths import files_in
 from ....render import columns, float_text
+from ....text import shown
 from ..report import tail
 from .names import TraceName, parse
 from .compare import Source, TraceComparison, chunked, compare_runs
@@ -262,18 +263,18 @@ class TraceFolder:
 
     def report(self) -> str:
         styles = sorted({f.trace.style for f in self.files})
-        net = f"read with {getattr(self.net, '_file', None) or 'a net'}" if self.net is not None else \
+        net = f"read with {shown(getattr(self.net, '_file', None) or 'a net')}" if self.net is not None else \
             "without a net: what the names say (pass --net for layers, element types, scales)"
-        lines = [f"TIDL layer traces in {self.path}: {len(self.files)} files ({', '.join(styles) or 'none'} names), {net}"]
-        unmatched = [f.trace.file.name for f in self.files if self.net is not None and f.info is None]
+        lines = [f"TIDL layer traces in {shown(self.path)}: {len(self.files)} files ({', '.join(styles) or 'none'} names), {net}"]
+        unmatched = [shown(f.trace.file.name) for f in self.files if self.net is not None and f.info is None]
         if unmatched:
             lines.append(f"not written by any layer of the net ({len(unmatched)}): {', '.join(unmatched[:8])}"
                          + (" …" if len(unmatched) > 8 else ""))
-        misfits = [f.trace.file.name for f in self.files if not f.size_fits()]
+        misfits = [shown(f.trace.file.name) for f in self.files if not f.size_fits()]
         if misfits:
             lines.append(f"SIZE DOES NOT MATCH the dims in the name ({len(misfits)}): {', '.join(misfits[:8])}"
                          + (" …" if len(misfits) > 8 else ""))
-        other = [f"{f.trace.file.name} (net: {'x'.join(map(str, f.info.shape))})" for f in self.files
+        other = [f"{shown(f.trace.file.name)} (net: {'x'.join(map(str, f.info.shape))})" for f in self.files
                  if f.info is not None and not f.dims_fit()]
         if other:
             lines.append(f"DIMS DIFFER from the net's ({len(other)}): {', '.join(other[:4])}" + (" …" if len(other) > 4 else ""))

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from ....errors import FormatError
 from ....paths import files_in
 from ....render import columns
+from ....text import shown
 from ..report import tail
 from .compare import Source, TraceComparison, chunked, compare_runs
 from .net import DataInfo, net_data
@@ -100,7 +101,7 @@ class ReferenceFolder:
 
     def report(self) -> str:
         s = self.summary()["tensors"]
-        lines = [f"reference tensors in {self.path}: {len(s)} .npy files"
+        lines = [f"reference tensors in {shown(self.path)}: {len(s)} .npy files"
                  + ("" if self.net is not None else " (pass --net to match them to the net's buffers by name)")]
         rows = [[tail(t["file"], 48), "x".join(map(str, t["shape"])), t["dtype"],
                  "-" if t["data_id"] is None else t["data_id"]] for t in s]
