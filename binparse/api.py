@@ -18,8 +18,9 @@ from .text import is_lfs_pointer
 
 def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
     """A file's bytes, read-only: a file of up to `filemap.READ_WHOLE` bytes read whole (`bytes`),
-    a larger one mapped (a `filemap.FileMap`, which knows its file). A path that is not a regular file (a FIFO, socket or device is refused before anything
-    is read: `paths.open_regular`), is missing or cannot be read gives a `PathError`."""
+    a larger one mapped (a `filemap.FileMap`, which knows its file). A path that is not a regular
+    file (a FIFO, socket or device is refused before anything is read: `paths.open_regular`), is
+    missing or cannot be read gives a `PathError`."""
     p = os.fspath(path)
     fd, st = open_regular_stat(p)
     try:
@@ -37,10 +38,10 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     """Open a file path or a buffer and return the typed accessor of its format.
 
     A path is read whole when it is small and memory-mapped when larger (`filemap.READ_WHOLE`);
-    nothing is decoded until a field is touched, and every view is read-only. `format` names a registered format (see `binparse schemas`); without it the format
-    is detected from the size or magic, among the formats of `version` when given (e.g.
-    version="09.02": then the size only picks the core count). Raises `FormatError` (wrong size,
-    unknown file).
+    nothing is decoded until a field is touched, and every view is read-only. `format` names a
+    registered format (see `binparse schemas`); without it the format is detected from the size
+    or magic, among the formats of `version` when given (e.g. version="09.02": then the size only
+    picks the core count). Raises `FormatError` (wrong size, unknown file).
     """
     file: str | None = None
     if format:

@@ -12,7 +12,7 @@ import os
 from typing import Any, Callable, NamedTuple
 
 from . import plugins
-from .text import matches_any
+from .text import matches_any, pattern_endings
 
 # Text formats and folders have no size or magic: a sniffer looks at (path or None, first bytes)
 # and returns a function that opens the source, or None.
@@ -88,9 +88,7 @@ def _binary_file_sniffers() -> tuple[list[tuple[Any, tuple[str, ...], int, Any]]
     if listed is not _SNIFFERS or n != len(_SNIFFERS):
         ask = [(e, e.names, e.min_size, e.head) if isinstance(e, _Sniffer) else (e, (), 0, None)
                for e in _SNIFFERS if not isinstance(e, _Sniffer) or not (e.folders or e.text)]
-        names = [p for _, patterns, _, _ in ask for p in patterns]
-        simple = all("?" not in p and "[" not in p for p in names)  # (a trailing `*` gives "": no skipping)
-        endings = tuple(dict.fromkeys(p.rpartition("*")[2] for p in names)) if simple else None
+        endings = pattern_endings(p for _, patterns, _, _ in ask for p in patterns)
         _FOR_BINARY_FILES = (_SNIFFERS, len(_SNIFFERS), ask, endings)
     return ask, endings
 

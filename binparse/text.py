@@ -4,6 +4,7 @@ And names from files as text: `shown` (terminal), `xml_text` (SVG), escaped, nev
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -72,6 +73,16 @@ _PARTS: dict[str, tuple[str, tuple[str, ...], str | None, int] | None] = {}
 _TUPLES: dict[tuple[str, ...], tuple[tuple[str, ...] | None, tuple[tuple[str, Any], ...]]] = {}
 
 
+def pattern_endings(patterns: Iterable[str]) -> tuple[str, ...] | None:
+    """What every name a pattern matches ends with, one per pattern (duplicates dropped): a name
+    ending with none of them matches none. None when a pattern has `?` or `[` (it may end
+    otherwise); a pattern ending in `*` gives "", which every name ends with."""
+    pats = tuple(patterns)
+    if any("?" in p or "[" in p for p in pats):
+        return None
+    return tuple(dict.fromkeys(p.rpartition("*")[2] for p in pats))
+
+
 def matches_any(name: str, patterns: tuple[str, ...]) -> bool:
     """Whether `name` matches one of `patterns` (`name_matches`). Every open asks this of every
     sign and sniffer: the patterns are split once per tuple, and a name that ends as none of them
@@ -79,8 +90,7 @@ def matches_any(name: str, patterns: tuple[str, ...]) -> bool:
     known = _TUPLES.get(patterns)
     if known is None:
         parsed = tuple((p, _parts(p)) for p in patterns)
-        endings = tuple(p.rpartition("*")[2] for p in patterns) if all(parts is not None for _, parts in parsed) \
-            else None  # (a pattern ending in `*` gives "", which every name ends with)
+        endings = pattern_endings(patterns)
         known = _TUPLES[patterns] = (endings, parsed)
     endings, parsed = known
     if endings is not None and not name.endswith(endings):
@@ -136,4 +146,4 @@ def xml_text(name: object, quote: bool = False) -> str:
     return text.replace('"', "&quot;").replace("'", "&apos;") if quote else text
 
 
-__all__ = ["LFS_POINTER", "is_lfs_pointer", "is_text", "matches_any", "name_matches", "shown", "shown_lines", "xml_text"]
+__all__ = ["LFS_POINTER", "is_lfs_pointer", "is_text", "matches_any", "name_matches", "pattern_endings", "shown", "shown_lines", "xml_text"]

@@ -31,15 +31,21 @@ def record_head(head: bytes) -> str | None:
     return None
 
 
-def key_text(text: str) -> str:
-    """argparse's `type` of `--key`: 32 hex digits (as `model.crypto.parse_key` reads them), checked
-    once, before any file is read, so a mistyped key is one usage error (exit 3), not a finding
-    about every encrypted model. The text is never echoed (it may be a secret): its length only."""
+def key_bytes(text: str) -> bytes | None:
+    """The 16-byte key written as 32 hex digits (spaces between byte pairs allowed), or None: the
+    one rule of `--key` and of `model.crypto.parse_key`."""
     try:
-        size = len(bytes.fromhex(text.strip()))
+        key = bytes.fromhex(text.strip())
     except ValueError:
-        size = 0
-    if size != 16:
+        return None
+    return key if len(key) == 16 else None
+
+
+def key_text(text: str) -> str:
+    """argparse's `type` of `--key` (`key_bytes`), checked once, before any file is read, so a
+    mistyped key is one usage error (exit 3), not a finding about every encrypted model. The text
+    is never echoed (it may be a secret): its length only."""
+    if key_bytes(text) is None:
         raise argparse.ArgumentTypeError(f"an ESP-DL model key is 16 bytes; expected 32 hex digits, found {len(text)} "
                                          "characters that are not 32 hex digits")
     return text

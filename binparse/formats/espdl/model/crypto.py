@@ -12,6 +12,7 @@ from typing import Any
 
 from ....deps import dependency
 from ....errors import FormatError
+from ..plugin import key_bytes
 
 NONCE = bytes(range(0x10, 0x20))
 KEY_SIZE = 16
@@ -19,11 +20,8 @@ KEY_SIZE = 16
 
 def parse_key(text: str) -> bytes:
     """A key given as 32 hex digits."""
-    try:
-        key = bytes.fromhex(text.strip())
-    except ValueError:
-        key = b""
-    if len(key) != KEY_SIZE:
+    key = key_bytes(text)
+    if key is None:
         # the text is never echoed (it may be a secret, or part of one): its length only
         raise FormatError("an ESP-DL model key is 16 bytes", expected="32 hex digits",
                           found=f"{len(text)} characters that are not 32 hex digits")
