@@ -32,7 +32,19 @@ NET_VERSIONS = {"j7-08.2": "J7 TIDL 8.2", "j7-09.x": "J7 TIDL 9.0/9.1 (", "j7-10
 RAW_BUFFERS = {"intel_dla/lenet-agx5-streaming/data"}
 
 
-@pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
+# new real files in ../shared/real that their issues make pass (the case's id: the issue)
+PENDING = {"espdl/int32-maxpool-pads": 38, "espdl/s3-mobilenet-v2-record": 38,
+           "tidl/j7-edgeai-benchmark/midas-9.0-62a": 39, "tidl/j7-edgeai-benchmark/midas-9.0-62a/artifacts": 39}
+
+
+def pending(folder: Path) -> object:
+    issue = PENDING.get(folder.relative_to(REAL).as_posix())
+    if issue is None:
+        return folder
+    return pytest.param(folder, marks=pytest.mark.xfail(strict=True, reason=f"new real files of issue {issue}"))
+
+
+@pytest.mark.parametrize("folder", [pending(f) for f in folders()], ids=lambda p: p.name)
 def test_real_folders_have_no_problems(folder: Path) -> None:
     doc = doctor(folder)
     if folder.relative_to(REAL).as_posix() in RAW_BUFFERS:

