@@ -11,6 +11,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import inputs
 from .errors import PathError
 from .text import shown
 
@@ -54,6 +55,7 @@ def open_regular_stat(path: str | os.PathLike[str]) -> tuple[int, os.stat_result
         raise _stat_error(p, exc) from None
     mode = st.st_mode
     if stat.S_ISREG(mode):
+        inputs.note(st, p)  # an input of the command: never written over, counted in its budget
         return fd, st
     os.close(fd)
     if stat.S_ISDIR(mode):
@@ -66,9 +68,12 @@ def require_regular(path: str | os.PathLike[str]) -> None:
     """Raise `PathError` unless `path` is a regular file (checked by stat, nothing opened)."""
     p = os.fspath(path)
     try:
-        mode = os.stat(p).st_mode
+        st = os.stat(p)
     except OSError as exc:
         raise _stat_error(p, exc) from None
+    mode = st.st_mode
+    if stat.S_ISREG(mode):
+        inputs.note(st, p)  # the caller reads it next (np.load, open): an input of the command
     if stat.S_ISDIR(mode):
         raise PathError("is a directory, not a file", file=p)
     if not stat.S_ISREG(mode):

@@ -8,6 +8,11 @@
   never sees half a file, and a link planted at a predictable temporary name is never written
   through.
 - A file replaced keeps its permission bits; a new file gets 0o666 less the umask, as `open` would.
+- A target that is an input of the running command (`binparse.inputs`: the same file by device
+  and inode, whatever path or hard link names it) is refused: a command never writes over what
+  it reads.
+- What is written is asked of the command's budget first (`binparse.budget`): a claim of a file
+  never makes binparse write more than the budget.
 - Inside `confined(root)` (the `fixture` command: `-o`), every target must lie inside `root`,
   its folders resolved: an absolute path, `..` or a folder link leading out is refused.
 """
@@ -21,8 +26,9 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
+from . import budget, inputs
 from .errors import WriteError
 from .paths import special_kind, within
 from .text import shown
@@ -62,9 +68,10 @@ def _check_folder(folder: Path, make: bool) -> None:
         raise WriteError("is not a folder, so nothing can be written in it", file=shown(folder))
 
 
-def check_target(path: str | os.PathLike[str]) -> tuple[Path, int | None]:
+def check_target(path: str | os.PathLike[str], source: str | os.PathLike[str] | None = None) -> tuple[Path, int | None]:
     """(the target, the permission bits to keep or None for a new file); `WriteError` when the
-    target may not be written (see the module's rules)."""
+    target may not be written (see the module's rules). `source`: a file the caller reads (for
+    the Python API, outside a command, whose inputs `binparse.inputs` does not keep)."""
     p = Path(path)
     root = _ROOT.get()
     if root is not None:
@@ -84,11 +91,26 @@ def check_target(path: str | os.PathLike[str]) -> tuple[Path, int | None]:
     except OSError as exc:
         raise WriteError(f"cannot look at the target ({exc.strerror or exc})", file=shown(p)) from None
     if stat.S_ISREG(st.st_mode):
+        read = inputs.input_at(st)
+        if read is None and source is not None and _same_file(st, source):
+            read = os.fspath(source)
+        if read is not None:
+            read_as = "" if os.path.abspath(read) == os.path.abspath(p) else f" (read as {shown(read)})"
+            raise WriteError(f"is an input of this command{read_as}: binparse never writes over what it reads, "
+                             "nothing written", file=shown(p), hint="give the path of a new file")
         return p, stat.S_IMODE(st.st_mode)
     what = ("a symbolic link" if stat.S_ISLNK(st.st_mode) else "a folder" if stat.S_ISDIR(st.st_mode)
             else special_kind(st.st_mode) or "not a regular file")
     raise WriteError(f"is {what}: binparse replaces only regular files, nothing written", file=shown(p),
                      hint="give the path of a new or regular file")
+
+
+def _same_file(st: os.stat_result, other: str | os.PathLike[str]) -> bool:
+    try:
+        o = os.stat(other)
+    except (OSError, ValueError):
+        return False
+    return (o.st_dev, o.st_ino) == (st.st_dev, st.st_ino)
 
 
 def _lexically_under(p: Path, root: Path) -> bool:
@@ -114,7 +136,7 @@ def open_for_write(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
                                suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            yield f
+            yield cast(IO[bytes], _Budgeted(f, target))
             os.fchmod(f.fileno(), keep if keep is not None else 0o666 & ~_umask())
         check_target(target)  # still not a link, FIFO or folder (a rename would replace the link itself)
         os.replace(tmp, target)
@@ -122,6 +144,21 @@ def open_for_write(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+class _Budgeted:
+    """A binary file whose writes ask the command's budget first (`budget.ask`)."""
+
+    def __init__(self, f: IO[bytes], target: Path) -> None:
+        self._f = f
+        self._target = target
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        budget.ask(memoryview(data).nbytes, f"writing {shown(self._target)}", file=shown(self._target))
+        return self._f.write(data)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._f, name)
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes | bytearray | memoryview) -> None:

@@ -200,7 +200,7 @@ def test_repair_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     copy = tmp_path / "m.espdl"
     copy.write_bytes((HERE / "narrow_all.espdl").read_bytes())
     assert main(["repair", str(copy), "-o", str(copy)]) == 3
-    assert "over the input" in capsys.readouterr().err
+    assert "is an input of this command" in capsys.readouterr().err
     assert main(["repair", str(copy), "-o", str(tmp_path)]) == 3  # a folder
     capsys.readouterr()
     link = tmp_path / "link.espdl"

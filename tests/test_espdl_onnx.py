@@ -391,7 +391,7 @@ def test_export_writes_only_a_new_plain_file(tmp_path: Path, capsys: pytest.Capt
     target.write_text("keep")
     (tmp_path / "link.onnx").symlink_to(target)
     assert main(["export", str(model), "-o", str(model)]) == 3
-    assert "is the input: export never writes over the file it reads" in capsys.readouterr().err
+    assert "is an input of this command: binparse never writes over what it reads" in capsys.readouterr().err
     assert main(["export", str(model), "-o", str(tmp_path / "link.onnx")]) == 3
     assert "is a symbolic link" in capsys.readouterr().err
     import os

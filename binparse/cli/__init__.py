@@ -17,10 +17,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import exitcodes
+from .. import exitcodes, inputs
+from ..budget import BudgetError
 from ..errors import BinparseError, PathError, UsageError, WriteError
 from ..text import shown, shown_lines
-from .parsing import COMMANDS, EXIT_CODES, parser
+from .parsing import COMMANDS, EXIT_CODES, OUTPUT_OPTIONS, parser
 
 
 def _plain_warnings() -> None:
@@ -55,11 +56,25 @@ class _Escaped:
         return getattr(self._stream, name)
 
 
+def _paths_named(args: Any) -> list[str]:
+    """Every string on the command line outside the output options (those that are files are inputs)."""
+    named: list[str] = []
+    for dest, value in vars(args).items():
+        if dest in OUTPUT_OPTIONS:
+            continue
+        for v in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(v, str) and v:
+                named.append(v)
+    return named
+
+
 def exit_code(exc: BaseException) -> int:
     """The contract's exit code of an error a command raised: 3 for usage and I/O (a path that is
     missing, unreadable or not a regular file; a write refused; options that do not fit, which is
     an error naming no input file), 2 for an input that could not be read (its content: the error
     names the file, and the field and offset)."""
+    if isinstance(exc, BudgetError):  # a file's claim refused: the file was not read, nothing is proven
+        return exitcodes.UNVERIFIED
     if isinstance(exc, (PathError, WriteError, UsageError, OSError)):
         return exitcodes.USAGE
     if isinstance(exc, BinparseError) and exc.file is None:  # about the command line, not a file's bytes
@@ -73,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
         args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
-        return int(args.run(args))
+        with inputs.command(getattr(args, "budget", None)):
+            inputs.note_paths(_paths_named(args))  # an output named like an input is refused before anything runs
+            return int(args.run(args))
     except BinparseError as exc:
         print(f"binparse: error: {shown(exc)}", file=sys.stderr)
         return exit_code(exc)

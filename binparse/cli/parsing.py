@@ -176,10 +176,25 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     c.set_defaults(run=_run(module, only))
     _ARGUMENTS[only](c)
+    c.add_argument("--budget", metavar="SIZE", type=_budget_size,
+                   help="the memory and output budget (e.g. 4GiB; default: 8 x the inputs' size + 256 MiB, or "
+                        "$BINPARSE_BUDGET): raise it for a real file larger than its claims allow")
     from .family_args import add_family_arguments, examples
     add_family_arguments(only, c)
     c.epilog = examples(only, CORE_EXAMPLES.get(only, ()))
     return p
+
+
+def _budget_size(text: str) -> int:
+    from ..budget import parse_size
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+# the options that name what a command writes: every other path on its command line is an input
+OUTPUT_OPTIONS = frozenset({"npy", "svg", "out"})
 
 
 def _inspect(c: argparse.ArgumentParser) -> None:
