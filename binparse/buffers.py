@@ -46,10 +46,11 @@ def byte_view(buf: BufferLike, *, file: str | None = None) -> memoryview:
         raise LayoutError("object does not expose a buffer", file=file,
                           expected="bytes, bytearray, memoryview, mmap or numpy array",
                           found=type(buf).__name__) from exc
+    if not mv.c_contiguous:  # a slice with a step, a column of an array: its bytes are not one block
+        raise LayoutError("memoryview is not C-contiguous, so no view of its bytes exists", file=file,
+                          expected="a contiguous buffer", found=f"strides {mv.strides}",
+                          hint="pass bytes(buf) or np.ascontiguousarray(buf) (that makes a copy)")
     if mv.ndim != 1 or mv.itemsize != 1 or mv.format not in ("B", "b", "c"):
-        if not mv.c_contiguous:
-            raise LayoutError("memoryview is not C-contiguous", file=file,
-                              expected="a contiguous buffer", found=f"strides {mv.strides}")
         mv = mv.cast("B")
     elif mv.format != "B":
         mv = mv.cast("B")

@@ -9,12 +9,21 @@ needs a private copy of a dense range anyway (a table of columns; not a view, wh
 of the mapping) asks `read_range`: from the file by `pread` when the buffer is a whole `FileMap`
 and the file at its path is still the one mapped (device, inode, size, modification time), else
 copied from the buffer itself. Both give the bytes the mapping shows.
+
+A mapped file that another program cuts short while binparse reads it would end the process
+with SIGBUS (the pages past the new end no longer exist). Every mapping binparse makes is
+registered with `guard`, which installs (once, where the C library's `sigaction` layout is known:
+glibc on x86-64 and AArch64) a SIGBUS handler that prints one line naming the file and exits with
+code 3 (an I/O error: docs/contracts.md), instead of the signal's silent death.
 """
 
 from __future__ import annotations
 
 import mmap
 import os
+import platform
+import sys
+from typing import Any
 
 READ_WHOLE = 256 * 1024  # bytes: a file up to this size is read whole by `read_fd`, not mapped
 PREAD_FROM = 64 * 1024  # bytes: a smaller range costs few faults; copying it from the mapping is quicker
@@ -34,7 +43,88 @@ def map_fd(fd: int, path: str, st: os.stat_result | None = None) -> FileMap:
     m = FileMap(fd, 0, access=mmap.ACCESS_READ)
     m.path = path
     m.identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    guard(m, path)
     return m
+
+
+def map_npy(path: str | os.PathLike[str]) -> Any:
+    """A .npy file's array, memory-mapped read-only (`np.load(mmap_mode="r")`, no pickles) and
+    guarded (`guard`); a FIFO or device is refused first (`paths.require_regular`: it could hang).
+    Raises what `np.load` raises for a file that is not a .npy (`OSError`, `ValueError`)."""
+    import numpy as np
+    from .paths import require_regular
+    require_regular(path)
+    arr = np.load(path, mmap_mode="r", allow_pickle=False)
+    if isinstance(arr, np.memmap):
+        guard(arr, path)
+    return arr
+
+
+_MAPPED: list[tuple[int, int, str]] = []  # (first address, end, path) of the mappings made, newest last
+_KEPT = 256  # mappings remembered for the message (an address reused later names a newer file first)
+_HANDLER: list[Any] = []  # the installed handler, kept alive (None when it could not be installed)
+EXIT_IO = 3  # binparse.exitcodes.USAGE (imported by the handler's caller would be a cycle-free copy)
+
+
+def guard(mapping: Any, path: str | os.PathLike[str]) -> None:
+    """Register `mapping` (an `mmap.mmap` or a numpy array over one, e.g. `np.memmap`) of the file
+    at `path`: if the file is cut short while it is read, the process ends with one line naming it
+    and exit code 3, not a SIGBUS."""
+    try:
+        import numpy as np
+        arr = mapping if isinstance(mapping, np.ndarray) else np.frombuffer(mapping, np.uint8)
+        start = int(arr.__array_interface__["data"][0])
+        end = start + int(arr.nbytes)
+    except (TypeError, ValueError, BufferError):
+        return
+    if end <= start:
+        return
+    _MAPPED.append((start, end, os.fspath(path)))
+    del _MAPPED[:-_KEPT]
+    if not _HANDLER:
+        _HANDLER.append(_install())
+
+
+def _message(address: int | None) -> bytes:
+    from .text import shown
+    path = next((p for a, e, p in reversed(_MAPPED) if address is not None and a <= address < e), None)
+    where = f"{shown(path)}: " if path else ""
+    return (f"binparse: error: {where}the file was cut short while binparse read it (another program truncated or "
+            "rewrote it): nothing was verified. Read it again once it is complete\n").encode("utf-8", "replace")
+
+
+def _install() -> Any:
+    """A SIGBUS handler (glibc's `sigaction` through ctypes) that says which mapped file was cut
+    short and exits with code 3; None where it cannot be installed, or when the program installed
+    its own."""
+    import signal
+    if not sys.platform.startswith("linux") or platform.machine() not in ("x86_64", "aarch64"):
+        return None
+    if platform.libc_ver()[0] != "glibc" or signal.getsignal(signal.SIGBUS) != signal.SIG_DFL:
+        return None
+    import ctypes
+    handler_type = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+    class SigAction(ctypes.Structure):  # glibc's struct sigaction on x86-64 and AArch64
+        _fields_ = [("sa_sigaction", handler_type), ("sa_mask", ctypes.c_ulong * 16), ("sa_flags", ctypes.c_int),
+                    ("sa_restorer", ctypes.c_void_p)]
+
+    def on_sigbus(signum: int, info: int | None, context: int | None) -> None:
+        address = ctypes.c_void_p.from_address(info + 16).value if info else None  # siginfo_t.si_addr
+        try:
+            os.write(2, _message(address))
+        finally:
+            os._exit(EXIT_IO)
+
+    handler = handler_type(on_sigbus)
+    action = SigAction(sa_sigaction=handler, sa_flags=0x4)  # SA_SIGINFO
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.sigaction(signal.SIGBUS, ctypes.byref(action), None) != 0:
+            return None
+    except (OSError, AttributeError):
+        return None
+    return handler, action
 
 
 def read_fd(fd: int, size: int) -> bytes:
@@ -74,4 +164,4 @@ def read_range(mv: memoryview, offset: int, size: int) -> bytes:
     return bytes(mv[offset:offset + size])
 
 
-__all__ = ["FileMap", "PREAD_FROM", "READ_WHOLE", "map_fd", "read_fd", "read_range"]
+__all__ = ["FileMap", "PREAD_FROM", "READ_WHOLE", "guard", "map_fd", "map_npy", "read_fd", "read_range"]

@@ -39,9 +39,16 @@ def open_regular(path: str | os.PathLike[str]) -> int:
     return open_regular_stat(path)[0]
 
 
+def _no_nul(p: str) -> None:
+    """A path holding a NUL character names no file (the system cannot be asked for it)."""
+    if "\0" in p:
+        raise PathError("holds a NUL character, which no file name can: no such file", file=shown(p))
+
+
 def open_regular_stat(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
     """`open_regular`, with the `os.fstat` of the file it opened."""
     p = os.fspath(path)
+    _no_nul(p)
     try:
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
     except IsADirectoryError:
@@ -67,6 +74,7 @@ def open_regular_stat(path: str | os.PathLike[str]) -> tuple[int, os.stat_result
 def require_regular(path: str | os.PathLike[str]) -> None:
     """Raise `PathError` unless `path` is a regular file (checked by stat, nothing opened)."""
     p = os.fspath(path)
+    _no_nul(p)
     try:
         st = os.stat(p)
     except OSError as exc:

@@ -9,6 +9,7 @@ size, in text and, as a string, in JSON.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
@@ -43,21 +44,42 @@ def float_text(x: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+NOT_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}  # JSON has no such numbers
+
+
+def json_string(s: str) -> str:
+    """`s` as strict JSON may hold it: a lone surrogate (what Python makes of a file name's bytes
+    that are not UTF-8, U+DC80..U+DCFF) written as the text `\\xff` of its byte, as text output
+    shows it (`text.shown`); any other lone surrogate as the text `\\ud800`. Other text unchanged."""
+    if s.isascii():
+        return s
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join(c if not 0xD800 <= ord(c) <= 0xDFFF else
+                       f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else f"\\u{ord(c):04x}" for c in s)
+    return s
+
+
 def jsonable(v: Any) -> Any:
-    """A JSON document with every float32-exact float as its shortest float32 text (`shortest`)."""
+    """A strict JSON document (docs/contracts.md, "JSON"): every float32-exact float as its
+    shortest float32 text (`shortest`), NaN and infinities as the strings "NaN", "Infinity" and
+    "-Infinity", strings with lone surrogates as `json_string` writes them."""
     if isinstance(v, float):
-        return shortest(v)
+        return shortest(v) if math.isfinite(v) else NOT_FINITE[repr(float(v))]
+    if isinstance(v, str):
+        return json_string(v)
     if isinstance(v, dict):
-        return {k: jsonable(x) for k, x in v.items()}
+        return {(json_string(k) if isinstance(k, str) else k): jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [jsonable(x) for x in v]
     return v
 
 
 def json_text(doc: Any) -> str:
-    """What the commands print for `--json`: `doc` with floats as `jsonable` says, indented."""
+    """What the commands print for `--json`: strict JSON (`jsonable`; `allow_nan=False`), indented."""
     import json
-    return json.dumps(jsonable(doc), indent=1)  # ASCII: C1 controls and bidi marks as \u escapes
+    return json.dumps(jsonable(doc), indent=1, allow_nan=False)  # ASCII: C1 controls and bidi marks as \u escapes
 
 
 def _hex(v: Any, digits: int) -> Any:
@@ -150,8 +172,6 @@ def _jsonable(v: Any) -> Any:
         return {k: _jsonable(x) for k, x in v.items()}
     if isinstance(v, list):
         return [_jsonable(x) for x in v]
-    if isinstance(v, float) and not np.isfinite(v):
-        return repr(v)
     return v
 
 

@@ -82,20 +82,40 @@ def exit_code(exc: BaseException) -> int:
     return exitcodes.UNVERIFIED
 
 
+def _closed_output() -> None:
+    """After the reader of standard output went away (a broken pipe): point its descriptor at
+    /dev/null, so the interpreter's last flush at exit cannot fail again."""
+    import contextlib
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
+        os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     out, err = sys.stdout, sys.stderr
+    if out is None:  # started with standard output closed (`>&-`): nothing could be shown, an I/O error
+        if err is not None:
+            print("binparse: error: standard output is closed: nothing can be shown. Give the command an "
+                  "output (a file or a pipe)", file=err)
+        return exitcodes.USAGE
+    if err is None:  # standard error closed: errors are lost, the exit code still says what happened
+        err = open(os.devnull, "w")  # noqa: SIM115  (for the whole process: never closed)
     sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
         args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
         with inputs.command(getattr(args, "budget", None)):
             inputs.note_paths(_paths_named(args))  # an output named like an input is refused before anything runs
-            return int(args.run(args))
+            code = int(args.run(args))
+            sys.stdout.flush()  # a reader that went away is an I/O error of this command, not of the exit
+            return code
     except BinparseError as exc:
         print(f"binparse: error: {shown(exc)}", file=sys.stderr)
         return exit_code(exc)
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # the reader of our output went away (`| head`): not all was shown, an I/O error
+        _closed_output()
+        return exitcodes.USAGE
     except OSError as exc:  # a write the system refused (no space, a read-only folder): I/O
         where = f"{shown(exc.filename)}: " if exc.filename else ""
         print(f"binparse: error: {where}{shown(exc.strerror or exc)}", file=sys.stderr)

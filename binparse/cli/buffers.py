@@ -85,15 +85,13 @@ def _view_named(args: argparse.Namespace, files: list[str]) -> int:
 
 
 def pack(args: argparse.Namespace) -> int:
-    import numpy as np
     files = list(args.files)
     if not files:
         raise UsageError("expected [SOURCE] ARRAY")
     layout = _layout(args, files, "array")
-    from ..paths import require_regular
-    require_regular(files[-1])  # a FIFO or device is refused, not read (it could hang)
+    from ..filemap import map_npy
     try:  # mapped: a header that claims more elements than the file holds is refused, not allocated
-        logical = np.load(files[-1], mmap_mode="r", allow_pickle=False)
+        logical = map_npy(files[-1])  # a FIFO or device is refused, not read (it could hang)
     except (OSError, ValueError) as exc:
         raise BinparseError(f"cannot read the array: {exc}", file=files[-1]) from None
     data, what = layout.pack_bytes(logical, quantize=args.quantize)

@@ -6,11 +6,11 @@ replaced, never a link, device or folder) and is never the input itself."""
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..errors import UsageError
 from ..exitcodes import OK
 from ..family import Exportable
+from ..render import json_text
 from ..writes import check_target
 from .common import open_source, write_file
 
@@ -30,7 +30,7 @@ def export(args: argparse.Namespace) -> int:
         write_file(str(out), data, what)
     if args.check:
         result = obj.check_export(args)
-        print(json.dumps(result.summary(), indent=1) if args.json else result.report())
+        print(json_text(result.summary()) if args.json else result.report())
         code = int(result.exit_code)
     return code
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -73,7 +72,8 @@ def schema(args: argparse.Namespace) -> int:
     b, pb, lb = _schema_side(args.b, args.params_b, args.type)
     changes, full = diff(a, pa, b, pb)
     if args.json:
-        print(json.dumps({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}, indent=1))
+        from ..render import json_text
+        print(json_text({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}))
     else:
         print(f"{shown(la)} → {shown(lb)}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
         for c in changes:

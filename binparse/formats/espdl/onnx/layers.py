@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import FormatError, UsageError
+from ....filemap import map_npy
 from ....text import shown
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -86,7 +87,7 @@ class LayerComparison:
 
 def _load(path: Path) -> Any:
     try:
-        return np.load(path, mmap_mode="r", allow_pickle=False)
+        return map_npy(path)
     except (OSError, ValueError) as exc:
         raise FormatError(f"not a .npy array: {exc}", file=str(path), expected="a .npy of numbers (numpy.save)") from None
 

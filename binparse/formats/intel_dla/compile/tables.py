@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .... import csv_rows
 from ....errors import FormatError
+from ....filemap import guard
 from ....text import shown
 from ....progress import LONG_TABLE_ROWS, active, task
 from .arrow_read import INT64_MAX, Raw, parse_rows
@@ -118,7 +119,9 @@ def _read(source: Source) -> tuple[Raw, str | None]:
         with open(path, "rb") as f:
             if os.fstat(f.fileno()).st_size == 0:
                 return b"", path
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), path
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            guard(mapped, path)  # a report cut short while it is read: one line and exit 3, not SIGBUS
+            return mapped, path
     except IsADirectoryError:
         raise FormatError("is a directory, not a CSV file", file=path) from None
     except OSError as exc:

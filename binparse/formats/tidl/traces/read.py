@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ....errors import BinparseError, FormatError, warn
+from ....filemap import guard
 from ....paths import files_in
 from ....render import columns, float_text
 from ....text import shown
@@ -35,6 +36,7 @@ def _mapped(path: Path, dtype: np.dtype[Any], shape: tuple[int, ...]) -> NDArray
         arr: NDArray[Any] = np.memmap(path, dtype=dtype, mode="r", shape=shape)
     except OSError as exc:
         raise FormatError(f"cannot read the trace: {exc.strerror or exc}", file=str(path)) from None
+    guard(arr, path)  # a trace cut short while it is read: one line and exit 3, not SIGBUS
     return arr
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ....errors import FormatError
+from ....filemap import map_npy
 from ....paths import files_in
 from ....render import columns
 from ....text import shown
@@ -37,7 +38,7 @@ def name_key(name: str) -> str:
 def load(path: Path) -> NDArray[Any]:
     """A reference .npy, memory-mapped read-only."""
     try:
-        arr: NDArray[Any] = np.load(path, mmap_mode="r", allow_pickle=False)
+        arr: NDArray[Any] = map_npy(path)
     except (OSError, ValueError) as exc:
         raise FormatError(f"cannot read the reference array: {exc}", file=str(path),
                           expected="a .npy of numbers (numpy.save)") from None
