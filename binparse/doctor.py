@@ -22,14 +22,16 @@ artifacts) is read with its folder, its files named `<companion>/<file>`.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from . import api
 from .doctor_text import exit_code, report_text, tally, worst
 from .errors import BinparseError, PathError
-from .family import Artifact, FileReport, Finding, checks
+from .family import Artifact, FileReport, Finding, checks, read_by_checks
 from .lookalike import looks_like_artifact
 from .paths import Entry, entries, require_regular
 from .plugins import signs
@@ -74,7 +76,14 @@ def _companions(folder: Path) -> list[Path]:
     """The sub-folders of `folder` whose files belong with its own (`Family.companions`, e.g. TI's tempDir/)."""
     from .plugins import families
     names = dict.fromkeys(c for fam in families() for c in fam.companions)
-    return [folder / n for n in names if (folder / n).is_dir() and not (folder / n).is_symlink()]
+    out = []
+    for n in names:
+        try:
+            if stat.S_ISDIR(os.lstat(folder / n).st_mode):  # a real folder: a link to one is not followed
+                out.append(folder / n)
+        except OSError:  # none there, or a path longer than the system allows (its folder is said so)
+            pass
+    return out
 
 
 def _identify(path: Path, name: str | None = None, options: Any = None) -> FileReport:
@@ -157,10 +166,11 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
         else:
             reports.append(_identify(path_, name if name != path_.name else None, options))
     for r in reports:
-        if r.error:
+        if r.error:  # not read: nothing about it is proven (inspect of it exits 2 too), never a problem
             a = "an" if r.family[:1] in "aeiou" else "a"
-            findings.append(Finding("problem", f"{r.name} looks like {a} {r.family} {r.kind} ({r.evidence}) but could "
-                                               f"not be read: {r.error}", [r.name]))
+            not_verified.append(r.name)
+            findings.append(Finding("note", f"not verified: {r.name} looks like {a} {r.family} {r.kind} ({r.evidence}) "
+                                            f"but could not be read: {r.error}", [r.name]))
         unverified = getattr(r.obj, "unverified", None)
         if unverified:  # nothing is proven wrong, nothing is confirmed: said as such, never a problem or an "ok"
             not_verified.append(r.name)
@@ -170,9 +180,15 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
     for check in checks():
         try:
             findings.extend(check(readable, folder))
-        except Exception as exc:  # one failing check must not hide the others' findings
-            findings.append(Finding("problem", f"the {check.__module__} check failed ({type(exc).__name__}: {exc}); "
-                                               "please report it"))
+        except BinparseError as exc:  # a check that met what it cannot read: nothing proven, said as such
+            not_verified.append(f"{check.__module__.rsplit('.', 1)[-1]} check")
+            findings.append(Finding("note", f"not verified: the {check.__module__} check could not read what it "
+                                            f"checks: {exc}"))
+        except Exception as exc:  # a bug: one failing check must not hide the others' findings, nor prove anything
+            not_verified.append(f"{check.__module__.rsplit('.', 1)[-1]} check")
+            findings.append(Finding("note", f"not verified: binparse failed in the {check.__module__} check "
+                                            f"({type(exc).__name__}: {exc}); please report it"))
+    _passed_over(readable, findings, not_verified)
     confirmed = {r.name for r in reports if r.verified_by and r.name in not_verified}
     if confirmed:  # a check found vendor evidence that confirms what the file's layout could not
         not_verified = [n for n in not_verified if n not in confirmed]
@@ -189,6 +205,20 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
             "findings": [f.to_json() for f in findings]}
 
 
+def _passed_over(readable: list[FileReport], findings: list[Finding], not_verified: list[str]) -> None:
+    """The core's guarantee that no family's doctor drops a file: a file of a kind a check reads
+    every file of (`family.register_check(reads=...)`) that no finding names was passed over (a
+    check that met what it could not read and went on): it is said as not verified, never "ok"."""
+    reads = read_by_checks()
+    named = {n for f in findings for n in f.files}
+    for r in readable:
+        check = reads.get((r.family, r.kind))
+        if check is not None and r.name not in named and r.name not in not_verified:
+            not_verified.append(r.name)
+            findings.append(Finding("note", f"not verified: {r.name} ({r.family} {r.kind}): no check read it "
+                                            f"({check} passed over it); please report it", [r.name]))
+
+
 def _unlisted(folder: Path, exc: PathError) -> dict[str, Any]:
     """The report of a folder below the one given that could not be listed (permission denied)."""
     name = folder.name + "/"
@@ -196,6 +226,25 @@ def _unlisted(folder: Path, exc: PathError) -> dict[str, Any]:
             "not_verified": [name], "skipped": [], "subfolders": [],
             "findings": [Finding("note", f"not verified: the folder could not be listed: {exc.message}",
                                  [name]).to_json()]}
+
+
+def _walk(root: Path) -> list[Path]:
+    """`root` and every folder below it, links not followed, companions left to their folder: a
+    loop, not a recursion (a tree 1,200 folders deep is walked whole); a folder that cannot be
+    listed (permission denied, a path longer than the system allows) is reported by `doctor`."""
+    folders, todo = [root], [root]
+    while todo:
+        here = todo.pop()
+        try:
+            with os.scandir(here) as it:
+                dirs = [e.name for e in it if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        companions = set(_companions(here)) if dirs else set()
+        below = [here / d for d in sorted(dirs) if here / d not in companions]
+        folders += below
+        todo += reversed(below)
+    return folders
 
 
 def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
@@ -211,12 +260,7 @@ def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, 
     if not root.is_dir():
         doc = doctor(root, options)
         return {"path": str(root), "status": doc["status"], "folders": [doc], "tally": tally([doc], 1)}
-    folders: list[Path] = [root]
-    for top, dirs, _ in os.walk(root, followlinks=False):  # one it cannot list is reported by doctor() below
-        here = Path(top)
-        companions = set(_companions(here))
-        dirs[:] = sorted(d for d in dirs if here / d not in companions and not (here / d).is_symlink())
-        folders += [here / d for d in dirs]
+    folders = _walk(root)
     docs = []
     for f in sorted(folders, key=lambda x: (x != root, str(x))):
         try:
@@ -225,6 +269,12 @@ def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, 
             if f == root:
                 raise
             doc = _unlisted(f, exc)
+        except OSError as exc:  # e.g. a path longer than the system allows (ENAMETOOLONG): that folder unread
+            if f == root:
+                raise
+            doc = _unlisted(f, PathError(f"cannot read it: {exc.strerror or exc}"
+                                         + (f" (its path is {len(os.fsencode(f)):,} bytes)"
+                                            if exc.errno == errno.ENAMETOOLONG else ""), file=str(f)))
         if f == root or doc["files"] or doc["unknown_files"] or doc["not_verified"] or doc["skipped"]:
             docs.append(doc)
     checked = [d for d in docs if d["status"] != "nothing checked"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, overload, runtime_checkable
 
 
 @runtime_checkable
@@ -268,13 +268,31 @@ def registered_signs() -> list[Signs]:
 Check = Callable[[list[FileReport], Path], list[Finding]]
 _CHECKS: list[Check] = []
 _CHECK_MODULES: list[str] = []
+_READS: dict[tuple[str, str], str] = {}  # (family, kind): the module of the check that reads every such file
 
 
-def register_check(fn: Check) -> Check:
-    """Add a doctor check (a decorator in a family's checks module)."""
-    if fn not in _CHECKS:
-        _CHECKS.append(fn)
-    return fn
+@overload
+def register_check(fn: Check) -> Check: ...
+@overload
+def register_check(*, reads: tuple[tuple[str, str], ...]) -> Callable[[Check], Check]: ...
+def register_check(fn: Check | None = None, *, reads: tuple[tuple[str, str], ...] = ()) -> Any:
+    """Add a doctor check (a decorator in a family's checks module: `@register_check`, or
+    `@register_check(reads=((family, kind), ...))` for a check that reads every file of those
+    kinds: the doctor then holds it to a finding naming each one, and says of a file it passed
+    over "not verified: ... no check read it" (`read_by_checks`)."""
+    def add(f: Check) -> Check:
+        if f not in _CHECKS:
+            _CHECKS.append(f)
+        for k in reads:
+            _READS[k] = f.__module__
+        return f
+    return add(fn) if fn is not None else add
+
+
+def read_by_checks() -> dict[tuple[str, str], str]:
+    """{(family, kind): the check's module} of the kinds a registered check reads every file of
+    (`register_check(reads=...)`); ask after `checks()`, which imports the check modules."""
+    return dict(_READS)
 
 
 def register_checks_in(module: str) -> None:
@@ -294,4 +312,4 @@ def checks() -> list[Check]:
 
 __all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Exportable", "Family",
            "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource",
-           "checks", "register_check", "register_checks_in", "register_signs", "registered_signs"]
+           "checks", "read_by_checks", "register_check", "register_checks_in", "register_signs", "registered_signs"]

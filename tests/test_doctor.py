@@ -34,6 +34,7 @@ RAW_BUFFERS = {"intel_dla/lenet-agx5-streaming/data"}
 
 # new real files in ../shared/real that their issues make pass (the case's id: the issue)
 PENDING = {"espdl/int32-maxpool-pads": 38, "espdl/s3-mobilenet-v2-record": 38,
+           "espdl/blocked-2d-matmul": 38,  # the model doctor passes over pp_ocr_v6_rec_s8.espdl (issue 37's core says so)
            "tidl/j7-edgeai-benchmark/midas-9.0-62a": 39, "tidl/j7-edgeai-benchmark/midas-9.0-62a/artifacts": 39}
 
 

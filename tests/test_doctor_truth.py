@@ -19,7 +19,7 @@ from binparse.errors import BinparseWarning
 from binparse.formats.tidl.net.versions import net_version_like
 from binparse.lookalike import looks_like_artifact
 
-from .conftest import real
+from .conftest import FIXTURES, real
 
 DEEPLAB = "tidl/j7-08.2/deeplabv3-ade20k"
 
@@ -43,22 +43,25 @@ def deeplab_folder(tmp_path: Path, *, net_version: int | None = None, printouts:
 def test_a_net_no_layout_reads_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = deeplab_folder(tmp_path, net_version=0x20991231, wipe_layers=True)
     doc = doctor(folder)
-    assert doc["status"] == "problem"
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["m_tidl_net.bin"]  # unread: nothing proven
     files = {f["file"]: f for f in doc["files"]}
     assert files["m_tidl_net.bin"]["version"] == "unreadable"
     assert files["m_tidl_net.bin"]["error"].startswith(
         "no known layout reads this TIDL network (netVersion 0x20991231, a version binparse does not know)")
     assert "tried 8.2 layout (netVersion 0x20211201): layer 0 has type -1" in files["m_tidl_net.bin"]["error"]
     assert files["m_tidl_io_1.bin"]["format"] == "tidl.io.j7_08"  # the other file is still reported
-    problems = [f for f in doc["findings"] if f["level"] == "problem"]
-    assert len(problems) == 1 and problems[0]["files"] == ["m_tidl_net.bin"]
-    assert problems[0]["text"].startswith("m_tidl_net.bin looks like a tidl net.bin (named like *_tidl_net.bin) but "
-                                          "could not be read: no known layout reads this TIDL network")
-    assert main(["doctor", str(folder)]) == 1
+    assert [f for f in doc["findings"] if f["level"] == "problem"] == []
+    unread = [f for f in doc["findings"] if f["files"] == ["m_tidl_net.bin"]]
+    assert len(unread) == 1 and unread[0]["level"] == "note"
+    assert unread[0]["text"].startswith("not verified: m_tidl_net.bin looks like a tidl net.bin (named like "
+                                        "*_tidl_net.bin) but could not be read: no known layout reads this TIDL network")
+    assert main(["doctor", str(folder)]) == 2  # as `inspect` of it: could not be read (docs/contracts.md)
+    assert main(["inspect", str(folder / "m_tidl_net.bin")]) == 2
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == f"binparse doctor {folder}: PROBLEMS FOUND" and "no problems" not in out
+    assert out.splitlines()[0] == (f"binparse doctor {folder}: NOT VERIFIED: 1 file (m_tidl_net.bin: read only in "
+                                   "part, with a layout no vendor file confirms, or not read); no problems in the other 1")
     assert "  m_tidl_net.bin: tidl net.bin unreadable (named like *_tidl_net.bin)" in out
-    assert main(["doctor", "--json", str(folder)]) == 1
+    assert main(["doctor", "--json", str(folder)]) == 2
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(doc))  # the JSON carries the same
 
 
@@ -91,8 +94,9 @@ def test_artifacts_recognised_by_their_first_bytes(tmp_path: Path) -> None:
     why = {f["file"]: (f["family"], f["kind"], f["evidence"]) for f in doc["files"]}
     assert why == {"weights.bin": ("tidl", "net.bin", "first word 0x20991231 is a netVersion-like date"),
                    "model.espdl": ("espdl", ".espdl", "named like *.espdl")}
-    assert doc["unknown_files"] == ["blob.bin"] and doc["status"] == "problem"
-    assert sorted(f["files"][0] for f in doc["findings"] if f["level"] == "problem") == ["model.espdl", "weights.bin"]
+    assert doc["unknown_files"] == ["blob.bin"] and doc["status"] == "not verified"
+    assert doc["not_verified"] == ["model.espdl", "weights.bin"]
+    assert sorted(f["files"][0] for f in doc["findings"] if "could not be read" in f["text"]) == ["model.espdl", "weights.bin"]
     assert [net_version_like(v) for v in (0x20230802, 0x20241120, 0x20991231, 0x20231301, 0x2023080A, 0x19990101)] == [
         True, True, True, False, False, False]
 
@@ -113,7 +117,7 @@ def test_a_net_that_opens_but_cannot_be_read(tmp_path: Path) -> None:
     doc = doctor(tmp_path)
     (f,) = doc["files"]
     assert f["file"] == "cut_tidl_net.bin" and f["version"] == "unreadable" and f["error"]
-    assert doc["status"] == "problem"
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["cut_tidl_net.bin"]
 
 
 def test_a_failing_check_does_not_hide_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,8 +127,9 @@ def test_a_failing_check_does_not_hide_the_others(tmp_path: Path, monkeypatch: p
         raise KeyError("boom")
     monkeypatch.setattr(family, "_CHECKS", [broken, *family.checks()])
     doc = doctor(folder)
-    assert doc["status"] == "problem"
-    assert doc["findings"][0]["text"].startswith("the tests.test_doctor_truth check failed (KeyError: 'boom')")
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["test_doctor_truth check"]  # a bug proves nothing
+    assert doc["findings"][0] == {"level": "note", "files": [], "text": "not verified: binparse failed in the "
+                                  "tests.test_doctor_truth check (KeyError: 'boom'); please report it"}
     assert any(f["text"].startswith("m_tidl_io_1.bin and m_tidl_net.bin agree") for f in doc["findings"])
 
 
@@ -152,8 +157,8 @@ def test_printouts_that_disagree_with_the_net(tmp_path: Path) -> None:
     assert "m_tidl_net.bin_netLog.txt: 81 layers in the netLog, 82 in the net" in texts
     assert "m_tidl_net.bin.layer_info.txt: 82 layers in layer_info, 81 in the netLog" in texts
     log.write_text("Num of Layer Detected :  3\n")  # a printout that cannot be read is named too
-    texts = [f["text"] for f in doctor(folder)["findings"] if f["level"] == "problem"]
-    assert texts[0].startswith("m_tidl_net.bin_netLog.txt looks like a tidl printout (named like *_netLog.txt) but "
+    texts = [f["text"] for f in doctor(folder)["findings"] if f["files"] == ["m_tidl_net.bin_netLog.txt"]]
+    assert texts[0].startswith("not verified: m_tidl_net.bin_netLog.txt looks like a tidl printout (named like *_netLog.txt) but "
                                "could not be read: netLog has another number of rows than it declares")
 
 
@@ -168,9 +173,11 @@ def test_a_folder_of_folders_is_not_called_healthy(tmp_path: Path, capsys: pytes
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"binparse doctor {tmp_path}: NOTHING CHECKED: no artifact binparse knows is in this folder"
     assert "  subfolders, not checked (`binparse doctor -r` checks each): bad, good" in out
-    assert main(["doctor", "-r", str(tmp_path)]) == 1
+    assert main(["doctor", "-r", str(tmp_path)]) == 2
     heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("binparse doctor")]
-    assert heads == [f"binparse doctor {bad}: PROBLEMS FOUND", f"binparse doctor {good}: no problems found"]
+    assert heads == [f"binparse doctor {bad}: NOT VERIFIED: 1 file (m_tidl_net.bin: read only in part, with a layout "
+                     "no vendor file confirms, or not read); no problems in the other 1",
+                     f"binparse doctor {good}: no problems found"]
     assert main(["doctor", "-r", "--json", str(good)]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["status"] == "ok" and [d["path"] for d in doc["folders"]] == [str(good)]
@@ -182,7 +189,42 @@ def test_an_unreadable_file_is_named_once_with_its_line_and_column(tmp_path: Pat
     (tmp_path / "bad.arch").write_text("arch_name: \"x\"\npe_array {\n  num_lanes: [\n}\n")
     doc = doctor(tmp_path)
     assert [f["text"] for f in doc["findings"]] == [
-        "bad.arch looks like an intel_dla arch (named like *.arch) but could not be read: line 4, column 1: not an "
+        "not verified: bad.arch looks like an intel_dla arch (named like *.arch) but could not be read: line 4, column 1: not an "
         "FPGA AI Suite architecture description (protobuf text format); found expected a value, found '}'. An .arch "
         "file is `name: value` lines and `group { ... }` blocks (IP Reference Manual, Architecture Description File "
         "Format)"]
+
+
+def test_a_check_that_passes_over_a_file_leaves_it_not_verified(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core's guarantee (issue 37): a check that reads every file of a kind (`reads=`) and says
+    nothing of one (an `except ...: continue`) leaves that file "not verified", never "ok"."""
+    shutil.copy(FIXTURES / "espdl" / "models" / "conv_c.espdl", tmp_path / "a.espdl")
+    shutil.copy(FIXTURES / "espdl" / "models" / "edl1_gemm.espdl", tmp_path / "b.espdl")
+    family.checks()  # the families' check modules imported: their `reads` declared
+    real_checks = list(family._CHECKS)
+
+    def drops_b(reports: list[family.FileReport], folder: Path) -> list[family.Finding]:
+        return [family.Finding("ok", f"{r.name}: read", [r.name]) for r in reports if r.name == "a.espdl"]
+    monkeypatch.setattr(family, "_CHECKS", [])
+    monkeypatch.setattr(family, "_READS", {})
+    family.register_check(reads=(("espdl", ".espdl"),))(drops_b)
+    doc = doctor(tmp_path)
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["b.espdl"]
+    assert doc["findings"] == [
+        {"level": "ok", "text": "a.espdl: read", "files": ["a.espdl"]},
+        {"level": "note", "files": ["b.espdl"], "text": "not verified: b.espdl (espdl .espdl): no check read it "
+                                                         "(tests.test_doctor_truth passed over it); please report it"}]
+    assert real_checks  # the families' own checks, back after the test (monkeypatch)
+
+
+def test_no_family_check_passes_over_a_bundled_fixture() -> None:
+    """Every artifact of every bundled fixture folder is named by a check that reads its kind."""
+    from binparse.doctor import doctor_tree
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        doc = doctor_tree(FIXTURES)
+    passed = [f["text"] for d in doc["folders"] for f in d["findings"] if "no check read it" in f["text"]]
+    assert passed == []
+    assert len(doc["folders"]) >= 30 and family.read_by_checks()[("espdl", ".espdl")] == \
+        "binparse.formats.espdl.model.doctor"

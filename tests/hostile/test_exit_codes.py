@@ -92,8 +92,13 @@ def test_doctor_exits_by_its_findings(tmp_path: Path) -> None:
     bad.mkdir()
     shutil.copy(IO, bad / "m_tidl_io_1.bin")
     (bad / "m_tidl_net.bin").write_bytes(b"\x01\x12\x21\x20" + bytes(60))  # a netVersion, then nothing
-    r = run_cli("doctor", bad, timeout=60)
-    assert r.returncode == 1 and r.stdout.startswith(f"binparse doctor {bad}: PROBLEMS FOUND"), r.stdout
+    r = run_cli("doctor", bad, timeout=60)  # a file no layout reads: not verified, as `inspect` of it says (2)
+    assert r.returncode == 2 and r.stdout.startswith(f"binparse doctor {bad}: NOT VERIFIED: 1 file (m_tidl_net.bin: "), \
+        r.stdout
+    assert run_cli("inspect", bad / "m_tidl_net.bin", timeout=60).returncode == 2
+    r = run_cli("doctor", FIX / "espdl" / "tensors_and_models", timeout=60)  # a problem proven: 1
+    assert r.returncode == 1 and r.stdout.startswith(f"binparse doctor {FIX / 'espdl' / 'tensors_and_models'}: "
+                                                     "PROBLEMS FOUND"), r.stdout
 
 
 def test_the_contract_is_in_help() -> None:

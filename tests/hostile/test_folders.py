@@ -148,3 +148,45 @@ def test_permission_denied_is_a_finding_and_the_rest_is_reported(shared_tmp: Pat
     r = run_unprivileged("inspect", top / "locked_tidl_net.bin", cache=cache)
     assert r.returncode == 3 and r.stderr == f"binparse: error: {top / 'locked_tidl_net.bin'}: cannot read it " \
                                              "(permission denied)\n"
+
+
+def _nest(top: Path, depth: int, every: int) -> None:
+    """`depth` folders `d/d/d/...` below `top` (made through descriptors: the deepest paths are
+    longer than the system lets a path be), an io descriptor in every `every`-th one."""
+    data = (IO_DIR / "900_tidl_io_1.bin").read_bytes()
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for k in range(1, depth + 1):
+            os.mkdir("d", dir_fd=fd)
+            below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = below
+            if k % every == 0:
+                out = os.open("x_tidl_io_1.bin", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+                os.write(out, data)
+                os.close(out)
+    finally:
+        os.close(fd)
+
+
+def test_doctor_walks_a_tree_1200_deep_and_names_a_path_too_long(tmp_path: Path) -> None:
+    """`doctor -r` walks by a loop (no RecursionError losing the report) and says of a folder whose
+    path is longer than the system allows that it could not be listed (not verified, exit 2)."""
+    deep = tmp_path / "deep"
+    deep.mkdir()
+    _nest(deep, 1200, 300)
+    r = run_cli("doctor", "-r", deep, timeout=60)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout.splitlines()[-1] == (f"in all ({deep}): 1201 folders, 4 files, 0 problems, 8 notes, "
+                                         "0 not verified")
+    assert r.stdout.count("  x_tidl_io_1.bin: tidl io_1.bin J7 TIDL 08.x") == 4
+    long = tmp_path / "long"
+    long.mkdir()
+    _nest(long, 2100, 700)  # 2 bytes a level: past 4,096 bytes near the bottom
+    r = run_cli("doctor", "-r", long, timeout=60)
+    assert r.returncode == 2 and r.stderr == "", r.stderr
+    limit = 4096 - len(str(long)) - 1
+    cut = str(long / "/".join(["d"] * ((limit + 1) // 2 + (limit + 1) % 2)))
+    assert f"  [note] not verified: the folder could not be listed: cannot read it: File name too long (its path is " \
+           f"{len(cut):,} bytes)" in r.stdout.splitlines()
+    assert r.stdout.splitlines()[-1].endswith(", 2 files, 0 problems, 5 notes, 1 not verified")

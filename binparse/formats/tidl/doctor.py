@@ -198,7 +198,7 @@ def _combined(reports: list[FileReport], out: list[Finding]) -> None:
                             FileReport(f"{net_rep.name}[subgraph {i}]", obj=net_rep.obj.subgraph(i)), out)
 
 
-@register_check
+@register_check(reads=(("tidl", "config.txt"), ("tidl", "param.bin")))
 def check_tidl(reports: list[FileReport], folder: Path) -> list[Finding]:
     """The TIDL findings of one folder."""
     out: list[Finding] = []

@@ -78,7 +78,7 @@ def _hwc_of_nchw(hwc: tuple[int, ...], nchw: tuple[int | None, ...]) -> bool:
     return len(hwc) == 3 and len(nchw) == 4 and nchw[0] == 1 and hwc == (nchw[2], nchw[3], nchw[1])
 
 
-@register_check
+@register_check(reads=(("espdl", ".espdl"),))
 def check_espdl(reports: list[FileReport], folder: Path) -> list[Finding]:
     """Each ESP-DL model: target, ops, parameters, test tensors against the graph, problems."""
     out: list[Finding] = []

@@ -182,7 +182,7 @@ def model_for(info: FileReport, reports: list[FileReport]) -> tuple[str, Any] | 
     return None
 
 
-@register_check
+@register_check(reads=(("espdl", "info_printout"),))
 def check_info(reports: list[FileReport], folder: Path) -> list[Finding]:
     """Each esp-ppq .info printout against the .espdl of the same name."""
     out: list[Finding] = []

@@ -44,7 +44,7 @@ def compare(r: QuantRecord, m: EspdlModel) -> tuple[list[str], int, int]:
     return diffs, n_exp, n_width
 
 
-@register_check
+@register_check(reads=(("espdl", "quantization_record"),))
 def check_record(reports: list[FileReport], folder: Path) -> list[Finding]:
     """Each esp-ppq .json quantization record against the .espdl of the same name."""
     out: list[Finding] = []

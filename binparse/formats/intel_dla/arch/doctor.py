@@ -192,7 +192,7 @@ def _records(folder: Path, records: list[BuildRecord], archs: list[ArchFile]) ->
     return out
 
 
-@register_check
+@register_check(reads=(("intel_dla", "build record"), ("intel_dla", "compile report"), ("intel_dla", "layer placement")))
 def check_intel_arch(reports: list[FileReport], folder: Path) -> list[Finding]:
     objs = [r.obj for r in reports]
     archs = [o for o in objs if isinstance(o, ArchFile)]

@@ -104,7 +104,7 @@ def _parameter_roms(roms: list[IpRom], archs: list[ArchFile], headers: list[IpHe
     return out
 
 
-@register_check
+@register_check(reads=(("intel_dla", "discovery ROM"), ("intel_dla", "ip header"), ("intel_dla", "ip parameters")))
 def check_intel_ip(reports: list[FileReport], folder: Path) -> list[Finding]:
     objs = [r.obj for r in reports]
     roms = [o for o in objs if isinstance(o, IpRom)]

@@ -8,7 +8,8 @@ from ....errors import BinparseError
 from ....family import FileReport, Finding, register_check
 
 
-@register_check
+@register_check(reads=(("intel_dla", "input_transform_dump"), ("intel_dla", "input_transform_mapping"),
+                         ("intel_dla", "output_transform_dump"), ("intel_dla", "output_transform_mapping")))
 def check_intel_dla(reports: list[FileReport], folder: Path) -> list[Finding]:
     """The input and output configurations a compile folder's reports give, or why not."""
     out: list[Finding] = []

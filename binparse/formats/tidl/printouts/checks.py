@@ -237,7 +237,7 @@ def _beside(by_name: dict[str, FileReport], name: str) -> tuple[str, FileReport 
     return owner, by_name.get(owner)
 
 
-@register_check
+@register_check(reads=(("tidl", "netLog printout"), ("tidl", "layer_info printout"), ("tidl", "paramDebug printout")))
 def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
     """Findings on every group of TI printouts in the folder."""
     out: list[Finding] = []

@@ -10,7 +10,7 @@ from .net import net_data
 from .read import TraceFile
 
 
-@register_check
+@register_check(reads=(("tidl", "trace"),))
 def check_traces(reports: list[FileReport], folder: Path) -> list[Finding]:
     traces = [r for r in reports if isinstance(r.obj, TraceFile)]
     if not traces:
