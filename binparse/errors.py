@@ -10,6 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 
+QUOTED = 2000  # characters of what an error quotes from a file (a 10^6-character line is cut, with its length)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 class BinparseError(Exception):
     """Base class: bad input (schema, file or buffer) described well enough to act on."""
 
@@ -49,14 +56,15 @@ class BinparseError(Exception):
     def describe(self, known_file: str | None = None) -> str:
         """The whole message, without the file name when it is `known_file` (for a report that
         already names the file: the doctor's lines)."""
-        text = self.message
+        text = _cut(self.message, 4 * QUOTED)
         where = self.where(known_file)
         if where:
             text = f"{where}: {text}"
         if self.expected is not None:
-            text += f"; expected {self.expected}"
+            text += f"; expected {_cut(str(self.expected), QUOTED)}"
         if self.found is not None:
-            text += f", found {self.found}" if self.expected is not None else f"; found {self.found}"
+            found = _cut(str(self.found), QUOTED)
+            text += f", found {found}" if self.expected is not None else f"; found {found}"
         if self.hint:
             text += f". {self.hint[:1].upper()}{self.hint[1:]}"
         return text

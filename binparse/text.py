@@ -1,9 +1,11 @@
 """Is a file text? Is it named like an artifact? (The two questions every open asks of every sign.)
-And names from files as text: `shown` (terminal), `xml_text` (SVG), escaped, never raw."""
+And names from files as text: `shown` (terminal), `xml_text` (SVG), escaped, never raw; and the
+value of a `NAME = value; // comment` statement, cut in linear time (`statement_value`)."""
 
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -101,6 +103,22 @@ def matches_any(name: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
+_NONSPACE = re.compile(r"\S")
+
+
+def statement_value(rest: str) -> str | None:
+    """The value of a C or SystemVerilog statement's `rest` (what follows its `=`): the text up to
+    the first `;` that only spaces or a `// comment` follow (with its spaces), else None. Linear in
+    the line, where an expression `(.*?)\\s*;\\s*(?://.*)?$` tries every split of it."""
+    at = rest.find(";")
+    while at >= 0:
+        nxt = _NONSPACE.search(rest, at + 1)  # scans only the spaces after this `;`: linear in all
+        if nxt is None or rest.startswith("//", nxt.start()):
+            return rest[:at].lstrip()
+        at = rest.find(";", at + 1)
+    return None
+
+
 def _escapes() -> dict[int, str]:
     table = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]}
     table.update({0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"})
@@ -146,4 +164,4 @@ def xml_text(name: object, quote: bool = False) -> str:
     return text.replace('"', "&quot;").replace("'", "&apos;") if quote else text
 
 
-__all__ = ["LFS_POINTER", "is_lfs_pointer", "is_text", "matches_any", "name_matches", "pattern_endings", "shown", "shown_lines", "xml_text"]
+__all__ = ["LFS_POINTER", "is_lfs_pointer", "is_text", "matches_any", "name_matches", "pattern_endings", "shown", "shown_lines", "statement_value", "xml_text"]

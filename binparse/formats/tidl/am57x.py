@@ -25,7 +25,30 @@ from .net.model import NetTda2
 from ...render import columns
 from .net.weights import tda2_weights_read
 
-_CONFIG_LINE = re.compile(r"^\s*(\w+)\s*=\s*\"?([^\"\n#]*?)\"?\s*(?:#.*)?$", re.M)
+_KEY = re.compile(r"\w+")
+
+
+def _config_pair(line: str) -> tuple[str, str] | None:
+    """(key, value) of a `key = value`, `key = "value"` line with an optional `# comment`, else None:
+    cut with str methods in linear time (an expression with a lazy value before optional spaces and
+    a comment tries every split of a long line)."""
+    key, eq, rest = line.partition("=")
+    key = key.strip()
+    if not eq or not _KEY.fullmatch(key):
+        return None
+    rest = rest.lstrip()
+    if rest.startswith('"'):
+        rest = rest[1:]
+    end = len(rest)
+    for stop in ('"', "#"):
+        at = rest.find(stop, 0, end)
+        if at >= 0:
+            end = at
+    tail = rest[end:]
+    tail = (tail[1:] if tail.startswith('"') else tail).lstrip()
+    if tail and not tail.startswith("#"):
+        return None
+    return key, rest[:end].strip()
 
 
 def read_config(text: str, file: str | None = None) -> dict[str, str]:
@@ -39,11 +62,11 @@ def read_config(text: str, file: str | None = None) -> dict[str, str]:
         s = line.strip()
         if not s or s.startswith("#"):
             continue
-        m = _CONFIG_LINE.match(line)
-        if m is None:
+        pair = _config_pair(line)
+        if pair is None:
             raise FormatError("not a TIDL-API configuration line", file=file, path=f"line {n}",
                               expected='key = value, key = "value" or a # comment', found=s[:60])
-        out[m[1]] = m[2].strip()
+        out[pair[0]] = pair[1]
     if not out:
         raise FormatError("not a TIDL-API configuration", file=file, expected="key = value lines",
                           found="none (an empty file, or comments only)")

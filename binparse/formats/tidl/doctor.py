@@ -125,10 +125,31 @@ def _padding_notes(rep: FileReport, out: list[Finding]) -> None:
                                        f"wrong; use `binparse view` (or `binparse draw` to see it)", [rep.name]))
 
 
-def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
-    for rep in list(reports):
-        if rep.format not in ("tidl.net.am57x", "tidl.net.tda2"):
+def _configs(folder: Path) -> dict[str, list[tuple[str, dict[str, str]]]]:
+    """{a file name: [(a TIDL-API configuration of the folder whose values name it, its pairs)]}: the
+    folder's configurations read once, indexed by the file names their values give (netBinFile),
+    so that pairing a net with its configurations is one look-up, not a read of every configuration
+    per net (a folder of 1,200 nets and 1,200 configurations)."""
+    index: dict[str, list[tuple[str, dict[str, str]]]] = {}
+    for cfg in files_in(folder):
+        if not (cfg.name.startswith("tidl_config_") and cfg.suffix == ".txt"):
             continue
+        try:
+            conf = read_config(cfg.read_text(errors="replace"), cfg.name)
+        except (FormatError, OSError):  # the configuration's own report says what could not be read
+            continue
+        for name in dict.fromkeys(v.replace("\\", "/").rsplit("/", 1)[-1] for v in conf.values()):
+            index.setdefault(name, []).append((cfg.name, conf))
+    return index
+
+
+def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
+    nets = [r for r in reports if r.format in ("tidl.net.am57x", "tidl.net.tda2")]
+    if not nets:
+        return
+    by_name = {r.name: r for r in reports}
+    configs = _configs(folder)
+    for rep in nets:
         net = rep.obj
         param = folder / rep.name.replace("tidl_net_", "tidl_param_")
         if param.exists() and param != folder / rep.name:
@@ -140,41 +161,34 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                 else:
                     out.append(Finding("ok", f"{param.name} holds exactly the parameters {rep.name} describes",
                                        [rep.name, param.name]))
-                for other in reports:  # the param file has no header: it is identified by its network
-                    if other.name == param.name:
-                        other.family, other.kind, other.version = "tidl", "param.bin", rep.version
-                        other.evidence = (f"its size is what {rep.name} describes" if not rule else
-                                          f"its size is what {rep.name} describes under an inferred rule")
+                other = by_name.get(param.name)  # the param file has no header: it is identified by its network
+                if other is not None:
+                    other.family, other.kind, other.version = "tidl", "param.bin", rep.version
+                    other.evidence = (f"its size is what {rep.name} describes" if not rule else
+                                      f"its size is what {rep.name} describes under an inferred rule")
             except BinparseError as exc:
                 out.append(Finding("problem", f"{param.name} does not match {rep.name}: {exc}", [rep.name, param.name]))
-        for cfg in (p for p in files_in(folder) if p.name.startswith("tidl_config_") and p.suffix == ".txt"):
-            text = cfg.read_text(errors="replace")
-            if rep.name not in text:
-                continue
-            try:
-                conf = read_config(text, cfg.name)
-            except FormatError:  # the configuration's own report says what could not be read
-                continue
+        for cfg_name, conf in configs.get(rep.name, []):
             first = net.input_layers()[0] if net.input_layers() else None
             keys = ("inNumChannels", "inHeight", "inWidth")
             if first is None or not set(keys) <= set(conf):
                 continue
             if not all(conf[k].isdigit() for k in keys):
-                out.append(Finding("note", f"{cfg.name}: {', '.join(f'{k} {conf[k]!r}' for k in keys)} are not all "
+                out.append(Finding("note", f"{cfg_name}: {', '.join(f'{k} {conf[k]!r}' for k in keys)} are not all "
                                            f"whole numbers, so its input is not compared with {rep.name}'s",
-                                   [cfg.name, rep.name]))
+                                   [cfg_name, rep.name]))
                 continue
             _, c, h, w = net.table().out_shapes[first, 0].tolist()
             want = (int(conf["inNumChannels"]), int(conf["inHeight"]), int(conf["inWidth"]))
             if (c, h, w) == want:
-                out.append(Finding("ok", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) matches "
-                                         f"{rep.name}'s input data layer {c}x{h}x{w}", [cfg.name, rep.name]))
+                out.append(Finding("ok", f"{cfg_name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) matches "
+                                         f"{rep.name}'s input data layer {c}x{h}x{w}", [cfg_name, rep.name]))
             else:  # TIDL-API sizes its buffers from the net (ExecutionObject ComputeInputOutputSizes), not these keys
-                out.append(Finding("note", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) differs from "
+                out.append(Finding("note", f"{cfg_name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) differs from "
                                            f"{rep.name}'s input data layer {c}x{h}x{w}; TIDL-API reads the frame size "
                                            "from the net, the config's inWidth/inHeight/inNumChannels are the "
                                            "application's, so whether this input file fits is not verified",
-                                   [cfg.name, rep.name]))
+                                   [cfg_name, rep.name]))
 
 
 def _combined(reports: list[FileReport], out: list[Finding]) -> None:
@@ -198,7 +212,7 @@ def _combined(reports: list[FileReport], out: list[Finding]) -> None:
                             FileReport(f"{net_rep.name}[subgraph {i}]", obj=net_rep.obj.subgraph(i)), out)
 
 
-@register_check(reads=(("tidl", "config.txt"), ("tidl", "param.bin")))
+@register_check(reads=(("tidl", "param.bin"),))
 def check_tidl(reports: list[FileReport], folder: Path) -> list[Finding]:
     """The TIDL findings of one folder."""
     out: list[Finding] = []

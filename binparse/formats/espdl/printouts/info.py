@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from ....errors import FormatError
 from ....text import shown
+from .info_lines import DECL, ENTRY, Parts  # the declaration and entry lines, cut in linear time
 from .precision import printed_precision
 
 # ONNX's TensorProto names as the printout spells them -> numpy
@@ -40,9 +41,6 @@ MAX_DIM = 2**31 - 1
 MAX_SHORT_LINES = 2_000_000  # lines read as Python strings whatever their length (the rest: 16 bytes a line)
 SECTIONS = {"initializers value:": "initializer", "values info:": "value", "test inputs value:": "test_input",
             "test outputs value:": "test_output"}
-_DECL = re.compile(r"^\s*%(?P<name>.+?)\[(?P<dtype>\w+), (?P<dims>[^\]]*)\](?:, exponents: \[(?P<exp>[^\]]*)\])?\s*$")
-_ENTRY = re.compile(r"^%(?P<name>.+?), shape: \[(?P<dims>[^\]]*)\], exponents: \[(?P<exp>[^\]]*)\],"
-                    r"(?: docString: (?P<doc>.*?),)?\s*$")
 _NODE = re.compile(r"^\s*(?P<outs>%.+?) = (?P<op>[\w.:]+)(?P<rest>[\[(].*)$")
 _DOC = re.compile(r"^b?['\"]?layout ==> (?P<layout>[^'\"]*)['\"]?$")
 
@@ -221,6 +219,13 @@ class _Reader:
         self.file, self.lines, self.i = file, lines, 0
         self.out = InfoPrintout(file)
 
+    def values_by_name(self) -> dict[str, InfoTensor]:
+        """The value table by name, made once for all the entries (not once per entry: quadratic)."""
+        values = self.out.tensors("value")
+        if getattr(self, "_values", (None, -1))[1] != len(values):
+            self._values = ({v.name: v for v in values}, len(values))
+        return self._values[0]
+
     def fail(self, what: str, expected: str) -> FormatError:
         line = self.lines[self.i] if self.i < len(self.lines) else "(end of file)"
         return FormatError(what, file=self.file, path=f"line {self.i + 1}", expected=expected, found=line[:80],
@@ -249,7 +254,7 @@ class _Reader:
             return None
         return vals
 
-    def decl(self, role: str, m: re.Match[str]) -> InfoTensor:
+    def decl(self, role: str, m: Parts) -> InfoTensor:
         name = m["name"]
         t = InfoTensor(name, role, self.i + 1, DTYPES.get(m["dtype"], m["dtype"].lower()),
                        self.ints(m["dims"], "dims", name, None))
@@ -283,13 +288,13 @@ class _Reader:
             raise self.fail("no graph header", "'graph NAME ('" + (" after the model properties"
                                                                     if out.metadata is not None else ""))
         out.graph, self.i = head["name"], self.i + 1
-        while self.i < len(L) and (m := _DECL.match(L[self.i])):
+        while self.i < len(L) and (m := DECL.match(L[self.i])):
             out.inputs.append(self.decl("input", m))
             self.i += 1
         if self.i >= len(L) or L[self.i].strip() != ") initializers (":
             raise self.fail("the graph's inputs do not end in ') initializers ('", "') initializers ('")
         self.i += 1
-        while self.i < len(L) and (m := _DECL.match(L[self.i])):
+        while self.i < len(L) and (m := DECL.match(L[self.i])):
             out.declared[m["name"]] = self.decl("initializer", m)
             self.i += 1
         if self.i >= len(L) or L[self.i].strip() != ") {":
@@ -336,12 +341,12 @@ class _Reader:
 
     def entry(self, role: str, s: str) -> None:
         if role == "value":
-            m = _DECL.match(s)
+            m = DECL.match(s)
             if m is None:
                 raise self.fail("not a tensor table line", "'%NAME[DTYPE, DIMS], exponents: [..]'")
             self.out.sections[role].append(self.decl(role, m))
             return
-        m = _ENTRY.match(s)
+        m = ENTRY.match(s)
         if m is None:
             raise self.fail("not a value entry", "'%NAME, shape: [..], exponents: [..],'")
         name = m["name"]
@@ -349,7 +354,7 @@ class _Reader:
         t.printed_dims = self.printed
         t.exponents = self.ints(m["exp"], "exponents", name, EXPONENTS)
         t.printed_exponents = self.printed
-        table = self.out.declared if role == "initializer" else {v.name: v for v in self.out.tensors("value")}
+        table = self.out.declared if role == "initializer" else self.values_by_name()
         decl = table.get(name)
         t.dtype = decl.dtype if decl is not None else None
         if m["doc"]:

@@ -15,12 +15,37 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import FormatError
-from ....text import shown
+from ....text import shown, statement_value
 
 GUARD = "__FPGA_ARCH_GEN_H__"
-_DEFINE = re.compile(r"#\s*define\s+(\w+)(?:\s+(.*?))?\s*(?://.*)?$")
-_CONSTANT = re.compile(r"CONSTANT\s+(?:int|unsigned|long|short|char|bool)\s+(\w+)\s*=\s*(.+?)\s*;\s*(?://.*)?$")
+# Each expression matches a line's head only; what follows is cut with str methods (`_define`,
+# `_constant`): an expression with a lazy value before optional spaces and a comment tries every
+# split of a long line (quadratic: a 10^6-character line took minutes).
+_DEFINE = re.compile(r"#\s*define\s+(\w+)")
+_CONSTANT = re.compile(r"CONSTANT\s+(?:int|unsigned|long|short|char|bool)\s+(\w+)\s*=")
 _SKIP = re.compile(r"#\s*(ifndef|endif|if|else|pragma)\b|//|$")
+
+
+def _define(line: str) -> tuple[str, str | None] | None:
+    """(name, value or None) of `#define NAME [value] [// comment]`, else None."""
+    m = _DEFINE.match(line)
+    if m is None:
+        return None
+    rest = line[m.end():]
+    if rest and not rest[0].isspace() and not rest.startswith("//"):
+        return None  # `#define F(x)`: a macro with parameters, not a value
+    value = rest.partition("//")[0].strip()
+    return m.group(1), value or None
+
+
+def _constant(line: str) -> tuple[str, str] | None:
+    """(name, value) of `CONSTANT type NAME = value; [// comment]`: the value ends at the first `;`
+    followed only by spaces or a comment; else None."""
+    m = _CONSTANT.match(line)
+    if m is None:
+        return None
+    value = statement_value(line[m.end():])
+    return (m.group(1), value.strip()) if value and value.strip() else None
 
 
 def _value(raw: str | None) -> int | str | None:
@@ -51,13 +76,13 @@ class IpHeader:
         for line in (s.strip() for s in text.splitlines()):
             if line.startswith("//"):
                 section = line.lstrip("/ ").strip()
-            elif m := _DEFINE.match(line):
-                if m.group(1) != GUARD:
-                    self.defines[m.group(1)] = _value(m.group(2))
-                    self.sections[m.group(1)] = section
-            elif m := _CONSTANT.match(line):
-                self.constants[m.group(1)] = _value(m.group(2))
-                self.sections[m.group(1)] = section
+            elif d := _define(line):
+                if d[0] != GUARD:
+                    self.defines[d[0]] = _value(d[1])
+                    self.sections[d[0]] = section
+            elif c := _constant(line):
+                self.constants[c[0]] = _value(c[1])
+                self.sections[c[0]] = section
             elif not _SKIP.match(line):
                 self.other_lines.append(line)
 

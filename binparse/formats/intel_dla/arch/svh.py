@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import FormatError
-from ....text import shown
+from ....text import shown, statement_value
 
-_PARAM = re.compile(r"(localparam|parameter)\s+(?:(\w+(?:\s*\[[^\]]*\])?)\s+)?(\w+)\s*((?:\[[^\]]*\]\s*)*)=\s*(.*?);\s*"
-                    r"(?://.*)?$")
+# the head of a parameter line, up to its `=`; the value after it is cut by `statement_value` (an
+# expression with a lazy value before optional spaces and a comment tries every split: quadratic)
+_PARAM = re.compile(r"(localparam|parameter)\s+(?:(\w+(?:\s*\[[^\]]*\])?)\s+)?(\w+)\s*((?:\[[^\]]*\]\s*)*)=")
 _SIZED = re.compile(r"(\d+)?'([sS]?)([bBoOdDhH])([0-9a-fA-F_xXzZ]+)$")
 _SKIP = re.compile(r"`(ifndef|ifdef|define|endif|else|include)\b|//|$")
 _BASES = {"b": 2, "o": 8, "d": 10, "h": 16}
@@ -83,8 +84,10 @@ class IpParams:
         self.arrays: dict[str, int] = {}  # name -> element count of an array value
         self.other_lines: list[str] = []
         for line in (s.strip() for s in text.splitlines()):
-            if m := _PARAM.match(line):
-                name, dims, raw = m.group(3), m.group(4), m.group(5)
+            m = _PARAM.match(line)
+            raw = statement_value(line[m.end():]) if m else None
+            if m and raw is not None:
+                name, dims = m.group(3), m.group(4)
                 self.types[name] = (m.group(2) or "") + (" " + dims.strip() if dims.strip() else "")
                 if raw.lstrip().startswith(("{", "'{")):
                     self.params[name] = raw

@@ -77,7 +77,13 @@ class _Walker:
         self.blank: list[tuple[int, int, int]] = []  # (line, first column, end column), 1-based line
 
     def where(self) -> tuple[int, int]:
-        err = self.tok.ParseError("")
+        """(line, column), 1-based, of the current token: the numbers protobuf's `ParseError` gives,
+        read without making one (its message copies the whole line: quadratic on a long line)."""
+        tok = self.tok
+        line, col = getattr(tok, "_line", None), getattr(tok, "_column", None)
+        if isinstance(line, int) and isinstance(col, int):
+            return line + 1, col + 1
+        err = tok.ParseError("")
         return int(err.GetLine()), int(err.GetColumn())
 
     def value(self) -> Any:

@@ -22,7 +22,7 @@ from ....text import shown
 
 HEADER = ("Node name", "Device", "Node Type (extra info)", "Input Shape (extra info)", "Output Shape (extra info)")
 ON_IP = "FPGA"
-_SHAPE = re.compile(r"\[\s*([0-9 ]*?)\s*\]$")
+_SHAPE = re.compile(r"\[([0-9\s]*)\]$")  # one class inside the brackets: linear (no split to try)
 
 
 @dataclass(frozen=True)

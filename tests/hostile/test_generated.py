@@ -1,0 +1,176 @@
+"""The hostile suite that grows by itself (issue 37, docs/contracts.md "The hostile-input suite"):
+the cases of `generator.py` for every reader binparse has, each run through every command that
+takes it, in capped subprocesses. Every command must:
+
+- exit with a code of the contract for that command (never a traceback, never "binparse failed");
+- take at most 10 s (`SECONDS`) on these 2-core machines;
+- stay, with the whole batch, within the stated budget: peak RSS <= 8 x the largest input + 256 MiB;
+- print strict JSON with `--json` (no NaN or Infinity, no lone surrogate).
+
+CI runs a sample: `CASES` cases of each reader (default 1), chosen by `BINPARSE_HOSTILE_SEED`. The
+long run is one command: `BINPARSE_HOSTILE=all python -m pytest tests/hostile/test_generated.py`
+(every case of every reader), or `BINPARSE_HOSTILE_CASES=N` for N of each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from . import generator
+from .harness import Result, bound, run
+
+SECONDS = 10.0
+EVERY = os.environ.get("BINPARSE_HOSTILE", "") == "all"
+CASES = int(os.environ.get("BINPARSE_HOSTILE_CASES", "1"))
+SEED = os.environ.get("BINPARSE_HOSTILE_SEED", "issue-37")
+GROUPS = 8 if not EVERY and CASES == 1 else None  # CI: the sample in 8 subprocesses; else one per reader
+
+# the exit codes each command may give on any input (docs/contracts.md, "Exit codes")
+ALLOWED = {"inspect": {0, 2}, "doctor": {0, 1, 2}, "export": {0, 1, 2, 3}, "repair": {0, 2, 3}, "view": {0, 2, 3},
+           "draw": {0, 2, 3}, "traces": {0, 2, 3}, "compare": {0, 1, 2, 3}}
+
+CHILD = r"""
+import contextlib, faulthandler, io, json, sys, time, warnings
+warnings.simplefilter("ignore")
+LIMIT = float(sys.argv[3])
+from binparse.cli import main
+
+def strict(text):
+    def refuse(c):
+        raise ValueError(f"not JSON: {c}")
+    todo = [json.loads(text, parse_constant=refuse)]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, str):
+            v.encode("utf-8")  # a lone surrogate raises
+        elif isinstance(v, dict):
+            todo += list(v.keys()) + list(v.values())
+        elif isinstance(v, list):
+            todo += v
+
+results = []
+jobs = json.load(open(sys.argv[1]))
+for k, args in enumerate(jobs):
+    sys.__stderr__.write(f"START {k}\n")
+    sys.__stderr__.flush()
+    out, err = io.StringIO(), io.StringIO()
+    start = time.monotonic()
+    # a watchdog thread of C (it needs no GIL: a hang in a regular expression holds it): past twice
+    # the limit the child prints where it is and ends, so the parent names the case and the line
+    faulthandler.dump_traceback_later(2 * LIMIT, exit=True, file=sys.__stderr__)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(args)
+        except SystemExit as exc:
+            code = exc.code
+        except BaseException as exc:
+            code = f"raised {type(exc).__name__}: {exc}"
+    seconds = time.monotonic() - start
+    faulthandler.cancel_dump_traceback_later()
+    bad_json = ""
+    if "--json" in args and code in (0, 1, 2) and out.getvalue().strip():
+        try:
+            strict(out.getvalue())
+        except Exception as exc:
+            bad_json = f"{type(exc).__name__}: {exc}"[:300]
+    results.append([code, round(seconds, 3), err.getvalue()[-1500:], bad_json])
+with open(sys.argv[2], "w") as f:
+    json.dump(results, f)
+"""
+
+
+def commands(case: generator.Case, where: Path, out: Path) -> list[list[str]]:
+    """Every command that takes the case, pointed at it (outputs into `out`)."""
+    target = str(where / case.target) if case.target else str(where)
+    fmt = ["--format", case.format] if case.format else []
+    argv = [["inspect", *fmt, target], ["inspect", "-v", "--json", *fmt, target], ["doctor", "--json", str(where)],
+            ["export", "--check", "--json", target], ["repair", target, "-o", str(out / "fixed")],
+            ["view", *fmt, target, "--npy", str(out / "x.npy")], ["draw", *fmt, target, "--svg", str(out / "x.svg")]]
+    if not case.target:
+        argv += [["traces", "--json", target], ["compare", "--json", target, target]]
+    return argv
+
+
+def batches() -> list[tuple[str, list[generator.Case]]]:
+    """(name, cases) of each subprocess: the sample in GROUPS groups, or every reader's own."""
+    per_reader = [(r, generator.cases(r, every=EVERY)) for r in generator.every_reader()]
+    if EVERY:
+        return per_reader
+    picked = [(r, generator.pick(cs, CASES, SEED)) for r, cs in per_reader]
+    if GROUPS is None:
+        return picked
+    flat = [c for _, cs in picked for c in cs]
+    return [(f"sample {g + 1} of {GROUPS}", flat[g::GROUPS]) for g in range(GROUPS)]
+
+
+def _ids() -> list[str]:
+    if EVERY or GROUPS is None:
+        return generator.every_reader()
+    return [f"sample {g + 1} of {GROUPS}" for g in range(GROUPS)]
+
+
+@pytest.mark.parametrize("batch", _ids())
+def test_generated_hostile_cases(batch: str, tmp_path: Path) -> None:
+    cases = dict(batches())[batch]
+    jobs: list[list[str]] = []
+    owner: list[tuple[generator.Case, str]] = []
+    for k, case in enumerate(cases):
+        where = tmp_path / f"c{k:04d}"
+        where.mkdir()
+        for rel, data in case.files.items():
+            (where / rel).parent.mkdir(parents=True, exist_ok=True)
+            (where / rel).write_bytes(data)
+        out = tmp_path / f"o{k:04d}"
+        out.mkdir()
+        for argv in commands(case, where, out):
+            jobs.append(argv)
+            owner.append((case, argv[0]))
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    largest = max((c.size for c in cases), default=0)
+    r = _run(tmp_path, len(jobs))
+    started = [int(line.split()[1]) for line in r.stderr.splitlines() if line.startswith("START ")]
+    if r.killed or r.returncode != 0:
+        k = started[-1] if started else 0
+        case, cmd = owner[k]
+        pytest.fail(f"{case.key}: `{' '.join(jobs[k][:1])}` ended the batch (killed {r.killed}, exit {r.returncode}, "
+                    f"after {r.seconds:.0f} s): {r.stderr[-3000:]}")
+    results = json.loads((tmp_path / "results.json").read_text())
+    failures = []
+    for (case, cmd), argv, (code, seconds, err, bad_json) in zip(owner, jobs, results):
+        why = []
+        if code not in ALLOWED[cmd]:
+            why.append(f"exit {code}, not one of {sorted(ALLOWED[cmd])}")
+        if "binparse failed (" in err:
+            why.append("the bug path")
+        if any(not line.startswith(("binparse: error: ", "binparse: warning: ")) for line in err.splitlines()):
+            why.append("stderr not one-line errors")
+        if seconds > SECONDS:
+            why.append(f"{seconds:.1f} s")
+        if bad_json:
+            why.append(f"--json is not strict JSON ({bad_json})")
+        if why:
+            failures.append(f"{case.key}: {' '.join(argv[:1] + [a for a in argv[1:] if a.startswith('-')])}: "
+                            f"{'; '.join(why)}: {err[-600:]}")
+    assert failures == []
+    assert r.peak_rss <= bound(largest), (r.peak_rss, bound(largest), [c.key for c in cases])
+
+
+def _run(tmp_path: Path, njobs: int) -> Result:
+    """The batch's child: one capped process running every job, each timed in it."""
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    return run([sys.executable, str(script), str(tmp_path / "jobs.json"), str(tmp_path / "results.json"), str(SECONDS)],
+               timeout=SECONDS * njobs + 60)
+
+
+def test_every_reader_has_cases() -> None:
+    """The generator asks the registry and the families: every registered format has a reader with cases."""
+    from binparse import registry
+    names = generator.readers()
+    assert sorted(f.name for f in registry.registered() if f.name not in names) == []
+    assert all(generator.cases(r) for r in generator.every_reader()[:3])
