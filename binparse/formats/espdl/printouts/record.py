@@ -11,12 +11,12 @@ PER_CHANNEL, `state` such as ACTIVATED, PASSIVE, OVERLAPPED or FP32, `quant_min`
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ....documents import load_json
 from ....errors import FormatError
 from ....text import shown
 
@@ -59,10 +59,7 @@ class QuantRecord:
             raise FormatError("larger than any quantization record esp-ppq writes: not read", file=file,
                               expected=f"at most {MAX_BYTES:,} bytes", found=f"{size:,} bytes")
         data = bytes(source) if file is None else Path(str(source)).read_bytes()
-        try:
-            doc = json.loads(data)
-        except (ValueError, RecursionError) as exc:
-            raise FormatError("not JSON", file=file, found=str(exc)[:80]) from None
+        doc = load_json(data, file=file, what="the quantization record")  # within the budget, bounded
         configs, values = doc.get("configs") if isinstance(doc, dict) else None, \
             doc.get("values", {}) if isinstance(doc, dict) else None
         if not isinstance(configs, dict) or not isinstance(values, dict):

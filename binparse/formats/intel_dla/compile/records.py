@@ -14,12 +14,12 @@ summary says `inferred: true`, so nothing reads as more certain than it is.
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import re
 from pathlib import Path
 from typing import Any
 
+from ....documents import load_json
 from ....errors import FormatError
 from ....text import shown
 
@@ -60,10 +60,10 @@ class BuildRecord:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.file = os.fspath(path)
         try:
-            self.doc = json.loads(Path(path).read_bytes().decode("utf-8-sig"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            where = f"line {exc.lineno}, column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else None
-            raise FormatError("an FPGA AI Suite record is JSON", file=self.file, path=where, found=str(exc)) from None
+            text = Path(path).read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise FormatError("an FPGA AI Suite record is JSON", file=self.file, found=str(exc)) from None
+        self.doc = load_json(text, file=self.file, what="an FPGA AI Suite record")  # within the budget, bounded
         if not isinstance(self.doc, dict):
             raise FormatError("an FPGA AI Suite record is a JSON object", file=self.file,
                               found=type(self.doc).__name__)

@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ....accessors.intel_dla.dla_runtime_output_configuration import SCHEMA
 from ....buffers import BufferLike, byte_view, view
+from ....documents import load_json
 from ....errors import FormatError, LayoutError
 from .folding import find_roles, output_mapping
 from ..compile.tables import DumpTable, MappingTable
@@ -207,7 +208,7 @@ class OutputConfiguration:
     def load(cls, path: str | os.PathLike[str]) -> OutputConfiguration:
         p = Path(path)
         try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
+            doc = load_json(p.read_text(encoding="utf-8"), file=p, what="the output configuration")
             if doc.get("format") != SCHEMA["format"]:
                 raise FormatError("not a saved output configuration", file=str(p), expected=SCHEMA["format"],
                                   found=doc.get("format"))

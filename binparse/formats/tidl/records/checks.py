@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,8 @@ def _kind(r: FileReport) -> str:
 
 
 def _strip(shape: Any) -> list[int]:
-    dims = [int(x) for x in shape] if isinstance(shape, (list, tuple)) else []
+    ints = isinstance(shape, (list, tuple)) and all(isinstance(x, Integral) and not isinstance(x, bool) for x in shape)
+    dims = [int(x) for x in shape] if ints else []  # a shape of other things (a name, None) is no shape
     while dims and dims[0] == 1:
         dims = dims[1:]
     return dims

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ....documents import load_yaml
 from ....errors import FormatError
 from ....text import shown
 
@@ -61,7 +62,7 @@ class Record:
     def report(self) -> str:
         lines = [f"TI {self.kind} ({shown(Path(self.file).name)}): `binparse doctor` checks it against the io and net"]
         for k, v in self.values.items():
-            if isinstance(v, list):  # param.yaml's input/output details
+            if k in ("inputs", "outputs") and isinstance(v, list):  # param.yaml's input/output details
                 v = ", ".join(f"{d.get('name')} {d.get('shape')} {d.get('type') or ''}".rstrip() for d in v) or "-"
             lines.append(f"  {shown(k)}: {shown(v)}")
         for s in self.subgraphs:
@@ -128,14 +129,7 @@ def read_allowed(path: str | os.PathLike[str]) -> Record:
 
 
 def read_param_yaml(path: str | os.PathLike[str]) -> Record:
-    import yaml
-    try:
-        doc = yaml.safe_load(_text(path))
-    except yaml.YAMLError as exc:
-        raise FormatError(f"param.yaml is not YAML: {str(exc).splitlines()[0]}", file=os.fspath(path)) from None
-    except RecursionError:  # brackets nested thousands deep: no benchmark writes that
-        raise FormatError("param.yaml nests deeper than Python's YAML reader goes", file=os.fspath(path),
-                          expected="edgeai-benchmark's record of a run") from None
+    doc = load_yaml(_text(path), file=path, what="param.yaml")  # aliases expanded within the budget only
     if not isinstance(doc, dict) or not isinstance(doc.get("session"), dict):
         raise FormatError("param.yaml has no session: section", file=os.fspath(path),
                           expected="edgeai-benchmark's record of a run (session: target_device, input_details, ...)")
@@ -149,10 +143,14 @@ def read_param_yaml(path: str | os.PathLike[str]) -> Record:
         "tensor_bits": opts.get("tensor_bits") if opts else None,
         "model_path": s.get("model_path"), "artifacts_folder": s.get("artifacts_folder"),
         "session": s.get("session_name"), "task_type": doc.get("task_type")}.items() if v is not None}
+    # one value each: a list or mapping where the benchmark writes a scalar is kept as its text, never
+    # taken for a version, a device or tensor details
+    values = {k: v if isinstance(v, (str, int, float, bool)) else shown(v)[:200] for k, v in values.items()}
 
     def tensors(key: str) -> list[dict[str, Any]]:
         items = s.get(key) if isinstance(s.get(key), list) else []
-        return [{"name": str(t.get("name")), "shape": t.get("shape"), "type": t.get("type")}
+        return [{"name": str(t.get("name")), "shape": t.get("shape") if isinstance(t.get("shape"), list) else None,
+                 "type": t.get("type") if isinstance(t.get("type"), str) else None}
                 for t in items if isinstance(t, dict)]
     values["inputs"], values["outputs"] = tensors("input_details"), tensors("output_details")
     return Record(os.fspath(path), "param.yaml record", values)
