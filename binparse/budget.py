@@ -73,10 +73,13 @@ def ask(nbytes: int, what: str, *, file: str | None = None, path: str | None = N
     total = run.asked + nbytes if run.cumulative else nbytes
     if total > cap:
         already = f" after {run.asked:,} bytes already asked" if run.cumulative and run.asked else ""
-        raise BudgetError(
+        err = BudgetError(
             f"{what} needs {nbytes:,} bytes{already}, over the budget of {cap:,} bytes "
             f"({describe(run)}): refused before it was made", file=file, path=path, offset=offset,
             hint=f"if the file really is that large, raise the budget: pass --budget SIZE (e.g. 4GiB) or set {ENV}")
+        run.refused.append(err)  # whoever catches it, the doctor knows something was not read (never a proof)
+        del run.refused[:-64]
+        raise err
     if run.cumulative:
         run.asked = total
 

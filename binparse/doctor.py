@@ -28,7 +28,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from . import api
+from . import api, inputs
 from .doctor_text import exit_code, report_text, tally, worst
 from .errors import BinparseError, PathError
 from .family import Artifact, FileReport, Finding, checks, read_by_checks
@@ -138,6 +138,7 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
     given to each opened object that takes them (`with_options`), as `inspect` does. Links are
     followed only to targets inside `root` (default: the folder itself)."""
     p = Path(path)
+    refused_before = len(inputs.current().refused)  # what the budget refuses from here on was not read
     listed, companions = _listing(p, root)
     folder = p if p.is_dir() else p.parent
     findings: list[Finding] = []
@@ -188,6 +189,7 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
             not_verified.append(f"{check.__module__.rsplit('.', 1)[-1]} check")
             findings.append(Finding("note", f"not verified: binparse failed in the {check.__module__} check "
                                             f"({type(exc).__name__}: {exc}); please report it"))
+    _refusals(inputs.current().refused[refused_before:], {str(p_): n for p_, n in files}, findings, not_verified)
     _passed_over(readable, findings, not_verified)
     confirmed = {r.name for r in reports if r.verified_by and r.name in not_verified}
     if confirmed:  # a check found vendor evidence that confirms what the file's layout could not
@@ -203,6 +205,26 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
             "not_verified": list(dict.fromkeys(not_verified)), "skipped": skipped,
             "subfolders": [e.path.name for e in listed if e.kind == "folder" and e.path not in companions],
             "findings": [f.to_json() for f in findings]}
+
+
+def _refusals(refused: list[Exception], names: dict[str, str], findings: list[Finding],
+              not_verified: list[str]) -> None:
+    """What the budget refused while the checks ran (`budget.BudgetError`, whoever caught it) was not
+    read: never a proven problem. A problem that quotes a refusal becomes a "not verified" note, and the
+    file refused is not verified."""
+    if not refused:
+        return
+    said = [str(e.message) for e in refused if isinstance(e, BinparseError)]
+    for k, f in enumerate(findings):
+        if f.level == "problem" and any(s in f.text for s in said):
+            findings[k] = Finding("note", f"not verified: {f.text}", f.files)
+    for e in refused:
+        file = getattr(e, "file", None)
+        name = names.get(str(file)) or (os.path.basename(str(file)) if file else "budget")
+        if name not in not_verified:
+            not_verified.append(name)
+            if not any(str(e.message) in f.text for f in findings if isinstance(e, BinparseError)):
+                findings.append(Finding("note", f"not verified: {e}", [name]))
 
 
 def _passed_over(readable: list[FileReport], findings: list[Finding], not_verified: list[str]) -> None:

@@ -32,6 +32,7 @@ class Run:
     files: dict[tuple[int, int], str] = field(default_factory=dict)  # (st_dev, st_ino): a path it was read by
     input_bytes: int = 0
     asked: int = 0
+    refused: list[Exception] = field(default_factory=list)  # the budget's refusals (`budget.BudgetError`), newest last
 
 
 _PROCESS = Run()

@@ -165,7 +165,7 @@ def test_negative_or_absurd_dims_are_a_binparse_error_in_every_command(dims: lis
         # the model cannot be read: exit 2 (binparse.exitcodes), the error naming the field
         out = _check(p, *args, codes=(2,))
         assert "Model.graph.initializer[0].dims" in out and "dims" in out, (args, out[-500:])
-    out = _check(p, "doctor", tmp_path, codes=(1,))
+    out = _check(p, "doctor", tmp_path, codes=(1,))  # dims no chip can hold: esp-dl's loader refuses the model
     assert "[problem] m.espdl" in out and "Model.graph.initializer[0].dims" in out
 
 
@@ -190,3 +190,44 @@ def test_printouts_and_records_too_big_for_what_they_claim_are_refused(tmp_path:
                        + b"1," * 9_000_000 + b"1]}}}")
     out = _check(record, "inspect", record, codes=(2,))
     assert "larger than any quantization record esp-ppq writes" in out
+
+
+def shared_vector_model(n_nodes: int = 2000, m_inputs: int = 20000) -> bytes:
+    """An EDL2 model of `n_nodes` distinct Node tables whose `input` fields all point at one vector of
+    `m_inputs` names (one string): 40 million names once expanded, in ~120 KB."""
+    w = _Buf()
+    model, mf = w.table("Model", {"graph": None})
+    w.point(0, model)
+    graph, gf = w.table("Graph", {"node": None})
+    w.point(mf["graph"], graph)
+    nodes = w.vector(n_nodes)
+    w.point(gf["node"], nodes)
+    inputs_at = []
+    for i in range(n_nodes):
+        node, nf = w.table("Node", {"input": None})
+        w.point(nodes + 4 + 4 * i, node)
+        inputs_at.append(nf["input"])
+    ins = w.vector(m_inputs)
+    for at in inputs_at:
+        w.point(at, ins)
+    name = w.string(b"x")
+    for i in range(m_inputs):
+        w.point(ins + 4 + 4 * i, name)
+    w.pad(16)
+    payload = bytes(w.b)
+    return b"EDL2" + struct.pack("<II", 0, len(payload)) + bytes(4) + payload
+
+
+def test_a_vector_shared_by_thousands_of_tables_is_asked_of_the_budget(tmp_path: Path) -> None:
+    """Issue 37: vectors many tables point at are decoded once, and the graph's size with every use
+    counted (what reports, JSON and exports walk) is asked of the budget: refused, exit 2, in bound."""
+    p = tmp_path / "vectors.espdl"
+    p.write_bytes(shared_vector_model())
+    assert p.stat().st_size < 130_000
+    for args in (("inspect", p), ("inspect", p, "--json", "-v"), ("doctor", tmp_path), ("export", p, "--check"),
+                 ("repair", p, "-o", tmp_path / "fixed.espdl")):
+        out = _check(p, *args, codes=(2,))
+        assert "the model's graph (40,002,000 names, tables and values, a shared one counted at each use) needs " \
+               "20,481,024,000 bytes, over the budget of 269,396,096 bytes (8 " in out, (args, out[-800:])
+        assert "[problem]" not in out  # a refusal proves nothing
+    assert not (tmp_path / "fixed.espdl").exists()

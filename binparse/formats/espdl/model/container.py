@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from ....accessors.espdl.espdl_container import EspdlContainer, ModelRecord
+from ....budget import BudgetError
 from ....errors import BinparseError, FormatError
 from ....text import shown as text_shown
 from .crypto import decrypt
@@ -291,6 +292,8 @@ class EspdlFile(EspdlContainer):
                 continue
             try:
                 g = m.graph
+            except BudgetError:  # not read: the command says so (exit 2), never a problem of the file
+                raise
             except BinparseError as exc:
                 out.append(f"model {m.name or '(model)'}: {exc}")
                 continue

@@ -117,7 +117,8 @@ class FlatBuffer:
         self.file = file
         self.base = base
         self.root_type = root or str(schema.data["root"])
-        self.memo: dict[Any, Any] = {}  # what was decoded, by position: a table or string many fields share is read once
+        self.memo: dict[Any, Any] = {}  # what was decoded, by position: a table, string or vector many fields share is read once
+        self.decoded = 0  # vector elements handed out, a shared vector counted at each use: what walking the result meets
 
     def fail(self, what: str, path: str, pos: int, expected: Any = None, found: Any = None) -> FormatError:
         return FormatError(what, file=self.file, path=path, offset=self.base + pos, expected=expected, found=found,
@@ -194,8 +195,8 @@ class Table:
         return self._where(name)[1] >= 0
 
     def get(self, name: str, default: Any = None) -> Any:
-        """The field's value: a number, str, `Table`, tuple (scalar vectors), list (string and table
-        vectors) or, for a struct, a tuple of its fields; `default` when absent."""
+        """The field's value: a number, str, `Table`, tuple (a vector: shared by every field that
+        points at it) or, for a struct, a tuple of its fields; `default` when absent."""
         f, p = self._where(name)
         if p < 0:
             return default
@@ -222,14 +223,23 @@ class Table:
                 return None
             return fb.table(fb.target(p, path), members[tag - 1][1], path)
         start, count = fb.vector_at(p, f.size, path)
+        fb.decoded += count
+        key = ("vector", start, f.type)
+        got = fb.memo.get(key)
+        if got is None:  # a vector many fields point at (shared references) is decoded once, and shared
+            got = fb.memo[key] = self._vector(f, start, count, path)
+        return got
+
+    def _vector(self, f: Field, start: int, count: int, path: str) -> Any:
+        fb = self.fb
         ek = f.elem_kind
         if ek == "scalar":
             return struct.unpack_from(f"<{count}{f.fmt}", fb.buf, start)
         if ek == "string":
-            return [fb.string_at(start + 4 * i, f"{path}[{i}]") for i in range(count)]
+            return tuple(fb.string_at(start + 4 * i, f"{path}[{i}]") for i in range(count))
         if ek == "table":
-            return [fb.table(fb.target(start + 4 * i, f"{path}[{i}]"), f.type, f"{path}[{i}]") for i in range(count)]
-        return [bytes(fb.buf[start + i * f.size:start + (i + 1) * f.size]) for i in range(count)]
+            return tuple(fb.table(fb.target(start + 4 * i, f"{path}[{i}]"), f.type, f"{path}[{i}]") for i in range(count))
+        return tuple(bytes(fb.buf[start + i * f.size:start + (i + 1) * f.size]) for i in range(count))
 
     def head(self, name: str) -> tuple[int, int, int] | None:
         """(position of the field's uoffset, first element position, count) of a vector field, its

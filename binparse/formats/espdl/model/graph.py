@@ -13,6 +13,7 @@ import struct
 from math import prod
 from typing import Any
 
+from .... import budget
 from ....accessors.espdl.espdl_model import SCHEMA
 from ....errors import FormatError
 from ....text import shown as text_shown
@@ -110,6 +111,7 @@ class Node:
                 "outputs": [shown(o) for o in self.outputs]}
 
 
+REFERENCE_BYTES = 512  # bytes asked per decoded reference: real models take 360-560 (tracemalloc of Graph.read)
 MAX_DIMS = 32  # numpy's limit on an array's dimensions (ESP-DL tensors have at most 4 or 5)
 MAX_ELEMENTS = 1 << 40  # the product of a tensor's non-zero dims (beyond, numpy cannot even make an empty view)
 
@@ -232,6 +234,7 @@ class Graph:
     test_outputs: list[TensorInfo]
     value_info: list[ValueInfo] = field(default_factory=list)  # the intermediate tensors' dims and exponents
     narrow: list[Narrow] = field(default_factory=list)  # int64 vectors that hold int32 values, read as meant
+    references: int = 0  # vector elements decoded, a shared vector counted at each use (`budget.ask`ed)
 
     @classmethod
     def read(cls, payload: Any, *, file: str | None = None, base: int = 0, generation: str = "edl2") -> Graph:
@@ -258,6 +261,11 @@ class Graph:
                     d.values(g, "input"), d.values(g, "output"), d.tensors(g, "test_inputs_value", "test_input"),
                     d.tensors(g, "test_outputs_value", "test_output"), d.values(g, "value_info"))
         graph.narrow = d.narrow
+        graph.references = model.fb.decoded
+        # what every command then walks (reports, JSON, doctor, export) meets each shared name and vector at
+        # each of its uses: asked of the budget before any of it is walked
+        budget.ask(REFERENCE_BYTES * graph.references, f"the model's graph ({graph.references:,} names, tables and "
+                   "values, a shared one counted at each use)", file=file, offset=base)
         check(graph, generation)
         for n in graph.narrow:  # neither reading fits: not the defect, a damaged vector
             if n.inconsistent:

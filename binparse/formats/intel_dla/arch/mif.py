@@ -124,6 +124,12 @@ def _decimal(values: Any, width: int, signed: bool, file: str | None) -> NDArray
     return out
 
 
+def _most_digits(radix: str, width: int) -> int:
+    """The most characters a WIDTH-bit number takes in `radix` (a sign included)."""
+    base = RADIXES[radix]
+    return len(str(1 << width)) + 1 if base == 10 else -(-width // {2: 1, 8: 3, 16: 4}[base]) + 1
+
+
 class MifFile:
     """One .mif: `depth`, `width`, radixes and `data` (DEPTH × word bytes, little-endian)."""
 
@@ -161,7 +167,8 @@ class MifFile:
         simple = _SIMPLE.findall(body)
         if len(simple) == self.entries:  # every entry `addr : value;`: all words at once
             if simple:
-                pairs = np.array(simple, dtype=np.bytes_)  # (n, 2): made in C
+                simple = self._fitting(simple)
+                pairs = np.array(simple, dtype=np.bytes_)  # (n, 2): made in C, as wide as the longest digits
                 del simple
                 for k in range(0, len(pairs), CHUNK):  # a chunk at a time: the digit matrices stay small
                     part = pairs[k:k + CHUNK]
@@ -169,6 +176,27 @@ class MifFile:
                                                                           "value")
         else:
             self._fill(_ENTRY.findall(body))
+
+    def _fitting(self, simple: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        """`simple` with no address or value longer than its WIDTH's digits: the digit matrices are
+        entries × the longest digits (a 100 KB string of digits in a 105 KB file would make them
+        gigabytes). Leading zeros are dropped when that makes them fit; else the value does not fit."""
+        addresses, values = zip(*simple)
+        for col, radix, width, what in ((addresses, self.address_radix, 64, "address"),
+                                        (values, self.data_radix, self.width, "value")):
+            most = _most_digits(radix, width)
+            if max(map(len, col)) > most:  # rare: only then is each one looked at
+                trimmed = [v.lstrip(b"0") or b"0" for v in col]
+                if max(map(len, trimmed)) > most:
+                    bad = next(v for v in trimmed if len(v) > most)
+                    raise FormatError(f"a {what} does not fit WIDTH {width} bits", file=self.file,
+                                      expected=f"at most {most} digits in {radix}", found=bad[:40].decode("ascii", "replace")
+                                      + f"... ({len(bad):,} digits)")
+                if what == "address":
+                    addresses = tuple(trimmed)
+                else:
+                    values = tuple(trimmed)
+        return list(zip(addresses, values))
 
     def _values(self, values: Any, radix: str, width: int, what: str) -> NDArray[np.uint8]:
         base = RADIXES[radix]

@@ -72,6 +72,15 @@ class IpRom:
     def name(self) -> str:
         return self.mif.name
 
+    @property
+    def unverified(self) -> str | None:
+        """Why a discovery ROM was read only in part: words of another width than dla_create_ip's 32 bits
+        (its strings and hash words are then not read), else None."""
+        if self.kind == "discovery ROM" and self.mif.word_bytes != 4:
+            return (f"a discovery ROM of {self.mif.width}-bit words: the IP writes 32-bit words, so its architecture "
+                    "name, suite version and hash words were not read")
+        return None
+
     def discovery(self) -> dict[str, Any]:
         """Architecture name, suite version and hash words of a discovery ROM (empty otherwise)."""
         if self.kind != "discovery ROM" or self.mif.word_bytes != 4:
@@ -91,7 +100,9 @@ class IpRom:
         doc: dict[str, Any] = {"family": "intel_dla", "kind": self.kind, "pe": self.pe, "depth": m.depth,
                                "width": m.width, "address_radix": m.address_radix, "data_radix": m.data_radix,
                                "entries": m.entries, "nonzero_words": m.used(), "first_words": m.hex_words(8)}
-        if self.kind == "discovery ROM":
+        if self.kind == "discovery ROM" and self.unverified:
+            doc["unverified"] = self.unverified
+        elif self.kind == "discovery ROM":
             doc["discovery"] = self.discovery()
         elif self.kind != "memory initialization file":
             doc["decoded"] = ("words only: how the IP packs weights into these words is not published and no build "
@@ -109,6 +120,8 @@ class IpRom:
             lines.append(f"  suite version: {d['suite_version']!r} (ASCII from word {d['version_word']})")
             lines.append(f"  words 0-1: {', '.join(d['arch_hash_words'])} (the architecture hash, as a user's "
                          "bring-up report reads them; not verified)")
+        if "unverified" in s:
+            lines.append(f"  UNVERIFIED: {s['unverified']}")
         if "decoded" in s:
             lines.append(f"  {s['decoded']}")
         lines.append("  first words: " + " ".join(s["first_words"]))
