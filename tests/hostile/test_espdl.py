@@ -231,3 +231,31 @@ def test_a_vector_shared_by_thousands_of_tables_is_asked_of_the_budget(tmp_path:
                "20,481,024,000 bytes, over the budget of 269,396,096 bytes (8 " in out, (args, out[-800:])
         assert "[problem]" not in out  # a refusal proves nothing
     assert not (tmp_path / "fixed.espdl").exists()
+
+
+def overlapping_encrypted_pack(entries: int = 1000, tail: int = 280_000) -> bytes:
+    """A PDL2 pack of `entries` encrypted records 16 bytes apart, each claiming every byte after its
+    header: each model decrypted whole is entries x tail bytes (280 MB) from a 300 KB file."""
+    head = 8 + 12 * entries
+    name_off = head
+    first = -(-(head + 1) // 16) * 16
+    end = first + 16 * entries + tail
+    table = b"".join(struct.pack("<3I", first + 16 * k, name_off, 1) for k in range(entries))
+    out = bytearray(b"PDL2" + struct.pack("<I", entries) + table + b"m")
+    out += bytes(first - len(out))
+    for k in range(entries):
+        at = first + 16 * k
+        out += b"EDL2" + struct.pack("<II", 1, end - at - 16) + bytes(4)
+    return bytes(out + bytes(tail))
+
+
+def test_overlapping_encrypted_records_are_decrypted_within_the_budget(tmp_path: Path) -> None:
+    """Issue 37: each model of a pack decrypted into its own copy asks the budget first: 1,000 records
+    that overlap (a 300 KB pack) are refused, exit 2, within bound; not a problem in doctor."""
+    p = tmp_path / "overlap.espdl"
+    p.write_bytes(overlapping_encrypted_pack())
+    key = "00" * 16
+    out = _check(p, "inspect", p, "--key", key, codes=(2,))
+    assert "needs " in out and "over the budget of " in out and "decrypting model m (" in out, out[-600:]
+    out = _check(p, "doctor", tmp_path, "--key", key, codes=(2,))
+    assert "[problem]" not in out and "decrypting model m (" in out, out[-600:]

@@ -1,5 +1,7 @@
-"""Hostile ESP-DL models for `binparse export --check`: a Resize whose scales claim a huge output is
-refused before onnxruntime allocates it, within the memory bound, with a one-line error."""
+"""Hostile ESP-DL models for `binparse export --check` and `doctor`: a Resize whose scales claim a huge
+output is refused before onnxruntime allocates it (scales onnx infers: asked of the budget first;
+scales computed as the model runs: onnxruntime's arena is capped at the budget), within the memory
+bound, with a one-line error, exit 2 (never a problem)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from .harness import bound, run_cli, within
 pytest.importorskip("onnxruntime")
 
 
-def _huge_resize(tmp_path: Path) -> Path:
+def _huge_resize(tmp_path: Path, runtime: bool = False) -> Path:
     from binparse.formats.espdl.writers.fixtures import espdl_file
     x = np.arange(72).reshape(1, 4, 6, 3) % 100
     graph = {"name": "g", "inputs": [{"name": "x", "dims": [1, 4, 6, 3], "dtype": "int8", "exponents": [-4]}],
@@ -24,7 +26,12 @@ def _huge_resize(tmp_path: Path) -> Path:
              "test_inputs": [{"name": "x", "dims": [1, 4, 6, 3], "dtype": "int8", "exponents": [-4],
                               "values": x.reshape(-1).tolist()}],
              "test_outputs": [{"name": "y", "dims": [1, 8, 12, 3], "dtype": "int8", "exponents": [-4]}]}
-    path = tmp_path / "huge_resize.espdl"
+    if runtime:  # the scales an Add computes when the model runs: onnx's shape inference cannot size the output
+        graph["nodes"].insert(0, {"name": "s", "op_type": "Add", "inputs": ["sa", "sb"], "outputs": ["sc"],
+                                  "attributes": {}})
+        graph["initializers"] = [{"name": n, "dims": [4], "dtype": "float32", "values": [0.5, 0.5, 15000.0, 15000.0]}
+                                 for n in ("sa", "sb")]
+    path = tmp_path / ("runtime_resize.espdl" if runtime else "huge_resize.espdl")
     path.write_bytes(espdl_file({"format": "EDL2", "graph": graph}))
     return path
 
@@ -33,5 +40,17 @@ def test_resize_claiming_a_huge_output_is_refused_within_bound(tmp_path: Path) -
     path = _huge_resize(tmp_path)
     r = run_cli("export", path, "--check", timeout=120)
     assert r.returncode == 2, r.stderr  # the model could not be run: nothing verified
-    assert "the export's tensor 'r:Resize' would hold [1, 3, 120000, 180000] float32 elements" in r.stderr
+    assert f"{path}: running the export in onnxruntime: its tensors (the largest 'r:Resize', 259,200,000,000 " \
+           "bytes) needs " in r.stderr and "over the budget of " in r.stderr
     assert within(r, path.stat().st_size), (r.peak_rss, bound(path.stat().st_size))
+
+
+def test_a_resize_whose_scales_are_computed_as_it_runs_stops_at_the_budget(tmp_path: Path) -> None:
+    path = _huge_resize(tmp_path, runtime=True)
+    for args in (("export", path, "--check"), ("doctor", tmp_path)):
+        r = run_cli(*args, timeout=120)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)  # not run: nothing verified, nothing proven
+        said = r.stderr if args[0] == "export" else r.stdout
+        assert "running the export in onnxruntime needs more than the " in said and "[problem]" not in said, said
+        assert all(line.startswith("binparse: ") for line in r.stderr.splitlines()), r.stderr  # onnxruntime silent
+        assert within(r, path.stat().st_size), (args, r.peak_rss, bound(path.stat().st_size))

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .... import budget
 from ....errors import BinparseError, FormatError, UsageError
 from .builder import ROUNDINGS, Builder
 from .ops import OPS
@@ -21,6 +22,7 @@ from .ops import OPS
 OPSET = 21  # QuantizeLinear/DequantizeLinear of int16, Gelu, ReduceMean with axes as an input
 IR_VERSION = 10
 DEFAULT_ROUNDING = "half-even"
+NAME_BYTES = 256  # bytes asked per node, input, output and attribute of the ONNX graph (a NodeProto's strings)
 
 
 def layout_of(model: Any) -> str:
@@ -127,6 +129,10 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
                             hint="pass --key HEX (32 hex digits; Python: key=...)")
     refuse_unsupported(model)
     g = model.graph
+    # a node table many entries share is decoded once but exported at each use: its names asked first
+    names = sum(1 + len(n.inputs) + len(n.outputs) + len(n.attributes) for n in g.nodes)
+    budget.ask(NAME_BYTES * names, f"the ONNX graph of the export ({len(g.nodes):,} nodes, {names:,} names and "
+                                   "attributes)", file=model.file)
     b = Builder(model, rounding, layout_of(model))
     outputs = [v.name for v in g.outputs]
     if all_outputs:

@@ -110,7 +110,7 @@ def folder_of(other: Any) -> Path:
 
 def compare_layers(model: Any, folder: Path, *, min_snr_db: float = 30.0, rounding: str | None = None) -> LayerComparison:
     from .convert import DEFAULT_ROUNDING, to_onnx
-    from .verify import first_call_state, limit_of, run
+    from .verify import first_call_state, run
     files = {name_key(p.stem): p for p in sorted(folder.glob("*.npy")) if p.is_file()}
     g = model.graph
     info = {v.name: v for v in (*g.value_info, *g.inputs, *g.outputs)}
@@ -133,7 +133,7 @@ def compare_layers(model: Any, folder: Path, *, min_snr_db: float = 30.0, roundi
             raise FormatError(f"no input for {v.name!r}: the folder has no {name_key(v.name)}.npy and the model no test "
                               "input", file=str(folder), expected=f"{name_key(v.name)}.npy")
     feeds.update(first_call_state(proto))
-    got = run(proto, feeds, limit_bytes=limit_of(model), file=model.file)
+    got = run(proto, feeds, file=model.file)
     layers, used = [], {name_key(v.name) for v in g.inputs}
     for node in g.nodes:
         for out in node.outputs:

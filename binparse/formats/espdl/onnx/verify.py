@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .... import budget, inputs
 from ....exitcodes import OK, PROBLEM, UNVERIFIED
 from ....text import shown
 
@@ -97,10 +98,11 @@ class ExportCheck:
         return "\n".join(lines)
 
 
-def bound_tensors(proto: Any, limit_bytes: int, file: str | None = None) -> None:
-    """Refuse to run an export whose tensors (shapes inferred by onnx) would take more than
-    `limit_bytes` each: a Resize whose scales or a Reshape whose shape the file sets to huge sizes
-    would make onnxruntime allocate them."""
+def bound_tensors(proto: Any, file: str | None = None) -> None:
+    """Ask the budget (`binparse.budget`) for the export's tensors whose shapes onnx infers, before
+    running it: a Resize whose scales or a Reshape whose shape the file sets to huge sizes would make
+    onnxruntime allocate them. (What onnx cannot infer, a Resize whose scales are computed as it runs,
+    is held by the arena `run` caps at the budget.)"""
     from ....errors import BinparseError
     from .deps import need
     onnx = need("onnx", purpose="running an ONNX export", file=file)
@@ -109,31 +111,60 @@ def bound_tensors(proto: Any, limit_bytes: int, file: str | None = None) -> None
     except Exception as exc:  # onnx's InferenceError and others: the model's shapes do not fit together
         raise BinparseError(f"the export's shapes do not fit together: {str(exc).splitlines()[0][:300]}", file=file,
                             hint="the model's dims, shapes or attributes contradict each other; not run") from None
+    total, largest = 0, ("", 0)
     for v in (*inferred.graph.value_info, *inferred.graph.output):
         dims = [d.dim_value if d.HasField("dim_value") else 1 for d in v.type.tensor_type.shape.dim]
-        if 4 * int(np.prod(dims, dtype=np.float64)) > limit_bytes:
-            raise BinparseError(f"the export's tensor {v.name!r} would hold {dims} float32 elements", file=file,
-                                expected=f"at most {limit_bytes:,} bytes (8 x the model + 256 MiB)",
-                                found=f"{4 * float(np.prod(dims, dtype=np.float64)):,.0f} bytes",
-                                hint="the model's shapes or Resize scales claim more than it can hold; not run")
+        size = 4 * int(np.prod(dims, dtype=np.float64))
+        total += size
+        largest = max(largest, (v.name, size), key=lambda x: x[1])
+    budget.ask(total, f"running the export in onnxruntime: its tensors (the largest {largest[0]!r}, "
+                      f"{largest[1]:,} bytes)", file=file)
 
 
-def run(proto: Any, feeds: dict[str, Any], *, limit_bytes: int | None = None, file: str | None = None) -> dict[str, Any]:
-    """Outputs of `proto` run in onnxruntime on `feeds` (name -> float32 array); with `limit_bytes`,
-    refused first when a tensor would be larger (`bound_tensors`)."""
-    from .deps import need
-    if limit_bytes is not None:
-        bound_tensors(proto, limit_bytes, file)
-    ort = need("onnxruntime", purpose="running an ONNX export", file=file)
+_ARENA: list[int] = []  # onnxruntime's CPU arena, registered once a process: its cap in bytes (0: none)
+
+
+def _capped_options(ort: Any) -> Any:
+    """Session options whose CPU allocations go through one arena capped at the budget left: a tensor
+    over it fails in onnxruntime (said as the budget's refusal), never an allocation of it."""
     options = ort.SessionOptions()
     options.log_severity_level = 4
+    if not _ARENA:
+        try:
+            ort.set_default_logger_severity(4)  # onnxruntime's own error lines: binparse says them once
+            cap = max(budget.limit() - inputs.current().asked, 64 << 20)
+            mem = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT)
+            ort.create_and_register_allocator(mem, ort.OrtArenaCfg({"max_mem": cap, "arena_extend_strategy": 1}))
+            _ARENA.append(cap)
+        except Exception:  # noqa: BLE001  (an onnxruntime without env allocators: the inferred shapes bound it)
+            _ARENA.append(0)
+    if _ARENA[0]:
+        options.add_session_config_entry("session.use_env_allocators", "1")
+    return options
+
+
+def run(proto: Any, feeds: dict[str, Any], *, file: str | None = None) -> dict[str, Any]:
+    """Outputs of `proto` run in onnxruntime on `feeds` (name -> float32 array), within the budget:
+    the tensors onnx infers asked first (`bound_tensors`), every allocation in an arena capped at it."""
+    from ....errors import BinparseError
+    from .deps import need
+    bound_tensors(proto, file)
+    ort = need("onnxruntime", purpose="running an ONNX export", file=file)
+    options = _capped_options(ort)
     try:
         session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
         names = [o.name for o in session.get_outputs()]
         return dict(zip(names, session.run(names, feeds)))
     except Exception as exc:  # onnxruntime's Fail, InvalidArgument, ...: one line, not a traceback
-        from ....errors import BinparseError
-        raise BinparseError(f"onnxruntime refused to run the export: {str(exc).splitlines()[0][:300]}", file=file,
+        said = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if "Available memory of" in said:  # the arena's cap: a tensor the file's values make larger than the budget
+            err = budget.BudgetError(f"running the export in onnxruntime needs more than the {_ARENA[0]:,} bytes the "
+                                     f"budget left it ({budget.describe()}): stopped, nothing allocated past it",
+                                     file=file, hint="if the model really is that large, raise the budget: pass "
+                                                     f"--budget SIZE (e.g. 4GiB) or set {budget.ENV}")
+            inputs.current().refused.append(err)
+            raise err from None
+        raise BinparseError(f"onnxruntime refused to run the export: {said[:300]}", file=file,
                             hint="the model's shapes or values contradict each other") from None
 
 
@@ -155,11 +186,6 @@ def first_call_state(proto: Any) -> dict[str, Any]:
             for i in proto.graph.input if i.name.endswith(":cache")}
 
 
-def limit_of(model: Any) -> int:
-    """The largest tensor a run of `model` may make: 8 x its payload + 256 MiB (the project's bound)."""
-    return 8 * len(model.payload) + (256 << 20)
-
-
 def check_model(model: Any, *, rounding: str) -> ModelCheck:
     """One model's export run on its test inputs and compared with its test outputs."""
     from .convert import to_onnx
@@ -169,7 +195,7 @@ def check_model(model: Any, *, rounding: str) -> ModelCheck:
     proto = to_onnx(model, rounding=rounding)
     feeds = {t.name: model.tensor(t.name).dequantize() for t in g.test_inputs}
     feeds.update(first_call_state(proto))
-    got = run(proto, feeds, limit_bytes=limit_of(model), file=model.file)
+    got = run(proto, feeds, file=model.file)
     out = []
     for t in g.test_outputs:
         tensor = model.tensor(t.name)
@@ -182,4 +208,4 @@ def check_model(model: Any, *, rounding: str) -> ModelCheck:
 
 
 __all__ = ["THRESHOLD", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
-           "limit_of", "run"]
+           "run"]

@@ -19,6 +19,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
+from .... import budget
 from ....errors import FormatError, UsageError
 from ..model.crypto import decrypt
 from ..model.graph import Graph
@@ -101,11 +102,14 @@ def _pack(f: Any, fixed: dict[int, bytes]) -> bytes:
         raise FormatError("a model name lies after the first model: a pack binparse does not lay out again",
                           file=f._file, path="espdl_container.entries")
     head = 12 if magic == "PDL1" else 16
+    sizes = {off: int(struct.unpack_from("<I", raw, off + 8)[0]) for off in starts}
+    total = starts[0] + sum(len(fixed[off]) if off in fixed else head + sizes[off] + align for off in starts)
+    # records that overlap in the file (entries a few bytes apart) are each laid out whole: asked first
+    budget.ask(total, f"the repaired pack ({len(starts):,} records laid out one after another)", file=f._file)
     out = bytearray(raw[:starts[0]])
     new_off: dict[int, int] = {}
     for k, off in enumerate(starts):
-        size = int(struct.unpack_from("<I", raw, off + 8)[0])
-        rec = fixed.get(off) or bytes(raw[off:off + head + size])
+        rec = fixed.get(off) or bytes(raw[off:off + head + sizes[off]])
         out += bytes(-len(out) % align)
         new_off[off] = len(out)
         out += rec
