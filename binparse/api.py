@@ -33,6 +33,22 @@ def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
         os.close(fd)
 
 
+def _head(path: str) -> tuple[bytes | None, bytes, int]:
+    """(the whole file when it is small (`filemap.READ_WHOLE`) else None, its first 4 KiB, its size):
+    what the sniffers decide by, before a large file is mapped. A FIFO or device is refused unread
+    (`paths.open_regular_stat`)."""
+    fd, st = open_regular_stat(path)
+    try:
+        if st.st_size <= READ_WHOLE:
+            data = read_fd(fd, st.st_size)
+            return data, data[:4096], len(data)
+        return None, os.pread(fd, 4096, 0), st.st_size
+    except OSError as exc:
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
+    finally:
+        os.close(fd)
+
+
 def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,  # noqa: A001
          version: str | None = None, **params: int) -> Any:
     """Open a file path or a buffer and return the typed accessor of its format.
@@ -49,7 +65,7 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     if not isinstance(source, (bytes, bytearray, memoryview)) and isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
         try:
-            buf: Any = map_file(file)
+            whole, head, size = _head(file)
         except BinparseError:  # a folder a family reads (asked only when the path is not a file)
             if format or not os.path.isdir(file):
                 raise
@@ -57,22 +73,31 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
             if opener is None:
                 raise
             return opener(file)
+        if not format:
+            if is_lfs_pointer(head):
+                raise FormatError("is a Git-LFS pointer, not the file itself (it was not fetched)", file=file,
+                                  hint="run `git lfs pull` in its repository")
+            opener = _sniff_loading(file, head, size)
+            if opener is not None:  # read by its path (a text format, a trace): never mapped whole here, so
+                return opener(file)  # a 40 GB trace is named the same under a memory cap and without one
+        buf: Any = whole if whole is not None else map_file(file)
     else:
         buf = source
     mv = byte_view(buf, file=file)
     if format:
         fmt = get(format)
     else:
-        head = bytes(mv[:4096])
-        if is_lfs_pointer(head):  # the artifact itself is not here: say so, not "no known format"
-            raise FormatError("is a Git-LFS pointer, not the file itself (it was not fetched)", file=file,
-                              hint="run `git lfs pull` in its repository")
-        quick = quick_detect(mv.nbytes, head) if file is None and not version else None
-        if quick is not None:  # a nameless binary buffer of one format's size or magic
-            return open_as(quick, mv, file=None, **params)
-        opener = _sniff_loading(file, head, mv.nbytes)
-        if opener is not None:  # a text format, a folder, a file of a size or version the family works out
-            return opener(file if file is not None else bytes(mv))
+        if file is None:
+            head = bytes(mv[:4096])
+            if is_lfs_pointer(head):  # the artifact itself is not here: say so, not "no known format"
+                raise FormatError("is a Git-LFS pointer, not the file itself (it was not fetched)",
+                                  hint="run `git lfs pull` in its repository")
+            quick = quick_detect(mv.nbytes, head) if not version else None
+            if quick is not None:  # a nameless binary buffer of one format's size or magic
+                return open_as(quick, mv, file=None, **params)
+            opener = _sniff_loading(None, head, mv.nbytes)
+            if opener is not None:  # a text format, a file of a size or version the family works out
+                return opener(bytes(mv))
         fmt = detect(mv.nbytes, head, file=file, version=version, buf=mv)
     return open_as(fmt, mv, file=file, **params)
 

@@ -68,3 +68,21 @@ def test_a_torn_subgraph_table_is_refused(tmp_path: Path) -> None:
     r = run_cli("inspect", path)
     assert r.returncode != 0 and "torn subgraph table: subgraph 1 lies outside the file" in r.stderr
     assert within(r, len(data))
+
+
+def test_a_sparse_40_gb_trace_has_one_verdict_with_and_without_a_memory_cap(tmp_path: Path) -> None:
+    """Issue 37: a trace is named by its path and size, never mapped whole to be identified, so a
+    40 GB (sparse) trace gets the same doctor verdict under the suite's 3 GiB address-space cap as
+    without one (it was a problem under the cap, 'no problems' without)."""
+    import subprocess
+    import sys
+    trace = tmp_path / "tidl_trace_subgraph_0_0001_0001_0001_00001_40000_10000x00100.y"
+    with open(trace, "wb") as f:
+        f.truncate(40_000 * 10_000 * 100)  # 40 GB of holes: no disk used
+    capped = run_cli("doctor", tmp_path, timeout=60)
+    free = subprocess.run([sys.executable, "-m", "binparse", "doctor", str(tmp_path)], capture_output=True, text=True,
+                          timeout=60)
+    assert capped.returncode == free.returncode == 0, (capped.stdout, free.stdout)
+    assert capped.stdout == free.stdout
+    assert "[ok] 1 layer trace(s): sizes agree with the dims their names give" in capped.stdout
+    assert within(capped, 0)  # nothing of it was read: the allowance alone
