@@ -71,13 +71,30 @@ def note(st: os.stat_result, path: str | os.PathLike[str]) -> None:
 
 def note_paths(paths: Iterable[str | os.PathLike[str]]) -> None:
     """Record the regular files among `paths` (the command line's; what is missing or not a
-    regular file is left to the command to report)."""
+    regular file is left to the command to report), and those directly inside a folder among them
+    (a run's traces, a compile's reports: what a folder reader reads)."""
     for p in paths:
         try:
             st = os.stat(p)
         except (OSError, ValueError):
             continue
-        note(st, p)
+        if stat.S_ISDIR(st.st_mode):
+            _note_folder(p)
+        else:
+            note(st, p)
+
+
+def _note_folder(folder: str | os.PathLike[str]) -> None:
+    try:
+        with os.scandir(folder) as it:
+            for e in it:
+                try:
+                    if e.is_file():  # a link to a file too: writing to its name would replace what it reads
+                        note(e.stat(), e.path)
+                except OSError:
+                    continue
+    except OSError:
+        return
 
 
 def input_at(st: os.stat_result) -> str | None:

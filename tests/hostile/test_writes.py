@@ -133,3 +133,102 @@ print(again == [target], target.read_text() != "stale", tmp.is_symlink())
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "True", "True"]
     assert victim.read_text() == "not yours\n"
+
+
+def _copies(tmp: Path) -> dict[str, Path]:
+    """Copies of the inputs the writing commands read (never the repository's own files)."""
+    import shutil
+    src = {"io": IO, "images": IMAGES, "net": FIX / "tidl" / "net_10_01_traces" / "915_tidl_net.bin",
+           "model": FIX / "espdl" / "int32_defect" / "narrow_all.espdl",
+           "header": REPO / "tests" / "data" / "headers" / "itidl_io_08_06.h"}
+    out = {k: tmp / f"in_{v.name}" for k, v in src.items()}
+    for k, v in src.items():
+        shutil.copy(v, out[k])
+    for run in ("traces_10_01", "traces_10_01_old"):
+        shutil.copytree(FIX / "tidl" / run, tmp / run)
+    out["a"], out["b"] = tmp / "traces_10_01", tmp / "traces_10_01_old"
+    out["trace"] = next(iter(sorted(out["a"].glob("*.y"))))
+    assert run_cli("view", out["io"], out["images"], "--input", "images", "--npy", tmp / "in_images.npy",
+                   timeout=60).returncode == 0
+    out["npy"] = tmp / "in_images.npy"
+    return out
+
+
+# each writing command: (its command line writing to OUT, the inputs OUT is set to in turn)
+OVER_INPUTS: dict[str, tuple[Callable[[dict[str, Path], Path], list[str | Path]], tuple[str, ...]]] = {
+    "view --npy": (lambda i, out: ["view", i["io"], i["images"], "--input", "images", "--npy", out], ("io", "images")),
+    "draw --svg": (lambda i, out: ["draw", i["io"], "--input", "images", "--svg", out], ("io",)),
+    "pack --out": (lambda i, out: ["pack", i["io"], i["npy"], "--input", "images", "--out", out], ("io", "npy")),
+    "compare --svg": (lambda i, out: ["compare", i["a"], i["b"], "--net", i["net"], "--svg", out], ("net", "trace")),
+    "export -o": (lambda i, out: ["export", i["model"], "-o", out], ("model",)),
+    "repair -o": (lambda i, out: ["repair", i["model"], "-o", out], ("model",)),
+    "schema from-header --out": (lambda i, out: ["schema", "from-header", i["header"], "--struct", "sTIDL_IOBufDesc_t",
+                                                 "--out", out], ("header",)),
+}
+
+
+@pytest.mark.parametrize("writer", list(OVER_INPUTS))
+def test_no_writing_command_writes_over_any_of_its_inputs(writer: str, tmp_path: Path) -> None:
+    """Issue 37: the destination is each input of the command in turn, by its own path and through a hard
+    link; every one is refused (exit 3) and no input changes."""
+    if writer == "export -o":
+        pytest.importorskip("onnx")
+    i = _copies(tmp_path)
+    argv, targets = OVER_INPUTS[writer]
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    for name in targets:
+        hard = tmp_path / f"hard_{i[name].name}"
+        os.link(i[name], hard)
+        for out in (i[name], hard):
+            r = run_cli(*argv(i, out), timeout=60)
+            assert r.returncode == 3, (writer, out, r.stderr)
+            assert r.stderr.startswith(f"binparse: error: {out}: is an input of this command"), r.stderr
+            assert r.stderr.rstrip().endswith("binparse never writes over what it reads, nothing written. Give the "
+                                              "path of a new file"), r.stderr
+        hard.unlink()
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert [p.name for p in tmp_path.rglob(".*")] == []  # no temporary file left
+
+
+def test_a_fixture_spec_whose_output_names_the_spec_itself_is_refused(tmp_path: Path) -> None:
+    spec = tmp_path / "m_tidl_io_1.bin"  # a spec named like what it writes, writing itself
+    spec.write_text(SPEC.format(output="m_tidl_io_1.bin"))
+    before = spec.read_bytes()
+    r = run_cli("fixture", spec, timeout=60)
+    assert r.returncode == 3, r.stderr
+    assert r.stderr.startswith(f"binparse: error: {spec}: is an input of this command"), r.stderr
+    assert spec.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["m_tidl_io_1.bin"]
+    other = tmp_path / "out"
+    r = run_cli("fixture", spec, "-o", other, timeout=60)  # the same spec into another folder: written
+    assert r.returncode == 0 and (other / "m_tidl_io_1.bin").stat().st_size == 37256
+
+
+def test_generate_never_writes_over_a_schema_it_reads(tmp_path: Path) -> None:
+    """`generate` reads the schemas through binparse.paths (inputs of the command): an accessor path that
+    is a hard link to a schema is refused, the schema unchanged."""
+    code = f"""
+import os, shutil
+from pathlib import Path
+from binparse import inputs
+from binparse.codegen import write_all
+from binparse.codegen.generate import generate_all
+from binparse.errors import WriteError
+from binparse.schema import SCHEMAS_DIR
+schemas, out = Path({str(tmp_path / 'schemas')!r}), Path({str(tmp_path / 'accessors')!r})
+shutil.copytree(SCHEMAS_DIR, schemas)
+ksy = sorted(schemas.rglob("*.ksy"))[0]
+target = next(p for p in generate_all(schemas, out) if p.stem == ksy.stem)
+target.parent.mkdir(parents=True, exist_ok=True)
+os.link(ksy, target)
+before = ksy.read_bytes()
+with inputs.command():
+    try:
+        write_all(schemas_root=schemas, out_root=out)
+        print("written")
+    except WriteError as exc:
+        print(str(exc).split(": ", 1)[1][:36])
+print(ksy.read_bytes() == before)
+"""
+    r = run_python(code, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == ["is an input of this command (read as", "True"]

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from ....errors import BinparseError, FormatError, warn
 from ....filemap import guard
-from ....paths import files_in
+from ....paths import files_in, require_regular
 from ....render import columns, float_text
 from ....text import shown
 from ..report import tail
@@ -32,6 +32,7 @@ def _mapped(path: Path, dtype: np.dtype[Any], shape: tuple[int, ...]) -> NDArray
     """The file's elements as a read-only memory map of `shape` (an empty array for no elements)."""
     if int(np.prod(shape)) == 0:
         return np.zeros(shape, dtype)
+    require_regular(path)  # an input of the command (binparse.inputs): never written over
     try:
         arr: NDArray[Any] = np.memmap(path, dtype=dtype, mode="r", shape=shape)
     except OSError as exc:
