@@ -40,6 +40,7 @@ def streamed_map(s: Any, shape: tuple[int, int, int, int, int]) -> MemoryMap:
     size = drawable(n * c * d * h * w, "the FPGA AI Suite streamed input")
     per_row = s.pixels_per_word * c
     rows = -(-size // per_row)
+    drawable(rows * per_row, "the FPGA AI Suite streamed input's bus words")  # a bus word wider than the tensor
     role = np.full(rows * per_row, ZERO, np.int8)
     role[:size] = DATA
     logical = np.full(rows * per_row, -1, np.int64)
