@@ -86,3 +86,20 @@ def test_a_sparse_40_gb_trace_has_one_verdict_with_and_without_a_memory_cap(tmp_
     assert capped.stdout == free.stdout
     assert "[ok] 1 layer trace(s): sizes agree with the dims their names give" in capped.stdout
     assert within(capped, 0)  # nothing of it was read: the allowance alone
+
+
+def test_a_folder_of_1201_am57x_nets_and_1200_configurations_is_linear(tmp_path: Path) -> None:
+    """Issue 37: the configurations are read once and indexed by the net they name (each net used to
+    list the folder and read every configuration again: past 120 s; now ~2 s)."""
+    net = FIXTURES / "net_tidl_api_1_2" / "912_tidl_net.bin"
+    for k in range(1201):
+        (tmp_path / f"tidl_net_m{k}.bin").hardlink_to(net)
+    for k in range(1200):
+        (tmp_path / f"tidl_config_m{k}.txt").write_text(f'inWidth = 1\ninHeight = 1\ninNumChannels = 1\n'
+                                                         f'netBinFile = "tidl_net_m{k}.bin"\n')
+    r = run_cli("doctor", tmp_path, timeout=10)
+    assert not r.killed and r.returncode == 0, (r.seconds, r.stderr[-500:])
+    notes = [line for line in r.stdout.splitlines() if "input 1x1x1 (C x H x W) differs from" in line]
+    assert len(notes) == 1200 and notes[0].startswith("  [note] tidl_config_m0.txt: input 1x1x1 (C x H x W) differs "
+                                                      "from tidl_net_m0.bin's input data layer ")
+    assert within(r, net.stat().st_size)  # one file, linked 1,201 times

@@ -23,6 +23,7 @@ from .descriptor import DESCRIPTOR
 
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9]+)$")
 MAX_DEPTH = 64  # blocks within blocks: Intel's files nest 4 deep; deeper is not an architecture
+MAX_LINE = 4096  # characters of a line (Intel's longest is under 100): protobuf's parser is quadratic in a line
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,11 @@ def parse_arch_text(text: str, *, file: str | None = None) -> tuple[message.Mess
     protobuf text format, or that sets a declared field to a value of the wrong type.
     """
     lines = text.splitlines()  # LF, CRLF and CR alike
+    long = next((k for k, line in enumerate(lines) if len(line) > MAX_LINE), None)
+    if long is not None:  # protobuf's tokenizer copies the whole line at every failed try: quadratic in it
+        raise FormatError(f"line {long + 1} is {len(lines[long]):,} characters long: no architecture description "
+                          "has such a line (Intel's files' longest are under 100)", file=file, path=f"line {long + 1}",
+                          expected=f"lines of at most {MAX_LINE:,} characters")
     cls = arch_class()
     walker = _Walker(lines)
     try:
