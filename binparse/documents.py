@@ -105,6 +105,8 @@ def load_yaml(text: str, *, file: str | os.PathLike[str] | None = None, what: st
         raise FormatError(f"{what} is not YAML: {str(exc).splitlines()[0]}", file=name) from None
     except RecursionError:
         raise FormatError(f"{what} nests deeper than Python's YAML reader goes", file=name) from None
+    except (ValueError, OverflowError) as exc:  # a value YAML's constructors refuse (an integer of 5,000 digits)
+        raise FormatError(f"{what} cannot be read: {str(exc)[:200]}", file=name) from None
     finally:
         loader.dispose()
 

@@ -175,8 +175,15 @@ def _jsonable(v: Any) -> Any:
     return v
 
 
+PLAIN_BYTES = 32  # bytes of Python objects (a list's slot and its number) per byte of the fields made plain
+
+
 def plain_json(acc: Accessor) -> Any:
-    """Every seq field as JSON-ready values (bytes as hex; `-display: hex` integers as "0x…")."""
+    """Every seq field as JSON-ready values (bytes as hex; `-display: hex` integers as "0x…"); the
+    Python objects of as many as the buffer's bytes asked of the budget first."""
+    from . import budget
+    nbytes = memoryview(acc._mv).nbytes
+    budget.ask(PLAIN_BYTES * nbytes, f"every field of {nbytes:,} bytes as JSON values", file=acc._file)
     return _hexed(acc, _jsonable(to_plain(acc)))
 
 

@@ -104,6 +104,17 @@ def matches_any(name: str, patterns: tuple[str, ...]) -> bool:
 
 
 _NONSPACE = re.compile(r"\S")
+MAX_DIGITS = 100  # digits of an integer a file may write (no count, size or id has more than 20)
+
+
+def integer(text: str, base: int = 10) -> int:
+    """`int(text, base)` of a number a file writes; `ValueError` (as `int`'s) when it is not one or
+    has more than MAX_DIGITS digits (Python refuses 4,300 digits with a ValueError its readers do
+    not expect, and converting fewer is quadratic in them)."""
+    digits = len(text.strip().lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise ValueError(f"a number of {digits:,} digits (more than {MAX_DIGITS})")
+    return int(text, base)
 
 
 def statement_value(rest: str) -> str | None:
@@ -164,4 +175,4 @@ def xml_text(name: object, quote: bool = False) -> str:
     return text.replace('"', "&quot;").replace("'", "&apos;") if quote else text
 
 
-__all__ = ["LFS_POINTER", "is_lfs_pointer", "is_text", "matches_any", "name_matches", "pattern_endings", "shown", "shown_lines", "statement_value", "xml_text"]
+__all__ = ["LFS_POINTER", "MAX_DIGITS", "is_lfs_pointer", "is_text", "matches_any", "name_matches", "pattern_endings", "shown", "integer", "shown_lines", "statement_value", "xml_text"]

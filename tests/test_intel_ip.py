@@ -11,7 +11,7 @@ import pytest
 
 import binparse
 from binparse.doctor import doctor
-from binparse.errors import FormatError
+from binparse.errors import BinparseError, FormatError
 from binparse.formats.intel_dla.arch.mif import MifFile
 from binparse.formats.intel_dla.arch.roms import IpRom, kind_of
 from binparse.formats.intel_dla.arch.svh import IpParams
@@ -79,10 +79,11 @@ def test_mif_wide_words_are_little_endian_bytes() -> None:
     (b"WIDTH=8;DEPTH=4;CONTENT BEGIN 0 : 1G; END;", "not a base-16 number"),
     (b"WIDTH=8;CONTENT BEGIN 0 : 1; END;", "declares DEPTH"),
     (b"WIDTH=8;DEPTH=4;", "CONTENT BEGIN"),
-    (b"WIDTH=32;DEPTH=4000000000;CONTENT BEGIN [0..EE6B27FF] : 1; END;", "refused before allocating"),
+    (b"WIDTH=32;DEPTH=4000000000;CONTENT BEGIN [0..EE6B27FF] : 1; END;", "the MIF's words needs 16,000,000,000 bytes"),
+    (b"WIDTH=8;DEPTH=4;CONTENT BEGIN 0 : " + b"1" * 5000 + b"; END;", "expected at most 3 digits in HEX"),
 ])
 def test_mif_bad_input_is_named(text: bytes, message: str) -> None:
-    with pytest.raises(FormatError, match=message):
+    with pytest.raises(BinparseError, match=message):  # a FormatError, or the budget's refusal (BudgetError)
         MifFile(text, file="x.mif")
 
 

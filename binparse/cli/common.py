@@ -34,7 +34,10 @@ def open_source(path: str, args: argparse.Namespace) -> Any:
 def save_npy(path: str, arr: Any, what: str) -> None:
     """Write `arr` as .npy (`binparse.writes`: never through a link or onto a FIFO or device)."""
     import numpy as np
+    from .. import budget
     from ..writes import open_for_write
+    if not (isinstance(arr, np.ndarray) and arr.flags.c_contiguous):  # a strided view: copied whole first
+        budget.ask(int(np.asarray(arr).nbytes), f"the C-order copy of {shown(what)}")
     out = np.ascontiguousarray(arr)
     with open_for_write(path) as f:
         np.save(f, out, allow_pickle=False)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .. import budget
 from ..buffers import BufferLike, byte_view, reach, view
 from ..errors import LayoutError
 
@@ -61,6 +62,7 @@ class StridedLayout:
             raise LayoutError("tensor descriptor asks for an implausibly large buffer", path=self.name,
                               expected=f"at most {MAX_BUFFER:,} bytes", found=f"{self.nbytes:,} bytes",
                               hint="the descriptor (dims, pads, pitches) is probably corrupt")
+        budget.ask(self.nbytes, f"the device buffer of {self.name} ({self.nbytes:,} bytes)", path=self.name)
         return bytearray(self.nbytes)
 
     def pack(self, array: ArrayLike, into: BufferLike | None = None) -> BufferLike:

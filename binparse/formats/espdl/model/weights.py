@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ....accessors.espdl.weight_layouts import SCHEMA
+from .... import budget
 from ....errors import LayoutError
 
 LAYOUTS: dict[str, dict[str, object]] = SCHEMA["layouts"]
@@ -79,6 +80,9 @@ class WeightLayout:
     def stored_index(self) -> NDArray[np.int64]:
         """Element offset in the stored data of each logical element (an array of logical shape)."""
         shape = self.logical_shape
+        # the index arrays (k, e, blocked, tail, index: int64) of as many elements as the dims claim
+        budget.ask(40 * self.count, f"the element order of a {self.count:,}-element tensor (layout "
+                                    f"{self.name or 'none'})")
         if not self.block:
             return np.arange(self.count, dtype=np.int64).reshape(shape)
         b = self.block

@@ -12,7 +12,7 @@ against this reader's 57 ms (bench/bench_intel_mif.py; a Python call per word an
 the header before reading any content (a 300-byte file claiming DEPTH 4e9 gets a 16 GB array) and
 fills a range one word at a time in Python (a `[0..FFFFFFFF]` line never ends). This reader
 turns the digits of all one-value entries into words at once in numpy, checks DEPTH × WIDTH
-against the file's size before allocating (`MAX_WORD_BYTES`), and fills ranges by slices.
+against the command's budget before allocating (`binparse.budget`), and fills ranges by slices.
 
 Words are kept as little-endian bytes, `data` shape (DEPTH, ceil(WIDTH / 8)), uint8; `words()` is a
 zero-copy unsigned view when WIDTH fits 8, 16, 32 or 64 bits.
@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .... import budget
 from ....errors import FormatError
 
 CHUNK = 1 << 16  # entries converted at once
@@ -42,12 +43,6 @@ _DIGIT = np.full(256, 255, np.uint8)
 for _i, _c in enumerate(b"0123456789abcdefghijklmnopqrstuvwxyz"):
     _DIGIT[_c] = _i
     _DIGIT[bytes([_c]).upper()[0]] = _i
-
-
-def max_word_bytes(file_size: int) -> int:
-    """The most word bytes a MIF of `file_size` bytes may imply (ranges let a short line fill many
-    addresses): 8 × the file + 64 MiB, larger than any FPGA's on-chip memory."""
-    return 8 * file_size + (64 << 20)
 
 
 def _digits(values: Any, base: int, width: int, what: str, file: str | None) -> NDArray[np.uint8]:
@@ -146,7 +141,7 @@ class MifFile:
                               expected="CONTENT BEGIN ... END;", found="none")
         head = {k.upper().decode(): v.decode() for k, v in _HEADER.findall(text[:start.start()])}
         for key in ("WIDTH", "DEPTH"):
-            if key not in head or not head[key].isdigit() or int(head[key]) <= 0:
+            if key not in head or not head[key].isdigit() or len(head[key]) > 18 or int(head[key]) <= 0:
                 raise FormatError(f"a Quartus MIF declares {key} = a positive number;", file=self.file, path=key,
                                   found=head.get(key, "none"))
         self.width, self.depth = int(head["WIDTH"]), int(head["DEPTH"])
@@ -157,10 +152,7 @@ class MifFile:
                 raise FormatError(f"{key} is one of {', '.join(RADIXES)}", file=self.file, path=key, found=r)
         self.word_bytes = (self.width + 7) // 8
         need = self.depth * self.word_bytes
-        if need > max_word_bytes(self.size):
-            raise FormatError(f"DEPTH {self.depth:,} × WIDTH {self.width} claims {need:,} bytes of words, more than "
-                              f"a {self.size:,}-byte MIF may imply (8 × its size + 64 MiB): refused before "
-                              "allocating", file=self.file, path="DEPTH", found=self.depth)
+        budget.ask(need, f"DEPTH {self.depth:,} × WIDTH {self.width}: the MIF's words", file=self.file, path="DEPTH")
         self.data: NDArray[np.uint8] = np.zeros((self.depth, self.word_bytes), np.uint8)
         body = text[start.end():end]
         self.entries = body.count(b";")
@@ -260,4 +252,4 @@ class MifFile:
         return int(self.data.any(axis=1).sum())
 
 
-__all__ = ["MifFile", "RADIXES", "max_word_bytes"]
+__all__ = ["MifFile", "RADIXES"]

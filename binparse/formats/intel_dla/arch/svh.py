@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import FormatError
-from ....text import shown, statement_value
+from ....text import MAX_DIGITS, shown, statement_value
 
 # the head of a parameter line, up to its `=`; the value after it is cut by `statement_value` (an
 # expression with a lazy value before optional spaces and a comment tries every split: quadratic)
@@ -59,12 +59,12 @@ def _value(raw: str) -> Any:
     raw = raw.strip()
     if raw.startswith('"') and raw.endswith('"'):
         return raw[1:-1]
-    if re.fullmatch(r"-?\d+", raw):
+    if re.fullmatch(r"-?\d+", raw) and len(raw) <= MAX_DIGITS:  # a longer one is kept as its text
         return int(raw)
     if m := _SIZED.match(raw.replace(" ", "")):
         digits = m.group(4).replace("_", "")
         try:
-            return int(digits, _BASES[m.group(3).lower()])
+            return int(digits, _BASES[m.group(3).lower()]) if len(digits) <= 4096 else raw  # 16 Kibit at most
         except ValueError:
             return raw  # x/z bits: kept as text
     return raw

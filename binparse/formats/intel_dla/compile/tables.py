@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 from .... import csv_rows
 from ....errors import FormatError
 from ....filemap import guard
-from ....text import shown
+from ....text import integer, shown
 from ....progress import LONG_TABLE_ROWS, active, task
 from .arrow_read import INT64_MAX, Raw, parse_rows
 from .dialects import Dialect, detect, dialects
@@ -178,7 +178,7 @@ def _read_dump(d: Dialect, body: bytes, file: str | None) -> DumpTable:
                 row[role] = cell
                 continue
             try:
-                row[role] = int(cell)
+                row[role] = integer(cell)
             except ValueError:
                 raise FormatError("cell is not an integer", file=file, path=f"row {i}, column '{header}'",
                                   expected="an integer", found=cell) from None
@@ -221,7 +221,7 @@ def _locate_bad_cell(d: Dialect, body: bytes, file: str | None) -> None:
             if not (digits.isascii() and digits.isdigit()):
                 raise FormatError("cell is not an integer", file=file, path=where,
                                   expected="an integer", found=cell)
-            if int(digits) > INT64_MAX:
+            if len(digits) > 19 or int(digits) > INT64_MAX:
                 raise FormatError("number too large for an offset or index", file=file, path=where,
                                   expected=f"<= {INT64_MAX}", found=cell)
 

@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ....accessors.intel_dla.dla_runtime_output_configuration import SCHEMA
 from ....buffers import BufferLike, byte_view, view
+from .... import budget
 from ....documents import load_json
 from ....errors import FormatError, LayoutError
 from .folding import find_roles, output_mapping
@@ -139,6 +140,7 @@ class OutputConfiguration:
         if self.logical_offsets.size != self.logical_size:
             raise LayoutError("the mapping does not cover every logical element", expected=self.logical_size,
                               found=int(self.logical_offsets.size))
+        budget.ask(8 * self.logical_size, f"the gather of {self.logical_size:,} logical elements")
         g = np.empty(self.logical_size, np.int64)
         g[self.logical_offsets] = self.ip_offsets
         return g
@@ -173,6 +175,7 @@ class OutputConfiguration:
         arr = np.asarray(logical, dtype=np.float32)
         if arr.shape != self.logical_shape:
             raise LayoutError("array does not have the logical shape", expected=self.logical_shape, found=arr.shape)
+        budget.ask(2 * self.ip_size, f"the IP output buffer ({self.ip_size:,} FP16 elements)")
         buf = bytearray(self.ip_size * 2)
         ip = np.frombuffer(buf, "<f2")
         ip[self.ip_offsets] = arr.reshape(-1)[self.logical_offsets]

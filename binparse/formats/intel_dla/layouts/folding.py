@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .... import budget
 from ....errors import FormatError
 
 VECTOR_WIDTHS = (2, 4, 8, 16, 32, 64, 128)  # CVEC in {4..64}, KVEC 4..128; 2 in the manual's example
@@ -30,8 +31,14 @@ def ip_offsets(n: NDArray[Any], c: NDArray[Any], d: NDArray[Any], h: NDArray[Any
     return out
 
 
+GRID_BYTES = 96  # bytes a layout's element takes: its five coordinates, its IP and logical offsets (int64)
+
+
 def logical_grid(shape: tuple[int, int, int, int, int]) -> tuple[NDArray[np.int64], ...]:
-    """Flat (n, c, d, h, w) coordinates of every element of a logical NCDHW tensor, in C order."""
+    """Flat (n, c, d, h, w) coordinates of every element of a logical NCDHW tensor, in C order; the
+    arrays of a layout made from them (~12 int64 an element) asked of the budget first."""
+    count = int(np.prod(shape, dtype=object))
+    budget.ask(GRID_BYTES * count, f"the layout of a {'×'.join(map(str, shape))} tensor ({count:,} elements)")
     n, c, d, h, w = (np.asarray(x, dtype=np.int64).reshape(-1) for x in np.indices(shape, sparse=False))
     return n, c, d, h, w
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .... import budget
 from ....buffers import view
 from ....errors import FormatError, LayoutError
 from .folding import VECTOR_WIDTHS, Folding, find_roles, input_mapping
@@ -118,6 +119,7 @@ class InputConfiguration:
         if self.ip_size > 64 * arr.size + (1 << 20):
             raise LayoutError("the input's IP buffer is far larger than its elements", path=self.name,
                               expected=f"IP size near {arr.size:,} elements", found=f"{self.ip_size:,} elements")
+        budget.ask(2 * self.ip_size, f"the IP input buffer ({self.ip_size:,} FP16 elements)", path=self.name)
         buf = bytearray(self.ip_size * 2)
         np.frombuffer(buf, "<f2")[self.ip_offsets] = arr.reshape(-1)[self.logical_offsets]
         return buf

@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from .... import csv_rows
 from ....errors import FormatError
+from ....text import integer
 
 NETLOG_NAME_WIDTH = 50  # TI prints `%-50s` of the name's last 50 characters
 
@@ -97,7 +98,7 @@ def _lines(path: str | os.PathLike[str]) -> list[str]:
 
 def _int(text: str, file: str, line: int, what: str) -> int:
     try:
-        return int(text)
+        return integer(text)
     except ValueError:
         raise FormatError(f"not a number in {what}", file=file, path=f"line {line}", expected="an integer",
                           found=text.strip()) from None
@@ -159,7 +160,7 @@ def read_netlog(path: str | os.PathLike[str]) -> list[NetLogRow]:
     """The layer rows of TI's `*_netLog.txt`, checked against its "Num of Layer Detected" line."""
     file = str(path)
     lines = _lines(path)
-    declared = next((int(m.group(1)) for m in map(_COUNT.match, lines) if m), None)
+    declared = next((_int(m.group(1), file, 0, "Num of Layer Detected") for m in map(_COUNT.match, lines) if m), None)
     if declared is None:
         raise FormatError("not a TIDL netLog", file=file, expected="a 'Num of Layer Detected : N' line",
                           found=(lines[0][:60] if lines else "an empty file"))

@@ -20,7 +20,7 @@ from typing import Any
 
 from ....documents import load_yaml
 from ....errors import FormatError
-from ....text import shown
+from ....text import MAX_DIGITS, integer, shown
 
 MAX_RECORD = 4 << 20  # bytes: TI's records are a few KB; anything larger is not one
 
@@ -87,18 +87,18 @@ def read_metadata(path: str | os.PathLike[str]) -> Record:
                               found=line[:80])
         index, colon, name = key.partition(":")
         if not colon:
-            values[key] = int(value) if value.strip().lstrip("-").isdigit() else value
+            values[key] = integer(value) if value.strip().lstrip("-").isdigit() and len(value) <= MAX_DIGITS else value
             continue
-        if not index.isdigit() or int(index) > 10_000:
+        if not index.isdigit() or len(index) > 5 or int(index) > 10_000:
             raise FormatError("subgraph index is not a small number", file=os.fspath(path), path=f"line {n}",
                               found=index[:20])
         s = subs.setdefault(int(index), Subgraph(int(index)))
         items = [x for x in value.split(",") if x]
         if name == "subGraphName":
             s.name = value
-        elif name == "numInputs" and value.isdigit():
+        elif name == "numInputs" and value.isdigit() and len(value) <= MAX_DIGITS:
             s.num_inputs = int(value)
-        elif name == "numOutputs" and value.isdigit():
+        elif name == "numOutputs" and value.isdigit() and len(value) <= MAX_DIGITS:
             s.num_outputs = int(value)
         elif name == "inDataNames":
             s.inputs = items
@@ -109,9 +109,10 @@ def read_metadata(path: str | os.PathLike[str]) -> Record:
 
 def read_allowed(path: str | os.PathLike[str]) -> Record:
     words = _text(path).split()
-    if not words or not all(w.lstrip("-").isdigit() for w in words):
+    if not words or not all(w.lstrip("-").isdigit() and len(w) <= MAX_DIGITS for w in words):
         raise FormatError("allowedNode.txt holds numbers only, one a line", file=os.fspath(path),
-                          found=next((w for w in words if not w.lstrip("-").isdigit()), "nothing")[:40])
+                          found=next((w for w in words if not w.lstrip("-").isdigit() or len(w) > MAX_DIGITS),
+                                     "nothing")[:40])
     nums = [int(w) for w in words]
     count, at, subs = nums[0], 1, []
     if not 0 <= count <= len(nums):
