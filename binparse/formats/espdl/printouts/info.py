@@ -41,6 +41,7 @@ MAX_DIM = 2**31 - 1
 MAX_SHORT_LINES = 2_000_000  # lines read as Python strings whatever their length (the rest: 16 bytes a line)
 SECTIONS = {"initializers value:": "initializer", "values info:": "value", "test inputs value:": "test_input",
             "test outputs value:": "test_output"}
+_SEPARATORS = re.compile(r"[,x\s]+")
 _NODE = re.compile(r"^\s*(?P<outs>%.+?) = (?P<op>[\w.:]+)(?P<rest>[\[(].*)$")
 _DOC = re.compile(r"^b?['\"]?layout ==> (?P<layout>[^'\"]*)['\"]?$")
 
@@ -237,7 +238,7 @@ class _Reader:
         self.printed: tuple[int, ...] | None = None
         if text.strip() == "scalar":  # a tensor of no dims, as ONNX's printer names it
             return ()
-        parts = [p for p in re.split(r"[,x\s]+", text.strip()) if p]
+        parts = [p for p in _SEPARATORS.split(text.strip()) if p]
         try:
             vals = tuple(int(p) for p in parts)
         except ValueError:

@@ -34,10 +34,12 @@ from ....errors import FormatError
 CHUNK = 1 << 16  # entries converted at once
 RADIXES = {"BIN": 2, "OCT": 8, "HEX": 16, "DEC": 10, "UNS": 10}
 _COMMENTS = re.compile(rb"--[^\n]*|%[^%]*%")
-_HEADER = re.compile(rb"\s*(WIDTH|DEPTH|ADDRESS_RADIX|DATA_RADIX)\s*=\s*([0-9A-Za-z_]+)\s*;", re.I)
+# no leading \s*: findall tries every position, and a run of spaces before no keyword was scanned from each
+_HEADER = re.compile(rb"(WIDTH|DEPTH|ADDRESS_RADIX|DATA_RADIX)\s*=\s*([0-9A-Za-z_]+)\s*;", re.I)
 _BEGIN = re.compile(rb"\bCONTENT\s+BEGIN\b")  # searched in the upper-cased text
-_ENTRY = re.compile(rb"([^:;]+):([^;]*);")
-_SIMPLE = re.compile(rb"([0-9A-Za-z]+)\s*:\s*([-+0-9A-Za-z]+)\s*;")
+# a token starts after no token character, and is never given back (possessive): findall over a run of
+# 10^6 letters with no `:` after it tried every start and every split of the run
+_SIMPLE = re.compile(rb"(?<![0-9A-Za-z])([0-9A-Za-z]++)\s*+:\s*+([-+0-9A-Za-z]++)\s*+;")
 # 256 -> the digit's value (0..35), 255 for a byte that is no digit
 _DIGIT = np.full(256, 255, np.uint8)
 for _i, _c in enumerate(b"0123456789abcdefghijklmnopqrstuvwxyz"):
@@ -119,6 +121,17 @@ def _decimal(values: Any, width: int, signed: bool, file: str | None) -> NDArray
     return out
 
 
+def _entries(body: bytes) -> list[tuple[bytes, bytes]]:
+    """(address, values) of each `addr : values;` entry, cut at the `;` and the first `:` (an
+    expression `([^:;]+):([^;]*);` scanned a long entry with no `:` from each of its bytes)."""
+    out = []
+    for entry in body.split(b";")[:-1]:
+        address, colon, values = entry.partition(b":")
+        if colon and address.strip():
+            out.append((address, values))
+    return out
+
+
 def _most_digits(radix: str, width: int) -> int:
     """The most characters a WIDTH-bit number takes in `radix` (a sign included)."""
     base = RADIXES[radix]
@@ -167,7 +180,7 @@ class MifFile:
                     self.data[self._addresses(part[:, 0])] = self._values(part[:, 1], self.data_radix, self.width,
                                                                           "value")
         else:
-            self._fill(_ENTRY.findall(body))
+            self._fill(_entries(body))
 
     def _fitting(self, simple: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
         """`simple` with no address or value longer than its WIDTH's digits: the digit matrices are
