@@ -93,8 +93,8 @@ def test_doctor_refuses_a_torn_table(tmp_path: Path) -> None:
     struct.pack_into("<I", data, 12 + 16, 7000)  # subgraph 1 now starts past the end
     (tmp_path / NET.name).write_bytes(data)
     doc = doctor(tmp_path)
-    assert doc["status"] == "problem"
-    text = [f["text"] for f in doc["findings"] if f["level"] == "problem"][0]
+    assert doc["status"] == "not verified" and doc["not_verified"] == [NET.name]  # not read: as inspect, exit 2
+    text = [f["text"] for f in doc["findings"] if f["files"] == [NET.name]][0]
     assert "torn subgraph table: subgraph 1 lies outside the file" in text and "offset 7000 -> bytes 7,044..12,804" in text
 
 
