@@ -65,14 +65,16 @@ def conv(b: Builder, node: Any) -> None:
 
 
 def _matrix(b: Builder, name: str) -> str:
-    """A weight initializer as the (K, N) matrix of `x @ W` (ESP-DL dims [1, 1, K, N]), or an activation."""
+    """A weight initializer as the (K, N) matrix of `x @ W` (ESP-DL dims [1, 1, K, N], or the matrix
+    [..., K, N] itself), or an activation."""
     if name not in b.initializer_names:
         return b.value(name)
     t = b.model.tensor(name)
     if not t.layout.rank:
         return b.value(name)
-    _, w = _logical_weight(b, name)  # (N, 1, 1, K)
-    return b.const(np.ascontiguousarray(w.reshape(w.shape[0], -1).T, dtype=np.float32), name)
+    _, w = _logical_weight(b, name)  # (N, 1, 1, K) or (..., N, K)
+    m = np.swapaxes(w, -1, -2) if t.layout.matrix else w.reshape(w.shape[0], -1).T
+    return b.const(np.ascontiguousarray(m, dtype=np.float32), name)
 
 
 def gemm(b: Builder, node: Any) -> None:
