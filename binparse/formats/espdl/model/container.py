@@ -218,8 +218,11 @@ class EspdlFile(EspdlContainer):
         proto = export(self, model=getattr(options, "model", None), all_outputs=bool(getattr(options, "all_outputs", False)),
                        rounding=rounding)
         data: bytes = proto.SerializeToString()
+        props = {p.key: p.value for p in proto.metadata_props}
+        used = props.get("binparse.rounding", rounding)
+        why = f" ({props['binparse.rounding_evidence']})" if rounding == "auto" else ""
         return data, (f"ONNX opset {proto.opset_import[0].version}, {len(proto.graph.node)} nodes, "
-                      f"{len(proto.graph.input)} input(s), {len(proto.graph.output)} output(s), rounding {rounding}")
+                      f"{len(proto.graph.input)} input(s), {len(proto.graph.output)} output(s), rounding {used}{why}")
 
     def check_export(self, options: Any) -> Any:
         """The `Exportable` protocol: each model's export run on its own test inputs (`onnx.verify`)."""

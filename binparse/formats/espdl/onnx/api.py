@@ -23,8 +23,11 @@ def _file(source: Any, key: str | bytes | None) -> Any:
 def export(source: Any, *, model: str | None = None, key: str | bytes | None = None, all_outputs: bool = False,
            rounding: str = DEFAULT_ROUNDING) -> Any:
     """An `onnx.ModelProto` of an .espdl model (a path, `EspdlFile` or `EspdlModel`); `model` names the
-    model of a pack, `key` (32 hex digits or 16 bytes) decrypts an encrypted one."""
-    return to_onnx(pick_model(_file(source, key), model), all_outputs=all_outputs, rounding=rounding)
+    model of a pack, `key` (32 hex digits or 16 bytes) decrypts an encrypted one. `rounding` "auto"
+    chooses per model from evidence (`rounding.decide`; the model property `binparse.rounding_evidence`
+    says which)."""
+    m = pick_model(_file(source, key), model)
+    return to_onnx(m, all_outputs=all_outputs, rounding=rounding)
 
 
 def check(source: Any, *, model: str | None = None, key: str | bytes | None = None,

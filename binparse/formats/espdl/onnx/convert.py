@@ -17,10 +17,11 @@ import numpy as np
 from ....errors import BinparseError, FormatError, UsageError
 from .builder import ROUNDINGS, Builder
 from .ops import OPS
+from .rounding import AUTO, decide
 
 OPSET = 21  # QuantizeLinear/DequantizeLinear of int16, Gelu, ReduceMean with axes as an input
 IR_VERSION = 10
-DEFAULT_ROUNDING = "half-even"
+DEFAULT_ROUNDING = "auto"  # chosen per model from evidence (rounding.py)
 
 
 def layout_of(model: Any) -> str:
@@ -113,19 +114,27 @@ def _exposed(b: Builder, model: Any, names: list[str]) -> list[Any]:
     return out
 
 
-def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_ROUNDING) -> Any:
-    """The ONNX ModelProto of one ESP-DL model (`EspdlModel`: `EspdlFile.models[i]`).
-
-    `all_outputs`: every tensor a node makes is also a graph output (to compare with the chip's
-    dumps layer by layer). `rounding`: the chip's, "half-up" (ESP32-S3) or "half-even" (ESP32-P4).
-    """
-    if rounding not in ROUNDINGS:
-        raise UsageError(f"unknown rounding {rounding!r}", expected=list(ROUNDINGS), found=rounding)
+def need_key(model: Any) -> None:
+    """An encrypted model without its key: the error says to pass it (as `inspect` does)."""
     if getattr(model, "encrypted", False) and getattr(model, "key", None) is None:
         raise BinparseError("the model is encrypted (AES-128-CTR): its graph cannot be read without its key",
                             file=model.file, path=f"model {model.name or '(model)'}",
                             hint="pass --key HEX (32 hex digits; Python: key=...)")
+
+
+def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_ROUNDING) -> Any:
+    """The ONNX ModelProto of one ESP-DL model (`EspdlModel`: `EspdlFile.models[i]`).
+
+    `all_outputs`: every tensor a node makes is also a graph output (to compare with the chip's
+    dumps layer by layer). `rounding`: the chip's, "half-up" (ESP32-S3) or "half-even" (ESP32-P4), or
+    "auto": chosen from the model's test values, its `.json` record or its layouts (`rounding.decide`).
+    """
+    if rounding not in (*ROUNDINGS, AUTO):
+        raise UsageError(f"unknown rounding {rounding!r}", expected=[*ROUNDINGS, AUTO], found=rounding)
+    need_key(model)
     refuse_unsupported(model)
+    choice = decide(model, rounding)
+    rounding = choice.rounding
     g = model.graph
     b = Builder(model, rounding, layout_of(model))
     outputs = [v.name for v in g.outputs]
@@ -159,7 +168,8 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
     except Exception:  # noqa: BLE001  (onnx's InferenceError and others: the run says what is wrong)
         pass
     exps = {name: b.exponent(name) for name in outputs}
-    helper.set_model_props(proto, {"binparse.rounding": rounding, "binparse.source": str(model.file or ""),
+    helper.set_model_props(proto, {"binparse.rounding": rounding, "binparse.rounding_evidence": choice.evidence,
+                                   "binparse.source": str(model.file or ""),
                                    "binparse.exponents": ",".join(f"{k}={v}" for k, v in exps.items() if v is not None)})
     return proto
 
@@ -177,5 +187,5 @@ def pick_model(obj: Any, name: str | None = None) -> Any:
     return models[0]
 
 
-__all__ = ["DEFAULT_ROUNDING", "OPSET", "interface_dims", "layout_of", "pick_model", "refuse_unsupported",
+__all__ = ["DEFAULT_ROUNDING", "OPSET", "interface_dims", "layout_of", "need_key", "pick_model", "refuse_unsupported",
            "to_onnx", "unsupported"]
