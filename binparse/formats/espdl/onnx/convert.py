@@ -25,8 +25,34 @@ DEFAULT_ROUNDING = "auto"  # chosen per model from evidence (rounding.py)
 
 
 def layout_of(model: Any) -> str:
-    """"nchw" for EDL1 models (ONNX's dims in the graph), "nhwc" for EDL2 (esp-ppq's N, H, W, C graph)."""
-    return "nchw" if getattr(model, "generation", "edl2") == "edl1" else "nhwc"
+    """"nchw" for EDL1 models (ONNX's dims in the graph), "nhwc" for EDL2 (esp-ppq's N, H, W, C graph).
+    An EDL1 model whose graph is N, H, W, C (esp-dl's test-app models: input 1x32x32x16 into a Conv of 16
+    input channels) says so by its Conv inputs: their channels are last, not second (`_conv_votes`)."""
+    if getattr(model, "generation", "edl2") != "edl1":
+        return "nhwc"
+    last, second = _conv_votes(model.graph)
+    return "nhwc" if last > second else "nchw"
+
+
+def _conv_votes(g: Any) -> tuple[int, int]:
+    """(Conv inputs whose channels are on the last axis only, on axis 1 only): the channels a Conv reads
+    are its weight's C (dims [H, W, C, N]) times its group, or a depthwise weight's C."""
+    info = {v.name: v for v in (*g.value_info, *g.inputs, *g.outputs)}
+    weights = {t.name: t for t in g.initializers}
+    last = second = 0
+    for n in g.nodes:
+        if n.op_type != "Conv" or len(n.inputs) < 2 or n.inputs[1] not in weights:
+            continue
+        v, w = info.get(n.inputs[0]), weights[n.inputs[1]]
+        if v is None or v.dims is None or len(v.dims) != 4 or len(w.dims) != 4:
+            continue
+        depthwise = g.depthwise(w.name)
+        channels = int(w.dims[2]) * (1 if depthwise else int(n.attributes.get("group") or 1))
+        if v.dims[3] == channels and v.dims[1] != channels:
+            last += 1
+        elif v.dims[1] == channels and v.dims[3] != channels:
+            second += 1
+    return last, second
 
 
 def unsupported(graph: Any) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import FormatError
+from . import exact
 from .builder import Builder
 
 ACTIVATIONS = ("Linear", "Relu")
@@ -56,8 +57,14 @@ def conv(b: Builder, node: Any) -> None:
     if a.get("auto_pad") not in (None, "", "NOTSET"):
         attrs["auto_pad"] = str(a["auto_pad"])
         attrs.pop("pads", None)
-    inputs = [b.channels_first(b.value(src), rank or spatial + 2, node.name),
-              b.const(np.ascontiguousarray(w, dtype=np.float32), node.inputs[1])]
+    x = b.channels_first(b.value(src), rank or spatial + 2, node.name)
+    if exact.eligible(b, src, node.inputs[1], node.outputs[0]):  # the chip's integers, accumulated exactly
+        q = t.to_logical() if not t.layout.is_view else t.array()
+        q = np.ascontiguousarray(np.moveaxis(q, -1, 0 if t.layout.depthwise else 1))
+        y = exact.conv(b, node, x, q, attrs, rank or spatial + 2)
+        b.bind(node.outputs[0], b.channels_back(y, rank or spatial + 2, node.name), requantize=False)
+        return
+    inputs = [x, b.const(np.ascontiguousarray(w, dtype=np.float32), node.inputs[1])]
     if len(node.inputs) > 2 and node.inputs[2]:
         inputs.append(b.const(b.real(node.inputs[2]).reshape(-1), node.inputs[2]))
     y = _activation(b, node, b.op("Conv", inputs, node.name, **attrs))
@@ -82,8 +89,10 @@ def gemm(b: Builder, node: Any) -> None:
     if int(a.get("transA") or 0):
         raise FormatError(f"Gemm {node.name!r} has transA = 1, which ESP-DL's exports do not write", file=b.model.file,
                           expected="transA 0", found=1)
-    y = b.op("MatMul", [b.value(node.inputs[0]), _matrix(b, node.inputs[1])], node.name)
     alpha, beta = float(a.get("alpha", 1.0) or 1.0), float(a.get("beta", 1.0) or 1.0)
+    if alpha == beta == 1.0 and _exact_matmul(b, node):
+        return
+    y = b.op("MatMul", [b.value(node.inputs[0]), _matrix(b, node.inputs[1])], node.name)
     if alpha != 1.0:
         y = b.op("Mul", [y, b.scalar(alpha)], node.name)
     if len(node.inputs) > 2 and node.inputs[2]:
@@ -92,7 +101,24 @@ def gemm(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], _activation(b, node, y))
 
 
+def _exact_matmul(b: Builder, node: Any) -> bool:
+    """x @ W on the chip's integers (`exact.matmul`) when W is a quantized weight initializer."""
+    w = node.inputs[1]
+    if w not in b.initializer_names or node.inputs[0] in b.initializer_names:
+        return False
+    t = b.model.tensor(w)
+    if not t.layout.rank or not exact.eligible(b, node.inputs[0], w, node.outputs[0]):
+        return False
+    q = t.to_logical() if not t.layout.is_view else t.array()
+    m = np.swapaxes(q, -1, -2) if t.layout.matrix else q.reshape(q.shape[0], -1).T
+    y = exact.matmul(b, node, b.value(node.inputs[0]), np.ascontiguousarray(m), int(m.shape[-1]))
+    b.bind(node.outputs[0], y, requantize=False)
+    return True
+
+
 def matmul(b: Builder, node: Any) -> None:
+    if _exact_matmul(b, node):
+        return
     y = b.op("MatMul", [_matrix(b, node.inputs[0]) if node.inputs[0] in b.initializer_names else b.value(node.inputs[0]),
                         _matrix(b, node.inputs[1])], node.name)
     b.bind(node.outputs[0], _activation(b, node, y))
