@@ -84,8 +84,8 @@ class ModelTensor:
             nb = lay.dims[-2] // b
             v = flat[:nb * b * int(np.prod(spatial))].reshape(nb, *spatial, b)
             return np.moveaxis(v, 0, -2)
-        inner = lay.dims[:-1]
-        nb = lay.dims[-1] // b
+        inner, n = (lay.dims[:-1], lay.dims[-1]) if not lay.grouped else ((*lay.dims[:-2], lay.dims[-1]), lay.dims[-2])
+        nb = n // b
         v = flat[:nb * b * int(np.prod(inner))].reshape(nb, *inner, b)
         return np.moveaxis(v, -1, 1)
 

@@ -43,13 +43,19 @@ class WeightLayout:
     block: int  # lanes per block, 0 when not blocked
     depthwise: bool = False
     matrix: bool = False  # dims [..., C, N] of a MatMul/Gemm weight: the layout's spatial dims are 1
+    grouped: bool = False  # a Conv of 1 < group < channels: dims [*spatial, N, C/group] (see `of`)
 
     @classmethod
     def of(cls, name: str | None, dims: tuple[int, ...], depthwise: bool = False, *, tensor: str | None = None,
            file: str | None = None) -> WeightLayout:
         """The layout `name` of a weight of `dims`. A layout of rank r given fewer dims (at least 2, not
         depthwise) is a MatMul/Gemm matrix [..., C, N]: esp-ppq (`ResetParamLayoutPattern`, MatMul and
-        Gemm) lays each [C, N] out as the conv filter [1, 1, C, N] and keeps the ONNX dims."""
+        Gemm) lays each [C, N] out as the conv filter [1, 1, C, N] and keeps the ONNX dims.
+
+        A weight of a Conv with group > 1 whose last dim is not 1 is a grouped (not depthwise) Conv:
+        esp-ppq (`reset_conv_filter_layout`, its group > 1 branch) writes it as a depthwise one: the
+        output channels N blocked as for a Conv, the unaligned rest as (C/g, *spatial, rest), the `c`
+        target's bytes (*spatial, C/g, N), and dims [*spatial, N, C/g]."""
         canon = ALIASES.get(name or "", name or "")
         spec = LAYOUTS.get(canon)
         if spec is None:  # unknown or absent: read as stored (row-major dims), said so by `known`
@@ -64,7 +70,8 @@ class WeightLayout:
                               expected=f"{rank} dims ([H, W, C, N] or [W, C, N]), or [..., C, N] not depthwise",
                               found=list(dims), hint="the layout name and the dims of this weight disagree: "
                               "the file is damaged or written by an esp-ppq binparse does not know")
-        return cls(name or "", canon, dims, rank, block, depthwise, matrix)
+        grouped = depthwise and bool(rank) and len(dims) == rank and dims[-1] != 1
+        return cls(name or "", canon, dims, rank, block, depthwise and not grouped, matrix, grouped)
 
     @property
     def known(self) -> bool:
@@ -85,6 +92,8 @@ class WeightLayout:
         [..., C, N]; dims as stored otherwise."""
         if self.matrix:
             return (*self.dims[:-2], self.dims[-1], self.dims[-2])
+        if self.grouped:
+            return (self.dims[-2], *self.dims[:-2], self.dims[-1])
         if self.rank:
             return (self.dims[-1], *self.dims[:-1])
         return self.dims
@@ -92,6 +101,8 @@ class WeightLayout:
     @property
     def is_view(self) -> bool:
         """True when the logical form is a reshape of the stored elements (no blocking to undo)."""
+        if self.grouped:
+            return False
         if not self.block:
             return True
         k, inner = self._blocked_axes()
@@ -103,11 +114,15 @@ class WeightLayout:
             return self.dims[-2], int(prod(self.dims[:-2]))
         if self.matrix:
             return self.dims[-1], self.dims[-2]
+        if self.grouped:
+            return self.dims[-2], int(prod(self.dims[:-2])) * self.dims[-1]
         return self.dims[-1], int(prod(self.dims[:-1]))
 
     def stored_index(self) -> NDArray[np.int64]:
         """Element offset in the stored data of each logical element (an array of logical shape)."""
         shape = self.logical_shape
+        if self.grouped:
+            return self._grouped_index()
         if not self.block:
             return np.arange(self.count, dtype=np.int64).reshape(shape)
         b = self.block
@@ -128,6 +143,27 @@ class WeightLayout:
             one = k_count * inner
             return (np.arange(self.batch, dtype=np.int64)[:, None, None] * one + index[None]).reshape(shape)
         return index.reshape(shape)
+
+
+    def _grouped_index(self) -> NDArray[np.int64]:
+        """A grouped Conv's weight, logical (N, *spatial, C/g): blocks of `block` output channels with
+        (*spatial, C/g, lane) inside, then the rest as (C/g, *spatial, rest); unblocked (`c`):
+        (*spatial, C/g, N)."""
+        n, cg = self.dims[-2], self.dims[-1]
+        spatial = int(prod(self.dims[:-2]))
+        k = np.arange(n, dtype=np.int64)[:, None, None]
+        hw = np.arange(spatial, dtype=np.int64)[None, :, None]
+        c = np.arange(cg, dtype=np.int64)[None, None, :]
+        if not self.block:
+            index = (hw * cg + c) * n + k
+        else:
+            b = self.block
+            aligned, inner = n // b * b, spatial * cg
+            rest = n - aligned
+            blocked = (k // b) * inner * b + (hw * cg + c) * b + k % b
+            tail = aligned * inner + (c * spatial + hw) * rest + (k - aligned)
+            index = np.where(k < aligned, blocked, tail)
+        return index.reshape(self.logical_shape)
 
 
 __all__ = ["DTYPES", "LAYOUTS", "PREFIX", "WeightLayout", "layout_name"]

@@ -22,13 +22,21 @@ def binary(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], y)
 
 
-def prelu(b: Builder, node: Any) -> None:
+def slope(b: Builder, node: Any) -> str:
+    """PRelu's slope, shaped to broadcast on the channel axis (last in N, H, W, C graphs)."""
     x = node.inputs[0]
-    slope: Any = b.real(node.inputs[1]).reshape(-1)
+    values: Any = b.real(node.inputs[1])
+    if values.ndim >= 2:  # already in the dims ONNX broadcasts (a graph esp-ppq left N, C, H, W: [C, 1, 1])
+        return b.const(values, node.inputs[1])
+    values = values.reshape(-1)
     rank = b.rank(x)
-    if slope.size > 1 and b.layout == "nchw" and rank > 2:  # channels on axis 1
-        slope = slope.reshape((slope.size,) + (1,) * (rank - 2))
-    b.bind(node.outputs[0], b.op("PRelu", [b.value(x), b.const(slope, node.inputs[1])], node.name))
+    if values.size > 1 and b.layout == "nchw" and rank > 2:  # channels on axis 1
+        values = values.reshape((values.size,) + (1,) * (rank - 2))
+    return b.const(values, node.inputs[1])
+
+
+def prelu(b: Builder, node: Any) -> None:
+    b.bind(node.outputs[0], b.op("PRelu", [b.value(node.inputs[0]), slope(b, node)], node.name))
 
 
 _UNARY_ATTRS = {"LeakyRelu": ("alpha",), "Softmax": ("axis",)}
@@ -54,4 +62,4 @@ def requantize(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], b.value(node.inputs[0]))
 
 
-__all__ = ["binary", "prelu", "reduce", "requantize", "unary"]
+__all__ = ["binary", "prelu", "reduce", "requantize", "slope", "unary"]
