@@ -45,13 +45,16 @@ def _p(*shape: int) -> nn.Parameter:
     return nn.Parameter(torch.randn(*shape) * 0.5)
 
 
-class LstmHead(nn.Module):
+class Recurrent(nn.Module):
+    """As esp-dl's tools/ops_test (LSTM_TEST, GRU_TEST): (seq, batch, input), every output returned."""
+
     def __init__(self, cell: type) -> None:
         super().__init__()
-        self.rnn = cell(input_size=8, hidden_size=8, batch_first=True)
+        self.rnn = cell(input_size=8, hidden_size=8)
 
-    def forward(self, x: Any) -> Any:
-        return self.rnn(x)[0]
+    def forward(self, x: Any, *state: Any) -> Any:  # esp-ppq needs the initial states as inputs
+        out, last = self.rnn(x, tuple(state) if len(state) > 1 else state[0])
+        return (out, *last) if isinstance(last, tuple) else (out, last)
 
 
 # name -> (module factory, input shape(s))
@@ -96,8 +99,11 @@ MODELS: dict[str, tuple[Callable[[], nn.Module], list[list[int]]]] = {
     "depth_to_space": (lambda: nn.PixelShuffle(2), [[1, 16, 3, 3]]),
     "space_to_depth": (lambda: nn.PixelUnshuffle(2), [[1, 4, 4, 4]]),
     "layer_norm": (lambda: nn.LayerNorm(10), [[1, 4, 10]]),
-    "lstm": (lambda: LstmHead(nn.LSTM), [[1, 5, 8]]),
-    "gru": (lambda: LstmHead(nn.GRU), [[1, 5, 8]]),
+    "lstm": (lambda: Recurrent(nn.LSTM), [[3, 1, 8], [1, 1, 8], [1, 1, 8]]),
+    "gru": (lambda: Recurrent(nn.GRU), [[3, 1, 8], [1, 1, 8]]),
+    "rms_norm": (lambda: Fn(lambda m, x: x * torch.rsqrt(torch.mean(x * x, dim=-1, keepdim=True) + 1e-6) * m.w,
+                            {"w": _p(10)}), [[1, 4, 10]]),
+    "lp_norm": (lambda: Fn(lambda m, x: nn.functional.normalize(x, dim=-1)), [[1, 4, 10]]),
     "add_mul": (lambda: Fn(lambda m, x, y: x * y + x - y / 2), [[1, 4, 5, 5], [1, 4, 5, 5]]),
     "div": (lambda: Fn(lambda m, x, y: x / (torch.abs(y) + 0.5)), [[1, 4, 5, 5], [1, 4, 5, 5]]),
     "pool": (lambda: nn.Sequential(nn.MaxPool2d(2), nn.AvgPool2d(2, ceil_mode=True)), [[1, 4, 8, 8]]),
@@ -122,9 +128,9 @@ def make(name: str, target: str, bits: int, out: Path) -> str:
     torch.manual_seed(0)
     model = factory().eval()
     multi = len(shapes) > 1
-    data = [[torch.randn(*s[1:]) for s in shapes] if multi else torch.randn(*shapes[0][1:]) for _ in range(8)]
-    loader = DataLoader(data, batch_size=1, shuffle=False)
-    collate = (lambda x: [t.to("cpu") for t in x]) if multi else (lambda x: x.to("cpu"))
+    data = [[torch.randn(*s) for s in shapes] if multi else torch.randn(*shapes[0]) for _ in range(8)]
+    loader = DataLoader(data, batch_size=1, shuffle=False)  # batches of one: the model's own shapes are x[0]
+    collate = (lambda x: [t[0].to("cpu") for t in x]) if multi else (lambda x: x[0].to("cpu"))
     folder = out / target
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}_s{bits}.espdl"
