@@ -96,7 +96,8 @@ class EspdlModel:
         if t is not None:
             inferred = self.inferred_layouts.get(t.name, "") if t.role == "initializer" and not t.layout else ""
             lay = WeightLayout.of(t.layout or inferred or None, t.dims, g.depthwise(t.name), tensor=t.name,
-                                  file=self.file) if t.role == "initializer" else WeightLayout.of(None, t.dims)
+                                  file=self.file, matmul=g.matmul_weight(t.name)) \
+                if t.role == "initializer" else WeightLayout.of(None, t.dims)
             meant = g.narrow_by_table.get(t.path, ())
             return ModelTensor(t, lay, self.payload, self.file, self.payload_offset, bool(inferred), meant)
         raise FormatError(f"no tensor named {name!r} in model {self.name or '(model)'}", file=self.file,

@@ -47,10 +47,11 @@ class WeightLayout:
 
     @classmethod
     def of(cls, name: str | None, dims: tuple[int, ...], depthwise: bool = False, *, tensor: str | None = None,
-           file: str | None = None) -> WeightLayout:
+           file: str | None = None, matmul: bool = False) -> WeightLayout:
         """The layout `name` of a weight of `dims`. A layout of rank r given fewer dims (at least 2, not
         depthwise) is a MatMul/Gemm matrix [..., C, N]: esp-ppq (`ResetParamLayoutPattern`, MatMul and
-        Gemm) lays each [C, N] out as the conv filter [1, 1, C, N] and keeps the ONNX dims.
+        Gemm) lays each [C, N] out as the conv filter [1, 1, C, N] and keeps the ONNX dims; a MatMul's
+        weight (`matmul`) is such a matrix whatever its rank ([1, 5, C, N]: 5 matrices).
 
         A weight of a Conv with group > 1 whose last dim is not 1 is a grouped (not depthwise) Conv:
         esp-ppq (`reset_conv_filter_layout`, its group > 1 branch) writes it as a depthwise one: the
@@ -61,7 +62,7 @@ class WeightLayout:
         if spec is None:  # unknown or absent: read as stored (row-major dims), said so by `known`
             return cls(name or "", "", dims, 0, 0, depthwise)
         rank, block = int(spec["rank"]), int(spec["block"])  # type: ignore[call-overload]
-        matrix = bool(rank) and 2 <= len(dims) < rank and not depthwise
+        matrix = bool(rank) and 2 <= len(dims) and (len(dims) < rank or matmul) and not depthwise
         if rank and len(dims) != rank and not matrix:
             what = f"weight {tensor!r}" if tensor else "a weight"
             raise LayoutError(f"{what}: layout {name} needs {rank} dims (or 2 or {rank - 1} for a MatMul/Gemm "

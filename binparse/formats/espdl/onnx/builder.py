@@ -42,7 +42,7 @@ class Builder:
         from .deps import need
         self.onnx = need("onnx", purpose="exporting an ESP-DL model to ONNX", file=model.file)
         self.model, self.graph = model, model.graph
-        self.rounding, self.layout = rounding, layout  # layout: "nhwc" (EDL2) or "nchw" (EDL1)
+        self.rounding, self.layout = rounding, layout  # "nhwc" (EDL2), "nchw" (EDL1), "onnx" (EDL1 without Conv)
         self.nodes: list[Any] = []
         self.initializers: list[Any] = []
         self.names: dict[str, str] = {}  # ESP-DL tensor -> ONNX value holding it
@@ -171,11 +171,11 @@ class Builder:
 
     # ---- layouts
     def channels_first(self, x: str, rank: int, base: str) -> str:
-        return x if self.layout == "nchw" or rank not in TO_FIRST else self.op("Transpose", [x], base,
+        return x if self.layout != "nhwc" or rank not in TO_FIRST else self.op("Transpose", [x], base,
                                                                                  perm=TO_FIRST[rank])
 
     def channels_back(self, x: str, rank: int, base: str) -> str:
-        return x if self.layout == "nchw" or rank not in TO_LAST else self.op("Transpose", [x], base,
+        return x if self.layout != "nhwc" or rank not in TO_LAST else self.op("Transpose", [x], base,
                                                                                perm=TO_LAST[rank])
 
 

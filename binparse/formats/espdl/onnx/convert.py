@@ -25,13 +25,42 @@ DEFAULT_ROUNDING = "auto"  # chosen per model from evidence (rounding.py)
 
 
 def layout_of(model: Any) -> str:
-    """"nchw" for EDL1 models (ONNX's dims in the graph), "nhwc" for EDL2 (esp-ppq's N, H, W, C graph).
+    """"nchw" for EDL1 models (ONNX's dims in the graph), "nhwc" for EDL2 (esp-ppq's N, H, W, C graph);
+    "onnx" for an EDL1 model without a Conv (esp-dl's test-app models of Sub, MatMul, pooling...): its
+    dims are ONNX's and its test values are stored in them, nothing is moved at its edges.
     An EDL1 model whose graph is N, H, W, C (esp-dl's test-app models: input 1x32x32x16 into a Conv of 16
     input channels) says so by its Conv inputs: their channels are last, not second (`_conv_votes`)."""
     if getattr(model, "generation", "edl2") != "edl1":
         return "nhwc"
     last, second = _conv_votes(model.graph)
-    return "nhwc" if last > second else "nchw"
+    more_last, more_second = _spatial_votes(model.graph)
+    last, second = last + more_last, second + more_second
+    if last != second:
+        return "nhwc" if last > second else "nchw"
+    if not any(n.op_type == "Conv" for n in model.graph.nodes):
+        return "onnx"  # no image model: the graph's dims are ONNX's own, the test values' too (no transposes)
+    return "nchw"
+
+
+SPATIAL = ("MaxPool", "AveragePool", "GlobalAveragePool", "Resize")
+
+
+def _spatial_votes(g: Any) -> tuple[int, int]:
+    """(pooling/Resize nodes whose 4-D input and output keep the last axis and change axis 1, that keep
+    axis 1 and change the last): channels are the axis such an op never changes."""
+    info = {v.name: v for v in (*g.value_info, *g.inputs, *g.outputs)}
+    last = second = 0
+    for n in g.nodes:
+        if n.op_type not in SPATIAL or not n.inputs or not n.outputs:
+            continue
+        a, b = info.get(n.inputs[0]), info.get(n.outputs[0])
+        if a is None or b is None or a.dims is None or b.dims is None or len(a.dims) != 4 or len(b.dims) != 4:
+            continue
+        if a.dims[3] == b.dims[3] and a.dims[1] != b.dims[1]:
+            last += 1
+        elif a.dims[1] == b.dims[1] and a.dims[3] != b.dims[3]:
+            second += 1
+    return last, second
 
 
 def _conv_votes(g: Any) -> tuple[int, int]:

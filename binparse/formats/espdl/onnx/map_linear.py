@@ -116,11 +116,33 @@ def _exact_matmul(b: Builder, node: Any) -> bool:
     return True
 
 
+def _unblocked(b: Builder, name: str, base: str) -> str:
+    """A MatMul's second input when it is an activation: esp-ppq inserts the Reshape/Transpose/Slice/
+    Concat nodes that lay it out as the chip's MatMul reads it (`InsertPreNodeOfMatMulPattern`): the
+    matrix form of a weight, [..., C, N] blocked by 16 (int8) or 8 (int16) output lanes on S3/P4, (N, C)
+    on the C target (esp-dl `dl_module_matmul.hpp` takes it as its filter). Undone here by a Gather."""
+    info = b.info.get(name)
+    if b.exponent(name) is None or info is None or info.dims is None or len(info.dims) < 2 or None in info.dims:
+        return b.value(name)
+    from ..model.weights import WeightLayout
+    from .rounding import c_target
+    block = 0 if c_target(b.model) else 16 if str(info.dtype) == "int8" else 8
+    dims = tuple(int(d) for d in info.dims)
+    lay = WeightLayout("matmul input", "matmul input", dims, 4, block, matrix=True)
+    flat = b.op("Reshape", [b.value(name), b.const(np.array([-1], dtype=np.int64), "flat")], base)
+    x = b.op("Gather", [flat, b.const(lay.stored_index().reshape(-1), f"{name}/unblock")], base, axis=0)
+    x = b.op("Reshape", [x, b.const(np.array(lay.logical_shape, dtype=np.int64), "shape")], base)
+    perm = [*range(len(dims) - 2), len(dims) - 1, len(dims) - 2]
+    return b.op("Transpose", [x], base, perm=perm)
+
+
 def matmul(b: Builder, node: Any) -> None:
     if _exact_matmul(b, node):
         return
+    second = node.inputs[1]
+    w = _matrix(b, second) if second in b.initializer_names else _unblocked(b, second, node.name)
     y = b.op("MatMul", [_matrix(b, node.inputs[0]) if node.inputs[0] in b.initializer_names else b.value(node.inputs[0]),
-                        _matrix(b, node.inputs[1])], node.name)
+                        w], node.name)
     b.bind(node.outputs[0], _activation(b, node, y))
 
 

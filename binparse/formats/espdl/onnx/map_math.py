@@ -30,7 +30,7 @@ def slope(b: Builder, node: Any) -> str:
         return b.const(values, node.inputs[1])
     values = values.reshape(-1)
     rank = b.rank(x)
-    if values.size > 1 and b.layout == "nchw" and rank > 2:  # channels on axis 1
+    if values.size > 1 and b.layout != "nhwc" and rank > 2:  # channels on axis 1
         values = values.reshape((values.size,) + (1,) * (rank - 2))
     return b.const(values, node.inputs[1])
 

@@ -55,15 +55,7 @@ def platform_rounding(platform: str) -> str | None:
 
 
 def from_record(model: Any) -> Choice | None:
-    path = record_beside(model)
-    if path is None:
-        return None
-    from ....errors import BinparseError
-    from ..printouts.record import QuantRecord
-    try:
-        platforms = QuantRecord.read(path).platforms
-    except (BinparseError, OSError):
-        return None
+    platforms = record_platforms(model)
     found = {platform_rounding(p) for p in platforms} - {None}
     if len(found) != 1:
         return None
@@ -71,6 +63,30 @@ def from_record(model: Any) -> Choice | None:
     assert rounding is not None
     names = ", ".join(sorted(platforms))
     return Choice(rounding, f"the .json record beside it dispatches its ops to {names}: esp-ppq rounds {rounding} there")
+
+
+def record_platforms(model: Any) -> dict[str, int]:
+    """The platforms of the `.json` record beside the model ({} without one)."""
+    path = record_beside(model)
+    if path is None:
+        return {}
+    from ....errors import BinparseError
+    from ..printouts.record import QuantRecord
+    try:
+        return dict(QuantRecord.read(path).platforms)
+    except (BinparseError, OSError):
+        return {}
+
+
+def c_target(model: Any) -> bool:
+    """True when the model says it was made for esp-ppq's C target: its weights in the unblocked
+    layouts, or its record's platforms ESPDL_C_*."""
+    try:
+        names = {t.layout for t in model.graph.initializers if t.layout}
+    except Exception:  # noqa: BLE001
+        names = set()
+    platforms = record_platforms(model)
+    return bool(names & UNBLOCKED) or (bool(platforms) and all(p.startswith("ESPDL_C_") for p in platforms))
 
 
 def from_layouts(model: Any) -> Choice | None:
@@ -128,5 +144,5 @@ def decide(model: Any, rounding: str = AUTO) -> Choice:
     return Choice(other.rounding, f"no test values; {other.evidence}" if has_tests is False else other.evidence)
 
 
-__all__ = ["AUTO", "Choice", "HALF_EVEN", "HALF_UP", "by_tests", "decide", "from_layouts", "from_record",
+__all__ = ["AUTO", "Choice", "c_target", "record_platforms", "HALF_EVEN", "HALF_UP", "by_tests", "decide", "from_layouts", "from_record",
            "platform_rounding", "record_beside", "requested", "without_tests"]
