@@ -66,7 +66,8 @@ class Builder:
         return name
 
     def const(self, arr: Any, base: str = "const") -> str:
-        a = np.ascontiguousarray(arr)
+        a = np.asarray(arr)
+        a = a if a.flags.c_contiguous else a.copy()  # (np.ascontiguousarray would make a scalar 1-D)
         key = (a.dtype.str, a.tobytes(), a.shape)
         got = self._consts.get(key)
         if got is None:

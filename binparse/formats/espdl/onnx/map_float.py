@@ -93,6 +93,23 @@ def channels_first(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], y, requantize=b.exponent(src) != b.exponent(node.outputs[0]))
 
 
+def gather(b: Builder, node: Any) -> None:
+    """Gather: an index esp-ppq stored with dims (1,) where ONNX had a scalar (the output's rank says
+    which: rank(data) - 1 + rank(indices)) is given back its rank."""
+    data, index = node.inputs[0], node.inputs[1]
+    inputs = _inputs(b, node)
+    out = b.info.get(node.outputs[0])
+    rank = b.rank(data)
+    if out is not None and out.dims is not None and index in b.initializer_names and rank:
+        want = len(out.dims) - rank + 1
+        values = b.model.tensor(index).array()
+        if 0 <= want != values.ndim and (want > 0 or values.size == 1):
+            shape = (values.size,) + (1,) * (want - 1) if want else ()
+            inputs[1] = b.const(values.astype(np.int64).reshape(shape), index)
+    y = b.op("Gather", inputs, node.name, **b.attrs(node, "axis"))
+    b.bind(node.outputs[0], y, requantize=b.exponent(data) != b.exponent(node.outputs[0]))
+
+
 def moved(b: Builder, node: Any) -> None:
     """Pad, Gather, Identity, ReverseSequence, ScatterND: values moved, requantized only when the output's
     exponent differs from the data input's."""
@@ -101,4 +118,4 @@ def moved(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], y, requantize=b.exponent(node.inputs[0]) != b.exponent(node.outputs[0]))
 
 
-__all__ = ["BOOLEAN_OUT", "channels_first", "dequantize", "moved", "onnx_attributes", "reduce", "rms_norm", "same"]
+__all__ = ["BOOLEAN_OUT", "channels_first", "dequantize", "moved", "gather", "onnx_attributes", "reduce", "rms_norm", "same"]

@@ -43,7 +43,7 @@ OPS: dict[str, str] = {
     "Unsqueeze": "map_shape:with_shape", "Slice": "map_shape:with_shape",
     "Resize": "map_shape:resize", "MaxPool": "map_shape:pool", "AveragePool": "map_shape:pool",
     "GlobalAveragePool": "map_shape:pool", "InsertZeros": "map_shape:insert_zeros",
-    "Pad": "map_float:moved", "Gather": "map_float:moved", "Identity": "map_float:moved",
+    "Pad": "map_float:moved", "Gather": "map_float:gather", "Identity": "map_float:moved",
     "ReverseSequence": "map_float:moved", "ScatterND": "map_float:moved",
     "DepthToSpace": "map_float:channels_first", "SpaceToDepth": "map_float:channels_first",
     # streaming models: the frames kept between calls as a graph input and output (ONNX has no state)
