@@ -118,7 +118,9 @@ def matmul(b: Builder, node: Any, x: str, w_int: NDArray[Any], n: int) -> str:
     e_in = b.exponent(src)
     assert e_in is not None
     scales = _weight_scales(t, n) * 2.0 ** e_in
-    return _finish(b, node, acc, scales, max(b.rank(src), 2), channel_axis_last=True)
+    out = b.info.get(node.outputs[0])  # a 1-D input gives a 1-D output: the scales must not add an axis
+    rank = len(out.dims) if out is not None and out.dims is not None else max(b.rank(src), 2)
+    return _finish(b, node, acc, scales, rank, channel_axis_last=True)
 
 
 __all__ = ["conv", "eligible", "matmul"]
