@@ -263,3 +263,48 @@ def test_sweep_tool_counts_a_folder(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_unknown_rounding_is_a_usage_error() -> None:
     with pytest.raises(BinparseError, match="unknown rounding 'down'"):
         eo.export(_ppq("esp32p4", "conv_relu_s8"), rounding="down")
+
+
+# -- the P4 mnist model with int32 MaxPool pads in int64 vectors -----------------------------------
+
+@needs_real
+def test_mnist_pads_as_read_are_refused_with_the_repair_named(capsys: pytest.CaptureFixture[str]) -> None:
+    path = REAL / "int32-maxpool-pads/mnist.espdl"
+    assert main(["export", str(path), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "MaxPool '/model/model.2/MaxPool': pads [0, 0, 8314877945697009668, -2405181685760] are not pads" in err
+    assert "`binparse repair` the model first" in err
+
+
+@needs_real
+def test_mnist_reproduces_its_test_values_with_the_pads_the_chip_reads() -> None:
+    """The chip reads MaxPool's pads as int32 [0, 0, 0, 0] (esp-dl's loader, the 16 bytes esp-ppq wrote):
+    with them the export reproduces the 10 test output elements exactly."""
+    m = binparse.open(REAL / "int32-maxpool-pads/mnist.espdl").models[0]
+    pools = [n for n in m.graph.nodes if n.op_type == "MaxPool"]
+    assert len(pools) == 2
+    for n in pools:
+        n.attributes["pads"] = [0, 0, 0, 0]
+    result = check_model(m)
+    assert [(o.count, o.within, o.exact) for o in result.outputs] == [(10, 10, 10)] and result.status == "ok"
+
+
+@needs_real
+@pytest.mark.xfail(strict=True, reason="issue 38: repair's vector width is the espdl-doctor branch's part")
+def test_repaired_mnist_exports_and_reproduces(tmp_path: Path) -> None:
+    out = tmp_path / "mnist.espdl"
+    assert main(["repair", str(REAL / "int32-maxpool-pads/mnist.espdl"), "-o", str(out)]) == 0
+    assert main(["doctor", str(tmp_path)]) == 0
+    (m,) = eo.check(out).models
+    assert [(o.count, o.exact) for o in m.outputs] == [(10, 10)]
+
+
+def test_dynamic_matmul_operand_native_or_packed() -> None:
+    """esp-ppq 1.3.12 marks a dynamic MatMul operand `input1_layout: native_kn` (row-major, no packing
+    nodes): the export takes it as it is; every target and width reproduces exactly."""
+    for target in ("esp32p4", "esp32s3", "c"):
+        for bits in ("s8", "s16"):
+            m = binparse.open(_ppq(target, f"matmul_dynamic_{bits}")).models[0]
+            assert m.graph.nodes[0].attributes["input1_layout"] == "native_kn"
+            (out,) = check_model(m).outputs
+            assert (out.count, out.exact) == (100, 100), (target, bits)

@@ -68,6 +68,7 @@ MODELS: dict[str, tuple[Callable[[], nn.Module], list[list[int]]]] = {
     "gemm_n3": (lambda: nn.Linear(24, 3), [[1, 24]]),
     "gemm_n20": (lambda: nn.Linear(24, 20), [[1, 24]]),
     "matmul_const": (lambda: Fn(lambda m, x: torch.matmul(x, m.w), {"w": _p(24, 40)}), [[1, 5, 24]]),
+    "matmul_dynamic": (lambda: Fn(lambda m, x, y: torch.matmul(x, y)), [[1, 5, 24], [1, 24, 20]]),
     "matmul_const_n3": (lambda: Fn(lambda m, x: torch.matmul(x, m.w), {"w": _p(24, 3)}), [[1, 5, 24]]),
     "pad": (lambda: Fn(lambda m, x: nn.functional.pad(x, (1, 2, 0, 1))), [[1, 4, 5, 5]]),
     "pad_reflect": (lambda: Fn(lambda m, x: nn.functional.pad(x, (1, 1, 1, 1), mode="reflect")), [[1, 4, 5, 5]]),

@@ -120,7 +120,9 @@ def _unblocked(b: Builder, name: str, base: str) -> str:
     """A MatMul's second input when it is an activation: esp-ppq inserts the Reshape/Transpose/Slice/
     Concat nodes that lay it out as the chip's MatMul reads it (`InsertPreNodeOfMatMulPattern`): the
     matrix form of a weight, [..., C, N] blocked by 16 (int8) or 8 (int16) output lanes on S3/P4, (N, C)
-    on the C target (esp-dl `dl_module_matmul.hpp` takes it as its filter). Undone here by a Gather."""
+    on the C target (esp-dl `dl_module_matmul.hpp` takes it as its filter). Undone here by a Gather.
+    Newer esp-ppq marks the layout (`input1_layout`: "packed", or "native_kn" for a row-major operand
+    without those nodes); models made before the attribute are packed (esp-ppq's own comment)."""
     info = b.info.get(name)
     if b.exponent(name) is None or info is None or info.dims is None or len(info.dims) < 2 or None in info.dims:
         return b.value(name)
@@ -140,7 +142,9 @@ def matmul(b: Builder, node: Any) -> None:
     if _exact_matmul(b, node):
         return
     second = node.inputs[1]
-    w = _matrix(b, second) if second in b.initializer_names else _unblocked(b, second, node.name)
+    native = node.attributes.get("input1_layout") == "native_kn"  # esp-ppq 1.3's dynamic operand, row-major
+    w = _matrix(b, second) if second in b.initializer_names else b.value(second) if native else \
+        _unblocked(b, second, node.name)
     y = b.op("MatMul", [_matrix(b, node.inputs[0]) if node.inputs[0] in b.initializer_names else b.value(node.inputs[0]),
                         w], node.name)
     b.bind(node.outputs[0], _activation(b, node, y))
