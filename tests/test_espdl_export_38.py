@@ -31,10 +31,7 @@ PPQ = ROOT / "fixtures" / "espdl" / "espppq"
 needs_real = pytest.mark.skipif(not REAL.is_dir(), reason="../shared/real not present")
 PPQ_MODELS = sorted(PPQ.rglob("*.espdl"))
 
-# esp-ppq's quantized LSTM/GRU at 16 bits unroll the sequence with gates fake-quantized to 2^-9 int16
-# (esp_ppq/executor/op/torch/espdl.py, LSTM_quant_forward, GRU_quant_forward); the export runs ONNX's
-# LSTM/GRU on the real values, which is within one step at 8 bits only.
-NOT_REPRODUCED = {"lstm_s16", "gru_s16"}
+NOT_REPRODUCED: set[str] = set()  # every model esp-ppq made reproduces its test values
 
 
 def _ppq_id(p: Path) -> str:
@@ -297,6 +294,17 @@ def test_repaired_mnist_exports_and_reproduces(tmp_path: Path) -> None:
     assert main(["doctor", str(tmp_path)]) == 0
     (m,) = eo.check(out).models
     assert [(o.count, o.exact) for o in m.outputs] == [(10, 10)]
+
+
+def test_lstm_and_gru_are_quantized_inside_each_step() -> None:
+    """esp-ppq's LSTM_quant_forward/GRU_quant_forward: products, cell and candidate at 2^-9 int16, each
+    hidden state at the output's exponent; unrolled, every element of both widths and targets exact."""
+    for target in ("esp32p4", "esp32s3", "c"):
+        for name, counts in (("lstm_s8", [24, 8, 8]), ("lstm_s16", [24, 8, 8]), ("gru_s8", [24, 8]),
+                             ("gru_s16", [24, 8])):
+            m = binparse.open(_ppq(target, name)).models[0]
+            out = check_model(m).outputs
+            assert [(o.count, o.exact) for o in out] == [(c, c) for c in counts], (target, name)
 
 
 def test_dynamic_matmul_operand_native_or_packed() -> None:

@@ -32,8 +32,8 @@ OPS: dict[str, str] = {
     "ReduceProd": "map_float:reduce", "ReduceL1": "map_float:reduce", "ReduceL2": "map_float:reduce",
     "ReduceSumSquare": "map_float:reduce", "ReduceLogSum": "map_float:reduce",
     "ReduceLogSumExp": "map_float:reduce",
-    # recurrent layers: ONNX's LSTM/GRU on the real values of input, weights and states
-    "LSTM": "map_float:same", "GRU": "map_float:same",
+    # recurrent layers: unrolled, quantized inside each step as esp-ppq's quantized forward does
+    "LSTM": "map_rnn:lstm", "GRU": "map_rnn:gru",
     # esp-ppq's own: a change of exponent (and of int8/int16), or to float
     "RequantizeLinear": "map_math:requantize", "QuantizeLinear": "map_math:requantize",
     "DequantizeLinear": "map_float:dequantize",
