@@ -37,7 +37,11 @@ def layout_of(model: Any) -> str:
     last, second = last + more_last, second + more_second
     if last != second:
         return "nhwc" if last > second else "nchw"
-    if not any(n.op_type == "Conv" for n in model.graph.nodes):
+    g = model.graph
+    dims = {v.name: v.dims for v in (*g.inputs, *g.outputs)}
+    chip_hwc = any(_hwc(dims.get(t.name)) and tuple(t.dims) != tuple(dims[t.name] or ())
+                   for t in (*g.test_inputs, *g.test_outputs))  # graph 1, C, H, W; test values H, W, C
+    if not chip_hwc and not any(n.op_type == "Conv" for n in g.nodes):
         return "onnx"  # no image model: the graph's dims are ONNX's own, the test values' too (no transposes)
     return "nchw"
 
