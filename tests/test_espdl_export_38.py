@@ -316,3 +316,13 @@ def test_dynamic_matmul_operand_native_or_packed() -> None:
             assert m.graph.nodes[0].attributes["input1_layout"] == "native_kn"
             (out,) = check_model(m).outputs
             assert (out.count, out.exact) == (100, 100), (target, bits)
+
+
+@needs_real
+def test_export_constants_ask_the_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The export's constants are sized by the model's dims: over the budget the export is refused, exit 2."""
+    path = REAL / "s3-mobilenet-v2-record/mobilenet_v2.espdl"
+    assert main(["export", str(path), "-o", str(tmp_path / "m.onnx"), "--budget", "4MiB"]) == 2
+    err = capsys.readouterr().err
+    assert "the ONNX constant" in err and "over the budget of 4,194,304 bytes" in err
+    assert not (tmp_path / "m.onnx").exists()

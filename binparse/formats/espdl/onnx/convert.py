@@ -181,21 +181,24 @@ def need_key(model: Any) -> None:
                             hint="pass --key HEX (32 hex digits; Python: key=...)")
 
 
-def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_ROUNDING) -> Any:
+def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_ROUNDING,
+            shared: dict[Any, Any] | None = None) -> Any:
     """The ONNX ModelProto of one ESP-DL model (`EspdlModel`: `EspdlFile.models[i]`).
 
     `all_outputs`: every tensor a node makes is also a graph output (to compare with the chip's
     dumps layer by layer). `rounding`: the chip's, "half-up" (ESP32-S3) or "half-even" (ESP32-P4), or
     "auto": chosen from the model's test values, its `.json` record or its layouts (`rounding.decide`).
+    `shared`: constants made by an earlier export of the same model (made, and budgeted, once).
     """
     if rounding not in (*ROUNDINGS, AUTO):
         raise UsageError(f"unknown rounding {rounding!r}", expected=[*ROUNDINGS, AUTO], found=rounding)
     need_key(model)
     refuse_unsupported(model)
-    choice = decide(model, rounding)
+    shared = {} if shared is None else shared
+    choice = decide(model, rounding, shared)
     rounding = choice.rounding
     g = model.graph
-    b = Builder(model, rounding, layout_of(model))
+    b = Builder(model, rounding, layout_of(model), shared)
     outputs = [v.name for v in g.outputs]
     if all_outputs:
         outputs += [o for n in g.nodes for o in n.outputs if o and o not in outputs]

@@ -5,7 +5,7 @@ and rounds once to the output's exponent. In float32 a sum of products loses bit
 2^24: an int16 5x5x16 Conv (products up to 2^30) already does. So the accumulation is done on
 integers here: a Conv as ONNX's ConvInteger (uint8/int8 in, int32 out, exact), a 16-bit operand
 split into its high and low bytes (q = 256 h + l; four ConvIntegers, each exact in int32), combined
-in float64 (exact to 2^53); MatMul and Gemm as a float64 MatMul (exact for these sizes). Bias,
+in float64 (exact to 2^53); MatMul and Gemm the same way with MatMulInteger. Bias,
 fused Relu, per-channel scales and the final rounding to the output's exponent are float64 too;
 the result is the output's real values in float32 (exact: int8/int16 times a power of two).
 """
@@ -91,19 +91,25 @@ def _weight_scales(t: Any, n: int) -> NDArray[np.float64]:
     return np.broadcast_to(np.ldexp(1.0, exps), (n,)).astype(np.float64)
 
 
-def conv(b: Builder, node: Any, x: str, w_int: NDArray[Any], attrs: dict[str, Any], rank: int) -> str:
-    """ConvInteger of the integers of `x` (channels first) and `w_int` (ONNX order, integers)."""
+def _integer_products(b: Builder, node: Any, op_type: str, q: str, w_int: NDArray[Any], **attrs: Any) -> str:
+    """sum over the byte operands of ConvInteger/MatMulInteger(x part, w part) x their weights, float64."""
     src, t = node.inputs[0], b.model.tensor(node.inputs[1])
-    q = b.integers(x, src)
     d64 = b.onnx.TensorProto.DOUBLE
     acc = ""
     for xu, xw, zp in _bytes_of(b, q, str(b.info[src].dtype), node.name):
         for wpart, ww in _weight_bytes(w_int, t.info.dtype):
-            part = b.op("ConvInteger", [xu, b.const(wpart, node.inputs[1]), zp], node.name, **attrs)
+            part = b.op(op_type, [xu, b.const(wpart, node.inputs[1]), zp], node.name, **attrs)
             part = b.op("Cast", [part], node.name, to=d64)
             if xw * ww != 1.0:
                 part = b.op("Mul", [part, _double(b, xw * ww)], node.name)
             acc = part if not acc else b.op("Add", [acc, part], node.name)
+    return acc
+
+
+def conv(b: Builder, node: Any, x: str, w_int: NDArray[Any], attrs: dict[str, Any], rank: int) -> str:
+    """ConvInteger of the integers of `x` (channels first) and `w_int` (ONNX order, integers)."""
+    src, t = node.inputs[0], b.model.tensor(node.inputs[1])
+    acc = _integer_products(b, node, "ConvInteger", b.integers(x, src), w_int, **attrs)
     e_in = b.exponent(src)
     assert e_in is not None
     scales = _weight_scales(t, w_int.shape[0]) * 2.0 ** e_in
@@ -111,10 +117,9 @@ def conv(b: Builder, node: Any, x: str, w_int: NDArray[Any], attrs: dict[str, An
 
 
 def matmul(b: Builder, node: Any, x: str, w_int: NDArray[Any], n: int) -> str:
-    """A float64 MatMul of the integers of `x` and `w_int` ((K, N) or (..., K, N)): exact."""
+    """MatMulInteger of the integers of `x` and `w_int` ((K, N) or (..., K, N)), bytes as for Conv: exact."""
     src, t = node.inputs[0], b.model.tensor(node.inputs[1])
-    q = b.op("Cast", [b.integers(x, src)], node.name, to=b.onnx.TensorProto.DOUBLE)
-    acc = b.op("MatMul", [q, b.const(w_int.astype(np.float64), node.inputs[1])], node.name)
+    acc = _integer_products(b, node, "MatMulInteger", b.integers(x, src), w_int)
     e_in = b.exponent(src)
     assert e_in is not None
     scales = _weight_scales(t, n) * 2.0 ** e_in

@@ -25,11 +25,15 @@ def _fq(b: Builder, x: str, base: str) -> str:
     return b.quantize(x, GATE_EXPONENT, GATE_DTYPE, base)
 
 
-def _weights(b: Builder, node: Any, gates: int) -> tuple[Any, Any, Any, int, int]:
-    """(W, R, B as real float32 arrays by direction, hidden size, directions)."""
+def _weights(b: Builder, node: Any, gates: int, seq: int, batch: int) -> tuple[Any, Any, Any, int, int]:
+    """(W, R, B as real float32 arrays by direction, hidden size, directions); the unrolled steps (their
+    nodes and the tensors onnxruntime makes for them, sized by the file's dims) asked of the budget."""
+    from ....budget import ask
     w, r = b.real(node.inputs[1]), b.real(node.inputs[2])
     hidden = int(node.attributes.get("hidden_size") or r.shape[-1])
     dirs = 2 if node.attributes.get("direction") == "bidirectional" else 1
+    ask(seq * dirs * (64 * 4 * batch * gates * hidden + 64 * 512), f"{node.op_type} {node.name!r} unrolled over "
+        f"{seq} steps", file=b.model.file)
     w = w.reshape(dirs, gates * hidden, -1)
     r = r.reshape(dirs, gates * hidden, hidden)
     bias = b.real(node.inputs[3]).reshape(dirs, 2 * gates * hidden) if len(node.inputs) > 3 and node.inputs[3] \
@@ -87,7 +91,7 @@ def lstm(b: Builder, node: Any) -> None:
     if _float(b, node):
         return
     x, seq, batch = _steps(b, node)
-    w, r, bias, hidden, dirs = _weights(b, node, 4)
+    w, r, bias, hidden, dirs = _weights(b, node, 4, seq, batch)
     e_out, out_type = b.exponent(node.outputs[0]), str(b.info[node.outputs[0]].dtype)
     h0, c0 = _state(b, node, 5, dirs, batch, hidden), _state(b, node, 6, dirs, batch, hidden)
     outs, last_h, last_c = [], [], []
@@ -123,7 +127,7 @@ def gru(b: Builder, node: Any) -> None:
     if _float(b, node):
         return
     x, seq, batch = _steps(b, node)
-    w, r, bias, hidden, dirs = _weights(b, node, 3)
+    w, r, bias, hidden, dirs = _weights(b, node, 3, seq, batch)
     e_out, out_type = b.exponent(node.outputs[0]), str(b.info[node.outputs[0]].dtype)
     h0 = _state(b, node, 5, dirs, batch, hidden)
     one = b.scalar(1.0)

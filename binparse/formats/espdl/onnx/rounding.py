@@ -124,7 +124,7 @@ def by_tests(model: Any, counts: dict[str, tuple[int, int, int]]) -> Choice:
     return Choice(other.rounding, f"{said}: both alike, so {other.evidence}")
 
 
-def decide(model: Any, rounding: str = AUTO) -> Choice:
+def decide(model: Any, rounding: str = AUTO, shared: dict[Any, Any] | None = None) -> Choice:
     """The rounding to export `model` with: `rounding` when fixed, else from the evidence above (running
     the export on the model's test values when it has them and onnxruntime is installed)."""
     fixed = requested(rounding)
@@ -137,7 +137,7 @@ def decide(model: Any, rounding: str = AUTO) -> Choice:
         has_tests = False
     if has_tests and available():
         from .verify import check_model
-        choice = check_model(model, rounding=AUTO).choice
+        choice = check_model(model, rounding=AUTO, shared=shared).choice
         assert choice is not None
         return choice
     other = without_tests(model)

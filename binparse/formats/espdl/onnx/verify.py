@@ -179,10 +179,10 @@ def float_step(want: Any) -> float:
     return float(max(FLOAT_RTOL * (float(w.max()) if w.size else 0.0), 1e-6))
 
 
-def _run_once(model: Any, rounding: str) -> list[OutputCheck]:
+def _run_once(model: Any, rounding: str, shared: dict[Any, Any]) -> list[OutputCheck]:
     from .convert import to_onnx
     g = model.graph
-    proto = to_onnx(model, rounding=rounding)
+    proto = to_onnx(model, rounding=rounding, shared=shared)
     feeds = {t.name: model.tensor(t.name).dequantize() for t in g.test_inputs}
     feeds.update(first_call_state(proto))
     got = run(proto, feeds, limit_bytes=limit_of(model), file=model.file)
@@ -202,7 +202,7 @@ def _totals(outputs: list[OutputCheck]) -> tuple[int, int, int]:
     return sum(o.count for o in outputs), sum(o.within for o in outputs), sum(o.exact for o in outputs)
 
 
-def check_model(model: Any, *, rounding: str = AUTO) -> ModelCheck:
+def check_model(model: Any, *, rounding: str = AUTO, shared: dict[Any, Any] | None = None) -> ModelCheck:
     """One model's export run on its test inputs and compared with its test outputs; with `auto`, run
     with both roundings and reported with the one that reproduces more (`rounding.by_tests`)."""
     from .convert import need_key
@@ -211,10 +211,11 @@ def check_model(model: Any, *, rounding: str = AUTO) -> ModelCheck:
     if not g.test_inputs or not g.test_outputs:
         return ModelCheck(model.name, reason="the model carries no test inputs/outputs",
                           choice=requested(rounding) or without_tests(model))
+    shared = {} if shared is None else shared  # the constants of both runs made (and budgeted) once
     fixed = requested(rounding)
     if fixed is not None:
-        return ModelCheck(model.name, _run_once(model, fixed.rounding), choice=fixed)
-    runs = {r: _run_once(model, r) for r in (HALF_EVEN, HALF_UP)}
+        return ModelCheck(model.name, _run_once(model, fixed.rounding, shared), choice=fixed)
+    runs = {r: _run_once(model, r, shared) for r in (HALF_EVEN, HALF_UP)}
     choice = by_tests(model, {r: _totals(o) for r, o in runs.items()})
     return ModelCheck(model.name, runs[choice.rounding], choice=choice)
 
