@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ....budget import BudgetError
+
 AUTO = "auto"
 HALF_EVEN, HALF_UP = "half-even", "half-up"
 UNBLOCKED = {"NHWC", "HWCN", "NWC", "WCN"}
@@ -136,8 +138,15 @@ def decide(model: Any, rounding: str = AUTO, shared: dict[Any, Any] | None = Non
     except Exception:  # noqa: BLE001
         has_tests = False
     if has_tests and available():
+        from ....errors import BinparseError
         from .verify import check_model
-        choice = check_model(model, rounding=AUTO, shared=shared).choice
+        try:
+            choice = check_model(model, rounding=AUTO, shared=shared).choice
+        except BudgetError:
+            raise
+        except BinparseError as exc:  # the export is still made; --check says why it cannot run
+            other = without_tests(model)
+            return Choice(other.rounding, f"its test values could not be run ({exc.message}); {other.evidence}")
         assert choice is not None
         return choice
     other = without_tests(model)
