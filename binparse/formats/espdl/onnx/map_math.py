@@ -48,18 +48,8 @@ def unary(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], y)
 
 
-def reduce(b: Builder, node: Any) -> None:
-    inputs = [b.value(node.inputs[0])]
-    if len(node.inputs) > 1 and node.inputs[1]:
-        inputs.append(b.value(node.inputs[1]))
-    elif node.attributes.get("axes"):
-        inputs.append(b.const(np.array(node.attributes["axes"], dtype=np.int64), f"{node.name}/axes"))
-    y = b.op(node.op_type, inputs, node.name, **b.attrs(node, "keepdims", "noop_with_empty_axes"))
-    b.bind(node.outputs[0], y)
-
-
 def requantize(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], b.value(node.inputs[0]))
 
 
-__all__ = ["binary", "prelu", "reduce", "requantize", "slope", "unary"]
+__all__ = ["binary", "prelu", "requantize", "slope", "unary"]

@@ -61,6 +61,23 @@ def _steps(b: Builder, node: Any) -> tuple[str, int, int]:
     return x, int(dims[0]), int(dims[1])
 
 
+def _direction(b: Builder, node: Any, w: Any, r: Any, d: int, seq: int) -> tuple[str, str, list[int]]:
+    """(W^T, R^T of direction d as constants, the time steps in the order it reads them)."""
+    wt = b.const(np.ascontiguousarray(w[d].T), node.inputs[1])
+    rt = b.const(np.ascontiguousarray(r[d].T), node.inputs[2])
+    backward = d == 1 or node.attributes.get("direction") == "reverse"
+    return wt, rt, list(range(seq - 1, -1, -1) if backward else range(seq))
+
+
+def _products(b: Builder, node: Any, x_t: str, h: str, wt: str, rt: str, gates: int) -> tuple[list[str], list[str]]:
+    """x_t W^T and h R^T, each quantized to the gate exponent, split by gate."""
+    xw = b.op_n("Split", [_fq(b, b.op("MatMul", [x_t, wt], node.name), node.name)], node.name, gates, axis=1,
+                num_outputs=gates)
+    hr = b.op_n("Split", [_fq(b, b.op("MatMul", [h, rt], node.name), node.name)], node.name, gates, axis=1,
+                num_outputs=gates)
+    return xw, hr
+
+
 def _at(b: Builder, x: str, i: int, base: str) -> str:
     return b.op("Gather", [x, b.const(np.array(i, dtype=np.int64), "step")], base, axis=0)
 
@@ -87,35 +104,35 @@ def _float(b: Builder, node: Any) -> bool:
     return True
 
 
+def _held(b: Builder, node: Any, h: str) -> str:
+    """A new hidden state as the chip holds it: quantized to the output Y's exponent and type."""
+    e = b.exponent(node.outputs[0])
+    assert e is not None
+    return b.quantize(h, e, str(b.info[node.outputs[0]].dtype), node.name)
+
+
 def lstm(b: Builder, node: Any) -> None:
     if _float(b, node):
         return
     x, seq, batch = _steps(b, node)
     w, r, bias, hidden, dirs = _weights(b, node, 4, seq, batch)
-    e_out, out_type = b.exponent(node.outputs[0]), str(b.info[node.outputs[0]].dtype)
     h0, c0 = _state(b, node, 5, dirs, batch, hidden), _state(b, node, 6, dirs, batch, hidden)
     outs, last_h, last_c = [], [], []
     for d in range(dirs):
-        wt, rt = b.const(np.ascontiguousarray(w[d].T), node.inputs[1]), b.const(np.ascontiguousarray(r[d].T),
-                                                                                  node.inputs[2])
+        wt, rt, order = _direction(b, node, w, r, d, seq)
         gate_bias = [b.const(bias[d, k * hidden:(k + 1) * hidden] + bias[d, (4 + k) * hidden:(5 + k) * hidden],
                              f"{node.name}/bias") for k in range(4)]  # i, o, f, c: Wb + Rb
         h, c = _at(b, h0, d, node.name), _at(b, c0, d, node.name)
         seq_out = []
-        order = range(seq - 1, -1, -1) if d == 1 or node.attributes.get("direction") == "reverse" else range(seq)
         for t in order:
-            xw = b.op_n("Split", [_fq(b, b.op("MatMul", [_at(b, x, t, node.name), wt], node.name), node.name)],
-                        node.name, 4, axis=1, num_outputs=4)
-            hr = b.op_n("Split", [_fq(b, b.op("MatMul", [h, rt], node.name), node.name)], node.name, 4, axis=1,
-                        num_outputs=4)
+            xw, hr = _products(b, node, _at(b, x, t, node.name), h, wt, rt, 4)
             pre = [b.op("Add", [b.op("Add", [xw[k], gate_bias[k]], node.name), hr[k]], node.name) for k in range(4)]
             i, o, f = (b.op("Sigmoid", [pre[k]], node.name) for k in range(3))
             g = b.op("Tanh", [pre[3]], node.name)
             c = _fq(b, b.op("Add", [b.op("Mul", [f, c], node.name), b.op("Mul", [i, g], node.name)], node.name),
                     node.name)
             h = b.op("Mul", [o, b.op("Tanh", [c], node.name)], node.name)
-            if e_out is not None:
-                h = b.quantize(h, e_out, out_type, node.name)
+            h = _held(b, node, h)
             seq_out.append(h)
         outs.append(seq_out[::-1] if order[0] != 0 else seq_out)
         last_h.append(h)
@@ -128,25 +145,19 @@ def gru(b: Builder, node: Any) -> None:
         return
     x, seq, batch = _steps(b, node)
     w, r, bias, hidden, dirs = _weights(b, node, 3, seq, batch)
-    e_out, out_type = b.exponent(node.outputs[0]), str(b.info[node.outputs[0]].dtype)
     h0 = _state(b, node, 5, dirs, batch, hidden)
     one = b.scalar(1.0)
     outs, last_h = [], []
     for d in range(dirs):
-        wt, rt = b.const(np.ascontiguousarray(w[d].T), node.inputs[1]), b.const(np.ascontiguousarray(r[d].T),
-                                                                                  node.inputs[2])
+        wt, rt, order = _direction(b, node, w, r, d, seq)
         bd = bias[d]
         zb = b.const(bd[:hidden] + bd[3 * hidden:4 * hidden], f"{node.name}/bias")
         rb = b.const(bd[hidden:2 * hidden] + bd[4 * hidden:5 * hidden], f"{node.name}/bias")
         wbh, rbh = b.const(bd[2 * hidden:3 * hidden], f"{node.name}/bias"), b.const(bd[5 * hidden:], f"{node.name}/bias")
         h = _at(b, h0, d, node.name)
         seq_out = []
-        order = range(seq - 1, -1, -1) if d == 1 or node.attributes.get("direction") == "reverse" else range(seq)
         for t in order:
-            xw = b.op_n("Split", [_fq(b, b.op("MatMul", [_at(b, x, t, node.name), wt], node.name), node.name)],
-                        node.name, 3, axis=1, num_outputs=3)
-            hr = b.op_n("Split", [_fq(b, b.op("MatMul", [h, rt], node.name), node.name)], node.name, 3, axis=1,
-                        num_outputs=3)
+            xw, hr = _products(b, node, _at(b, x, t, node.name), h, wt, rt, 3)
             z = b.op("Sigmoid", [b.op("Add", [b.op("Add", [xw[0], hr[0]], node.name), zb], node.name)], node.name)
             rg = b.op("Sigmoid", [b.op("Add", [b.op("Add", [xw[1], hr[1]], node.name), rb], node.name)], node.name)
             reset = b.op("Mul", [rg, b.op("Add", [hr[2], rbh], node.name)], node.name)
@@ -154,8 +165,7 @@ def gru(b: Builder, node: Any) -> None:
                                      node.name)], node.name)
             h = b.op("Add", [b.op("Mul", [b.op("Sub", [one, z], node.name), cand], node.name),
                              b.op("Mul", [z, h], node.name)], node.name)
-            if e_out is not None:
-                h = b.quantize(h, e_out, out_type, node.name)
+            h = _held(b, node, h)
             seq_out.append(h)
         outs.append(seq_out[::-1] if order[0] != 0 else seq_out)
         last_h.append(h)

@@ -41,7 +41,7 @@ class Choice:
 def record_beside(model: Any) -> Path | None:
     """The `.json` record esp-ppq writes beside MODEL.espdl (MODEL.json), when there is one."""
     file = getattr(model, "file", None)
-    if not file or not isinstance(file, (str, Path)) or getattr(model, "name", ""):  # a pack's model: no record
+    if not file or not isinstance(file, (str, Path)) or str(getattr(model, "name", None) or ""):  # a pack's model
         return None
     path = Path(file).with_suffix(".json")
     return path if path.is_file() else None
