@@ -132,8 +132,8 @@ def test_s3_mobilenet_v2_is_exported_half_up_from_its_test_values() -> None:
     result = eo.check(REAL / "s3-mobilenet-v2-record/mobilenet_v2.espdl")
     (m,) = result.models
     assert m.choice is not None and m.choice.rounding == "half-up"
-    assert m.choice.evidence == ("the model's test values: half-up gives 1,000 of 1,000 within one step (1,000 "
-                                 "exact), half-even 499 (198 exact)")
+    assert m.choice.evidence == "test values: half-up 1,000/1,000 within one step (1,000 exact), half-even 499 (198 exact)"
+    assert m.choice.source == "test values"
     assert [(o.count, o.within, o.exact) for o in m.outputs] == [(1000, 1000, 1000)]
     assert result.exit_code == 0
     fixed = eo.check(REAL / "s3-mobilenet-v2-record/mobilenet_v2.espdl", rounding="half-even")
@@ -145,8 +145,9 @@ def test_rounding_from_the_json_record_when_there_are_no_test_values() -> None:
     proto = eo.export(REAL / "model-properties-info/pruned_keep14_v2.espdl")
     props = {p.key: p.value for p in proto.metadata_props}
     assert props["binparse.rounding"] == "half-even"
-    assert props["binparse.rounding_evidence"] == ("no test values; the .json record beside it dispatches its ops "
-                                                   "to ESPDL_INT8: esp-ppq rounds half-even there")
+    assert props["binparse.rounding_evidence"] == ("no test values; the .json record's platforms ESPDL_INT8: esp-ppq "
+                                                   "rounds half-even there")
+    assert props["binparse.rounding_source"] == ".json record"
 
 
 def test_rounding_of_espppq_s3_and_c_models_is_half_up() -> None:
@@ -157,7 +158,7 @@ def test_rounding_of_espppq_s3_and_c_models_is_half_up() -> None:
         m = binparse.open(_ppq(target, "conv_relu_s8")).models[0]
         choice = check_model(m).choice
         assert choice is not None and choice.rounding == rounding, target
-        assert platform in choice.evidence or "half-up gives" in choice.evidence
+        assert platform in choice.evidence or choice.source == "test values"
 
 
 # -- blocked 2-D weights of a real model -------------------------------------------------------

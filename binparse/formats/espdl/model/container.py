@@ -221,7 +221,7 @@ class EspdlFile(EspdlContainer):
         data: bytes = proto.SerializeToString()
         props = {p.key: p.value for p in proto.metadata_props}
         used = props.get("binparse.rounding", rounding)
-        why = f" ({props['binparse.rounding_evidence']})" if rounding == "auto" else ""
+        why = f" (chosen from: {props['binparse.rounding_source']})" if rounding == "auto" else ""
         return data, (f"ONNX opset {proto.opset_import[0].version}, {len(proto.graph.node)} nodes, "
                       f"{len(proto.graph.input)} input(s), {len(proto.graph.output)} output(s), rounding {used}{why}")
 

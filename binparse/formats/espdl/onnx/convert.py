@@ -17,7 +17,7 @@ import numpy as np
 from ....errors import BinparseError, FormatError, UsageError
 from .builder import ROUNDINGS, Builder
 from .ops import OPS
-from .rounding import AUTO, decide
+from .rounding import AUTO, Choice, requested, without_tests
 
 OPSET = 21  # QuantizeLinear/DequantizeLinear of int16, Gelu, ReduceMean with axes as an input
 IR_VERSION = 10
@@ -182,12 +182,13 @@ def need_key(model: Any) -> None:
 
 
 def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_ROUNDING,
-            shared: dict[Any, Any] | None = None) -> Any:
+            shared: dict[Any, Any] | None = None, choice: Choice | None = None) -> Any:
     """The ONNX ModelProto of one ESP-DL model (`EspdlModel`: `EspdlFile.models[i]`).
 
     `all_outputs`: every tensor a node makes is also a graph output (to compare with the chip's
     dumps layer by layer). `rounding`: the chip's, "half-up" (ESP32-S3) or "half-even" (ESP32-P4), or
-    "auto": chosen from the model's test values, its `.json` record or its layouts (`rounding.decide`).
+    "auto": from its `.json` record or its layouts (`rounding.without_tests`); `export()` and
+    `check()` (api.py) also run the model's test values (`verify.decide`) and pass their `choice`.
     `shared`: constants made by an earlier export of the same model (made, and budgeted, once).
     """
     if rounding not in (*ROUNDINGS, AUTO):
@@ -195,7 +196,7 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
     need_key(model)
     refuse_unsupported(model)
     shared = {} if shared is None else shared
-    choice = decide(model, rounding, shared)
+    choice = choice or requested(rounding) or without_tests(model)
     rounding = choice.rounding
     g = model.graph
     b = Builder(model, rounding, layout_of(model), shared)
@@ -231,6 +232,7 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
         pass
     exps = {name: b.exponent(name) for name in outputs}
     helper.set_model_props(proto, {"binparse.rounding": rounding, "binparse.rounding_evidence": choice.evidence,
+                                   "binparse.rounding_source": choice.source,
                                    "binparse.source": str(model.file or ""),
                                    "binparse.exponents": ",".join(f"{k}={v}" for k, v in exps.items() if v is not None)})
     return proto

@@ -37,9 +37,9 @@ def _bytes_of(b: Builder, q: str, dtype: str, base: str) -> list[tuple[str, floa
     low byte l in 0..255 (zero point 0), q = 256 h + l."""
     u8 = b.onnx.TensorProto.UINT8
     zp128 = b.const(np.array(128, dtype=np.uint8), "zp128")
-    zp0 = b.const(np.array(0, dtype=np.uint8), "zp0")
     if dtype == "int8":
         return [(b.op("Cast", [b.op("Add", [q, b.scalar(128.0)], base)], base, to=u8), 1.0, zp128)]
+    zp0 = b.const(np.array(0, dtype=np.uint8), "zp0")
     high = b.op("Floor", [b.op("Mul", [q, b.scalar(1.0 / 256)], base)], base)
     low = b.op("Sub", [q, b.op("Mul", [high, b.scalar(256.0)], base)], base)
     return [(b.op("Cast", [b.op("Add", [high, b.scalar(128.0)], base)], base, to=u8), 256.0, zp128),

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ....budget import BudgetError
 
 AUTO = "auto"
 HALF_EVEN, HALF_UP = "half-even", "half-up"
@@ -35,7 +34,8 @@ class Choice:
     """The rounding used for one model and why."""
 
     rounding: str
-    evidence: str
+    evidence: str  # the evidence in words (the --check report, the export's model properties)
+    source: str = ""  # which evidence, in a few words (the export's summary line)
 
 
 def record_beside(model: Any) -> Path | None:
@@ -64,7 +64,7 @@ def from_record(model: Any) -> Choice | None:
     rounding = found.pop()
     assert rounding is not None
     names = ", ".join(sorted(platforms))
-    return Choice(rounding, f"the .json record beside it dispatches its ops to {names}: esp-ppq rounds {rounding} there")
+    return Choice(rounding, f"the .json record's platforms {names}: esp-ppq rounds {rounding} there", ".json record")
 
 
 def record_platforms(model: Any) -> dict[str, int]:
@@ -97,61 +97,33 @@ def from_layouts(model: Any) -> Choice | None:
     except Exception:  # noqa: BLE001  (an unreadable graph: the export says why)
         return None
     if names and names <= UNBLOCKED | {"UNK"} and names & UNBLOCKED:
-        return Choice(HALF_UP, "its weights are in the unblocked layouts of esp-ppq's C target, which rounds half-up")
+        return Choice(HALF_UP, "the C target's unblocked weight layouts: esp-ppq rounds half-up there", "C layouts")
     return None
 
 
 def without_tests(model: Any) -> Choice:
     """The rounding the record or the layouts imply, else half to even."""
     return from_record(model) or from_layouts(model) or Choice(
-        HALF_EVEN, "no .json record or layout names its target: half-even (ESP32-P4, and every target of "
-                   "esp-ppq before 2024-09)")
+        HALF_EVEN, "no record or layout names the target: half-even", "default")
 
 
 def requested(rounding: str) -> Choice | None:
     """The rounding a caller fixed (None for `auto`)."""
-    return None if rounding == AUTO else Choice(rounding, "as asked (--rounding)")
+    return None if rounding == AUTO else Choice(rounding, "as asked (--rounding)", "--rounding")
 
 
 def by_tests(model: Any, counts: dict[str, tuple[int, int, int]]) -> Choice:
     """The rounding whose run reproduces more test elements; `counts`: rounding -> (elements, within, exact)."""
     even, up = counts[HALF_EVEN], counts[HALF_UP]
-    said = (f"the model's test values: half-up gives {up[1]:,} of {up[0]:,} within one step ({up[2]:,} exact), "
-            f"half-even {even[1]:,} ({even[2]:,} exact)")
+    said = (f"test values: half-up {up[1]:,}/{up[0]:,} within one step ({up[2]:,} exact), half-even "
+            f"{even[1]:,} ({even[2]:,} exact)")
     if (up[1], up[2]) > (even[1], even[2]):
-        return Choice(HALF_UP, said)
+        return Choice(HALF_UP, said, "test values")
     if (up[1], up[2]) < (even[1], even[2]):
-        return Choice(HALF_EVEN, said)
+        return Choice(HALF_EVEN, said, "test values")
     other = without_tests(model)
-    return Choice(other.rounding, f"{said}: both alike, so {other.evidence}")
+    return Choice(other.rounding, f"{said}; alike, so: {other.evidence}", f"test values alike, {other.source}")
 
 
-def decide(model: Any, rounding: str = AUTO, shared: dict[Any, Any] | None = None) -> Choice:
-    """The rounding to export `model` with: `rounding` when fixed, else from the evidence above (running
-    the export on the model's test values when it has them and onnxruntime is installed)."""
-    fixed = requested(rounding)
-    if fixed is not None:
-        return fixed
-    from .deps import available
-    try:
-        has_tests = bool(model.graph.test_inputs and model.graph.test_outputs)
-    except Exception:  # noqa: BLE001
-        has_tests = False
-    if has_tests and available():
-        from ....errors import BinparseError
-        from .verify import check_model
-        try:
-            choice = check_model(model, rounding=AUTO, shared=shared).choice
-        except BudgetError:
-            raise
-        except BinparseError as exc:  # the export is still made; --check says why it cannot run
-            other = without_tests(model)
-            return Choice(other.rounding, f"its test values could not be run ({exc.message}); {other.evidence}")
-        assert choice is not None
-        return choice
-    other = without_tests(model)
-    return Choice(other.rounding, f"no test values; {other.evidence}" if has_tests is False else other.evidence)
-
-
-__all__ = ["AUTO", "Choice", "c_target", "record_platforms", "HALF_EVEN", "HALF_UP", "by_tests", "decide", "from_layouts", "from_record",
+__all__ = ["AUTO", "Choice", "c_target", "record_platforms", "HALF_EVEN", "HALF_UP", "by_tests", "from_layouts", "from_record",
            "platform_rounding", "record_beside", "requested", "without_tests"]

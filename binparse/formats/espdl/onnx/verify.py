@@ -220,5 +220,34 @@ def check_model(model: Any, *, rounding: str = AUTO, shared: dict[Any, Any] | No
     return ModelCheck(model.name, runs[choice.rounding], choice=choice)
 
 
-__all__ = ["FLOAT_RTOL", "THRESHOLD", "ExportCheck", "float_step", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
+def decide(model: Any, rounding: str = AUTO, shared: dict[Any, Any] | None = None) -> Choice:
+    """The rounding to export `model` with (`rounding.py`): `rounding` when fixed, else from the evidence,
+    running the export on the model's test values when it has them and onnxruntime is installed."""
+    from ....budget import BudgetError
+    from ....errors import BinparseError
+    from .deps import available
+    fixed = requested(rounding)
+    if fixed is not None:
+        return fixed
+    try:
+        has_tests = bool(model.graph.test_inputs and model.graph.test_outputs)
+    except BinparseError:
+        has_tests = False
+    other = without_tests(model)
+    if not has_tests:
+        return Choice(other.rounding, f"no test values; {other.evidence}", other.source)
+    if not available():
+        return other
+    try:
+        choice = check_model(model, rounding=AUTO, shared=shared).choice
+    except BudgetError:
+        raise
+    except BinparseError as exc:  # the export is still made; --check says why it cannot run
+        return Choice(other.rounding, f"its test values could not be run ({exc.message}); {other.evidence}",
+                      f"test values not run, {other.source}")
+    assert choice is not None
+    return choice
+
+
+__all__ = ["FLOAT_RTOL", "THRESHOLD", "ExportCheck", "decide", "float_step", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
            "limit_of", "run"]
