@@ -68,30 +68,33 @@ def label(rs: frozenset[Release]) -> str:
 class Evidence:
     strength: int  # 3 netVersion, 2 io size, 1 a record, 0 a printout's form
     file: str
-    what: str
+    what: str  # what of the file says it: "netVersion 0x20211201", "size 37,256 bytes", ...
     releases: frozenset[Release]
 
-    def says(self) -> str:
-        return f"{self.what} says {label(self.releases)}"
+
+def _says(group: list[Evidence]) -> str:
+    """"A (what) says 8.2", or for files that say the same the same way, "A, B (what) say 8.2"."""
+    e = group[0]
+    return f"{', '.join(x.file for x in group)} ({e.what}) say{'s' if len(group) == 1 else ''} {label(e.releases)}"
 
 
 def _of_net(name: str, net: Any) -> Evidence | None:
     known = BY_VALUE.get(int(getattr(net, "net_version", 0) or 0))
     rs = releases_in(known.sdk) if known else frozenset()
-    return Evidence(3, name, f"{name}'s netVersion {known.hex}", rs) if known and rs else None
+    return Evidence(3, name, f"netVersion {known.hex}", rs) if known and rs else None
 
 
 def _of_io(name: str, fmt: str, size: int) -> Evidence | None:
     rs = IO_RELEASES.get(fmt)
-    return Evidence(2, name, f"{name}'s size ({size:,} bytes)", rs) if rs else None
+    return Evidence(2, name, f"size {size:,} bytes", rs) if rs else None
 
 
 def _of_record(name: str, record: Record) -> Evidence | None:
     version = str(record.values.get("tools version") or "")
     if releases_in(version):
-        return Evidence(1, name, f"{name}'s version {version}", releases_in(version))
+        return Evidence(1, name, f"version {version}", releases_in(version))
     if record.writer == TIDLRUNNER:
-        return Evidence(1, name, f"{name} (written by edgeai-tidlrunner, whose setup installs tidl_tools 11.0-11.2)",
+        return Evidence(1, name, "written by edgeai-tidlrunner, whose setup installs tidl_tools 11.0-11.2",
                         TIDLRUNNER_RELEASES)
     return None
 
@@ -101,7 +104,7 @@ def _of_netlog(name: str, printout: Printout) -> Evidence | None:
     if len(dims) != 1 or next(iter(dims)) not in NETLOG_RELEASES:
         return None
     n = next(iter(dims))
-    return Evidence(0, name, f"{name}'s form ({n} dims a tensor)", NETLOG_RELEASES[n])
+    return Evidence(0, name, f"{n} dims a tensor", NETLOG_RELEASES[n])
 
 
 def _of_report(r: FileReport) -> Evidence | None:
@@ -181,17 +184,19 @@ def sdk_findings(evidence: list[Evidence]) -> list[Finding]:
     common = frozenset(RELEASES)
     for e in evidence:
         common &= e.releases
+    groups: dict[tuple[int, str, frozenset[Release]], list[Evidence]] = {}
+    for e in evidence:
+        groups.setdefault((e.strength, e.what, e.releases), []).append(e)
+    said = [_says(g) for g in groups.values()]
     if common:
-        first, rest = evidence[0], evidence[1:]
-        return [Finding("ok", f"made by TIDL {label(common)}: {first.says()} (the strongest evidence here), "
-                              f"{', '.join(e.says() for e in rest)}", files)]
+        return [Finding("ok", f"made by TIDL {label(common)}: {said[0]} (the strongest evidence here)"
+                              + "".join(f", {x}" for x in said[1:]), files)]
     clashes = [(a, b) for i, a in enumerate(evidence) for b in evidence[i + 1:]
                if not a.releases & b.releases and not _paired(a, b)]
     if not clashes:
         return []
-    sides = "; ".join(e.says() for e in evidence)
-    return [Finding("note", f"its files disagree on the SDK that made this folder: {sides}; the strongest is "
-                            f"{evidence[0].what}", files)]
+    return [Finding("note", f"its files disagree on the SDK that made this folder: {'; '.join(said)}; the strongest "
+                            f"is {evidence[0].file}'s {evidence[0].what}", files)]
 
 
 @register_check
