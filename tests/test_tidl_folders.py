@@ -240,3 +240,30 @@ def test_traces_without_a_net_exit_2(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["traces", str(folder), "--net", str(FIXTURES / "tidl" / "net_10_01_traces" / "915_tidl_net.bin"),
                  "--json"]) == 0
     assert "unverified" not in json.loads(capsys.readouterr().out)
+
+
+def test_the_sweep_runner_counts_what_doctor_says(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tools/sweep_tidl.py over a sweep of one source (TI's midas demo as its repository holds it) and a
+    MANIFEST naming the net the snapshot lacks."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("sweep_tidl", Path(__file__).parents[1] / "tools" / "sweep_tidl.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    src = real(MIDAS)
+    dest = tmp_path / "TexasInstruments-Sandbox+edgeai-demo-monodepth-estimation" / "midas-9.0-62a"
+    (dest / "artifacts").mkdir(parents=True)
+    for p in [*src.iterdir(), *(src / "artifacts").iterdir()]:
+        if p.is_file():
+            _copy(dest / p.relative_to(src), p)
+    (tmp_path / "MANIFEST.tsv").write_text(
+        "repo\tcommit\tpath\tblob\tbytes\tstatus\n"
+        "TexasInstruments-Sandbox/edgeai-demo-monodepth-estimation\tb5dd792\tmidas-9.0-62a/artifacts/983_tidl_net.bin"
+        "\teab9e5a6\t-\tabsent\n")
+    assert tool.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("TexasInstruments-Sandbox+edgeai-demo-monodepth-estimation: 3 folders, 7 files, 0 problems, "
+                      "1 notes, 0 not verified; manifest: 1 absent")
+    assert out[-1] == ("in all: 1 sources, 3 folders, 7 files, 0 problems, 1 notes, 0 not verified, 1 param.yaml with "
+                       "input_optimization: true")
+    assert "  input_optimization: true in midas-9.0-62a/param.yaml" in out
