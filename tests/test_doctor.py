@@ -84,13 +84,13 @@ def test_real_findings() -> None:
         "with the same N,C,H,W and name",
         # which SDK: the netVersion (what the firmware checks) first, then the io size, the benchmark's record of
         # the run (param.yaml's runtime_options.version) and the netLog's form
-        "made by TIDL 8.2: 201_tidl_net.bin (netVersion 0x20211201) says 8.2 (the strongest evidence here), "
-        "201_tidl_io_1.bin (size 37,256 bytes) says 8.0-8.6, param.yaml (version 8.2) says 8.2, "
+        "made by TIDL 8.2: 201_tidl_net.bin (netVersion 0x20211201) says 8.2 (the strongest), "
+        "201_tidl_io_1.bin (37,256 bytes) says 8.0-8.6, param.yaml (version 8.2) says 8.2, "
         "201_tidl_net.bin_netLog.txt (4 dims a tensor) says 8.0-9.1"]
     assert {f["file"]: f["kind"] for f in doc["files"]}["201_tidl_net.bin_netLog.txt"] == "netLog printout"
     ssd = doctor(real("tidl/j7-08.2/ssdlite-mobdet"))  # C = 1 with padding channels after: a dense read works
     assert [f["text"] for f in ssd["findings"]] == [
-        "made by TIDL 8.2: 321_tidl_io_1.bin (size 37,256 bytes) says 8.0-8.6 (the strongest evidence here), "
+        "made by TIDL 8.2: 321_tidl_io_1.bin (37,256 bytes) says 8.0-8.6 (the strongest), "
         "param.yaml (version 8.2) says 8.2"]
     padded = doctor(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")
     notes = [f["text"] for f in padded["findings"]]

@@ -39,8 +39,8 @@ def test_midas_with_input_optimization_has_no_problem_and_names_its_sdk() -> Non
         "true; input.1Net_IN is TIDL_cast_in there: TI's input optimization (tidlOnnxModelOptimize) casts the uint8 "
         "input, and TI's import folds that Cast into the data layer, named after its output)",
         "param.yaml's outputs (983) are artifacts/983_tidl_io_1.bin's, same shapes",
-        "made by TIDL 9.0/9.1: artifacts/983_tidl_io_1.bin (size 37,272 bytes) says 9.0/9.1 (the strongest evidence "
-        "here), artifacts/983_tidl_net.bin_netLog.txt (4 dims a tensor) says 8.0-9.1"]
+        "made by TIDL 9.0/9.1: artifacts/983_tidl_io_1.bin (37,272 bytes) says 9.0/9.1 (the strongest)"
+        ", artifacts/983_tidl_net.bin_netLog.txt (4 dims a tensor) says 8.0-9.1"]
     arts = doctor(real(f"{MIDAS}/artifacts"))
     assert arts["status"] == "ok" and [f["level"] for f in arts["findings"]].count("problem") == 0
     texts = [f["text"] for f in arts["findings"]]
@@ -49,8 +49,8 @@ def test_midas_with_input_optimization_has_no_problem_and_names_its_sdk() -> Non
             "the uint8 input, and TI's import folds that Cast into the data layer, named after its output)") in texts
     assert ("983_tidl_io_1.bin agrees with 983_tidl_net.bin_netLog.txt: 1 input(s) and 1 output(s) found by dataId "
             "with the same N,C,H,W and name") in texts  # the netLog's data layer is TIDL_cast_in too
-    assert texts[-1] == ("made by TIDL 9.0/9.1: 983_tidl_io_1.bin (size 37,272 bytes) says 9.0/9.1 (the strongest "
-                         "evidence here), 983_tidl_net.bin_netLog.txt (4 dims a tensor) says 8.0-9.1")
+    assert texts[-1] == ("made by TIDL 9.0/9.1: 983_tidl_io_1.bin (37,272 bytes) says 9.0/9.1 (the strongest)"
+                         ", 983_tidl_net.bin_netLog.txt (4 dims a tensor) says 8.0-9.1")
 
 
 def test_a_renamed_input_without_the_optimizers_name_is_still_a_problem(tmp_path: Path) -> None:
@@ -131,8 +131,8 @@ def test_edgeai_tidlrunners_record_is_named_as_such(tmp_path: Path, capsys: pyte
     doc = doctor(tmp_path)
     assert {f["file"]: f["evidence"] for f in doc["files"]}["param.yaml"] == "edgeai-tidlrunner's record of the run"
     assert doc["status"] == "ok" and [f["text"] for f in doc["findings"]][-1] == (
-        "made by TIDL 11.0/11.1: artifacts/905_tidl_io_1.bin (size 94,616 bytes) says 10.0-11.1 (the strongest "
-        "evidence here), param.yaml (written by edgeai-tidlrunner, whose setup installs tidl_tools 11.0-11.2) says "
+        "made by TIDL 11.0/11.1: artifacts/905_tidl_io_1.bin (94,616 bytes) says 10.0-11.1 (the strongest)"
+        ", param.yaml (written by edgeai-tidlrunner, whose setup installs tidl_tools 11.0-11.2) says "
         "11.0-11.2")
     assert main(["inspect", str(tmp_path / "param.yaml")]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
@@ -180,7 +180,7 @@ def test_the_sdk_of_a_solved_io_is_named_from_the_record_and_the_netlog(tmp_path
     texts = [(f["level"], f["text"]) for f in doc["findings"]]
     assert ("note", "param.yaml: target_device AM68A (TIDL_MAX_NUM_CORES 1); 912_tidl_io_1.bin was solved with 1 "
                     "core(s), an assumption its size allows, so the two are not compared") in texts
-    assert texts[-1] == ("ok", "made by TIDL 9.1: param.yaml (version 9.1.0) says 9.1 (the strongest evidence here), "
+    assert texts[-1] == ("ok", "made by TIDL 9.1: param.yaml (version 9.1.0) says 9.1 (the strongest), "
                                "912_tidl_net.bin_netLog.txt (6 dims a tensor) says 9.1-11.2")
     (tmp_path / "param.yaml").write_text("session:\n  artifacts_folder: .\n  target_device: AM68A\nversion: 8.2\n")
     with pytest.warns(BinparseWarning):
@@ -267,3 +267,20 @@ def test_the_sweep_runner_counts_what_doctor_says(tmp_path: Path, capsys: pytest
     assert out[-1] == ("in all: 1 sources, 3 folders, 7 files, 0 problems, 1 notes, 0 not verified, 1 param.yaml with "
                        "input_optimization: true")
     assert "  input_optimization: true in midas-9.0-62a/param.yaml" in out
+
+
+def test_inspect_of_a_net_without_its_own_layout_names_one_layout(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """TI's 10.01 ow-tiny net restamped 11.01: the title names no layout it may not have used, the
+    UNVERIFIED line the one it did (10.01) and the one it tried first (11.02)."""
+    data = bytearray(real("tidl/j7-10.01/ow-tiny/ow_tiny_net.bin").read_bytes())
+    data[:4] = (0x20250821).to_bytes(4, "little")
+    net = tmp_path / "ow_tiny_as_11_01_net.bin"
+    net.write_bytes(data)
+    assert main(["inspect", str(net)]) == 2
+    title, _, unverified = capsys.readouterr().out.splitlines()[:3]
+    assert title == (f"{net}: tidl.net.j7_11_01, J7 TIDL 11.01 (no header of its own: the nearest verified layout "
+                     "that holds, 11.02 first, with a warning), 1,275,172 bytes")
+    assert unverified.startswith("UNVERIFIED: netVersion 0x20250821 (TIDL 11.01) has no verified layout: read with "
+                                 "the 10.01 layout (netVersion 0x20241120)")
+    assert "Rejected before it: 11.02 layout (netVersion 0x20251208)" in unverified

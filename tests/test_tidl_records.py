@@ -80,8 +80,8 @@ def test_doctor_checks_the_records_with_the_io() -> None:
         "param.yaml: target_device AM62A (TIDL_MAX_NUM_CORES 1) fits artifacts/424_tidl_io_1.bin (09.00-09.01)",
         "param.yaml's inputs (input.1) are artifacts/424_tidl_io_1.bin's, same shapes",
         "param.yaml's outputs (424) are artifacts/424_tidl_io_1.bin's, same shapes",
-        "made by TIDL 9.0/9.1: artifacts/424_tidl_io_1.bin (size 37,272 bytes) says 9.0/9.1 (the strongest "
-        "evidence here), artifacts/tempDir/424_tidl_net.bin_netLog.txt (4 dims a tensor) says 8.0-9.1"]
+        "made by TIDL 9.0/9.1: artifacts/424_tidl_io_1.bin (37,272 bytes) says 9.0/9.1 (the strongest)"
+        ", artifacts/tempDir/424_tidl_net.bin_netLog.txt (4 dims a tensor) says 8.0-9.1"]
 
 
 def test_records_that_contradict_the_io_are_problems(tmp_path: Path) -> None:
@@ -182,12 +182,12 @@ def test_a_nearest_layout_net_is_verified_by_the_netlog_beside_it(tmp_path: Path
 def test_the_tools_version_in_param_yaml_against_the_net_and_io(tmp_path: Path) -> None:
     folder = real("tidl/j7-08.2/deeplabv3-ade20k")
     oks = [f["text"] for f in doctor(folder)["findings"] if f["level"] == "ok"]
-    assert oks[-1] == ("made by TIDL 8.2: 201_tidl_net.bin (netVersion 0x20211201) says 8.2 (the strongest evidence "
-                       "here), 201_tidl_io_1.bin (size 37,256 bytes) says 8.0-8.6, param.yaml (version 8.2) says 8.2, "
+    assert oks[-1] == ("made by TIDL 8.2: 201_tidl_net.bin (netVersion 0x20211201) says 8.2 (the strongest)"
+                       ", 201_tidl_io_1.bin (37,256 bytes) says 8.0-8.6, param.yaml (version 8.2) says 8.2, "
                        "201_tidl_net.bin_netLog.txt (4 dims a tensor) says 8.0-9.1")
     _copy(tmp_path / "201_tidl_io_1.bin", folder / "201_tidl_io_1.bin")
     (tmp_path / "param.yaml").write_text("session:\n  target_device: pc\n  runtime_options:\n    version: '9.1'\n")
     doc = doctor(tmp_path)  # a record is no runtime: its version against the io's size is a note with both sides
     assert doc["status"] == "ok" and [(f["level"], f["text"]) for f in doc["findings"]] == [
-        ("note", "its files disagree on the SDK that made this folder: 201_tidl_io_1.bin (size 37,256 bytes) says "
-                 "8.0-8.6; param.yaml (version 9.1) says 9.1; the strongest is 201_tidl_io_1.bin's size 37,256 bytes")]
+        ("note", "its files disagree on the SDK that made this folder: 201_tidl_io_1.bin (37,256 bytes) says "
+                 "8.0-8.6; param.yaml (version 9.1) says 9.1; the strongest is 201_tidl_io_1.bin's 37,256 bytes")]

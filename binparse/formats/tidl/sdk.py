@@ -86,7 +86,7 @@ def _of_net(name: str, net: Any) -> Evidence | None:
 
 def _of_io(name: str, fmt: str, size: int) -> Evidence | None:
     rs = IO_RELEASES.get(fmt)
-    return Evidence(2, name, f"size {size:,} bytes", rs) if rs else None
+    return Evidence(2, name, f"{size:,} bytes", rs) if rs else None
 
 
 def _of_record(name: str, record: Record) -> Evidence | None:
@@ -189,7 +189,7 @@ def sdk_findings(evidence: list[Evidence]) -> list[Finding]:
         groups.setdefault((e.strength, e.what, e.releases), []).append(e)
     said = [_says(g) for g in groups.values()]
     if common:
-        return [Finding("ok", f"made by TIDL {label(common)}: {said[0]} (the strongest evidence here)"
+        return [Finding("ok", f"made by TIDL {label(common)}: {said[0]} (the strongest)"
                               + "".join(f", {x}" for x in said[1:]), files)]
     clashes = [(a, b) for i, a in enumerate(evidence) for b in evidence[i + 1:]
                if not a.releases & b.releases and not _paired(a, b)]
