@@ -20,6 +20,7 @@ repeated here. A param.yaml's artifacts folder (`artifacts_folder`) is read with
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 from ... import api
 from ...errors import BinparseError
 from ...family import FileReport, Finding, register_check
+from ...paths import files_in
 from ...registry import format_of
 from .net.versions import BY_VALUE
 from .printouts.files import Printout
@@ -131,25 +133,31 @@ def _of_artifacts(folder: Path, names: set[str]) -> list[Evidence]:
     for sub in (where, where / "tempDir"):
         if not sub.is_dir() or sub.is_symlink():
             continue
-        for p in sorted(sub.iterdir()):
+        for p in sorted(files_in(sub, folder)):  # regular files only, no link out of the folder given
             name = f"{rel}/{p.relative_to(where).as_posix()}"
-            if name in names or p.is_symlink() or not p.is_file():
+            if name in names:
                 continue
             try:
-                if p.name.endswith("_netLog.txt"):
-                    e = _of_netlog(name, Printout.read(p))
-                elif p.name.endswith(("_tidl_io_1.bin", "_tidl_net.bin")):
-                    obj = api.open(p)
-                    fmt = _format(obj)
-                    e = _of_net(name, obj) if fmt.startswith("tidl.net.j7") else \
-                        _of_io(name, fmt, p.stat().st_size) if fmt.startswith("tidl.io.j7") else None
-                else:
-                    continue
+                with warnings.catch_warnings():  # a layout not verified is said by the doctor of that folder
+                    warnings.simplefilter("ignore")
+                    e = _of_file(name, p)
             except (BinparseError, OSError, ValueError):
                 continue  # doctor of that folder says why
             if e is not None:
                 found.append(e)
     return found
+
+
+def _of_file(name: str, p: Path) -> Evidence | None:
+    if p.name.endswith("_netLog.txt"):
+        return _of_netlog(name, Printout.read(p))
+    if not p.name.endswith(("_tidl_io_1.bin", "_tidl_net.bin")):
+        return None
+    obj = api.open(p)
+    fmt = _format(obj)
+    if fmt.startswith("tidl.net.j7"):
+        return _of_net(name, obj)
+    return _of_io(name, fmt, p.stat().st_size) if fmt.startswith("tidl.io.j7") else None
 
 
 def _format(obj: Any) -> str:

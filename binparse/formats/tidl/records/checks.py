@@ -23,7 +23,9 @@ from typing import Any
 from .... import api
 from ....errors import BinparseError
 from ....family import FileReport, Finding, register_check
+from ....paths import files_in
 from ..net.cores import SOC_CORES
+from .folder import artifacts_folder
 from .names import NameMatch, match
 from .read import Record
 
@@ -85,14 +87,15 @@ def _allowed(allowed: FileReport, meta: FileReport | None, out: list[Finding]) -
                              "offloaded to TIDL", files))
 
 
-def _ios_of(param: FileReport, folder: Path, by_name: dict[str, FileReport]) -> list[tuple[str, Any]]:
+def _ios_of(folder: Path, by_name: dict[str, FileReport]) -> list[tuple[str, Any]]:
+    """The io descriptors param.yaml describes: the folder's, else those of the artifacts folder it names."""
     found = [(r.name, r.obj) for r in by_name.values() if r.name.endswith("_tidl_io_1.bin") and hasattr(r.obj, "inputs")]
-    sub = param.obj.values.get("artifacts_folder")
-    where = folder / str(sub) if sub else None
-    if not found and where is not None and where.is_dir() and where.resolve().is_relative_to(folder.resolve()):
-        for p in sorted(where.glob("*_tidl_io_1.bin")):
+    where = artifacts_folder(folder)
+    if not found and where is not None:
+        rel = where.relative_to(folder).as_posix()
+        for p in sorted(q for q in files_in(where, folder) if q.name.endswith("_tidl_io_1.bin")):
             try:
-                found.append((p.name if where.resolve() == folder.resolve() else f"{sub}/{p.name}", api.open(p)))
+                found.append((f"{rel}/{p.name}" if rel != "." else p.name, api.open(p)))
             except BinparseError:
                 continue  # doctor of that folder says why
     return found
@@ -127,7 +130,7 @@ def _param(param: FileReport, folder: Path, by_name: dict[str, FileReport], out:
     values = param.obj.values
     device = str(values.get("target_device") or "")
     cores = SOC_CORES.get(device.upper())
-    for io_name, io in _ios_of(param, folder, by_name):
+    for io_name, io in _ios_of(folder, by_name):
         files = [param.name, io_name]
         _fit(param, device, cores, io_name, io, out)
         for side, details, tensors in (("input", values.get("inputs", []), io.inputs),
