@@ -327,3 +327,64 @@ def test_export_constants_ask_the_budget(tmp_path: Path, capsys: pytest.CaptureF
     err = capsys.readouterr().err
     assert "the ONNX constant" in err and "over the budget of 4,194,304 bytes" in err
     assert not (tmp_path / "m.onnx").exists()
+
+
+# -- EDL1 graphs: which axis holds the channels (fixtures in the shapes of esp-dl's op test models) ------
+
+def _edl1(op: str, inputs: dict[str, np.ndarray], out: tuple[str, np.ndarray], attrs: dict[str, object],
+          graph_dims: dict[str, list[int]] | None = None) -> bytes:
+    from binparse.formats.espdl.writers.fixtures import espdl_file
+
+    def t(name: str, a: np.ndarray, e: int) -> dict[str, object]:
+        return {"name": name, "dims": list(a.shape), "dtype": "int8", "exponents": [e], "values": a.reshape(-1).tolist()}
+    dims = graph_dims or {}
+    graph = {"name": op,
+             "inputs": [{"name": n, "dims": dims.get(n, list(a.shape)), "dtype": "int8", "exponents": [-4]}
+                        for n, a in inputs.items()],
+             "outputs": [{"name": out[0], "dims": dims.get(out[0], list(out[1].shape)), "dtype": "int8",
+                          "exponents": [-4]}],
+             "nodes": [{"name": f"{op}_0", "op_type": op, "inputs": list(inputs), "outputs": [out[0]],
+                        "attributes": {"quant_type": "S8", **attrs}}],
+             "test_inputs": [t(n, a, -4) for n, a in inputs.items()], "test_outputs": [t(*out, -4)]}
+    return espdl_file({"format": "EDL1", "graph": graph})
+
+
+def test_edl1_pooling_graph_in_nhwc_is_pooled_over_h_and_w() -> None:
+    """esp-dl's newer EDL1 op tests: input (1, 5, 5, 51) pooled by [3, 1] to (1, 3, 5, 51): the channels are
+    the axis the pool keeps, the last."""
+    rng = np.random.default_rng(38)
+    x = rng.integers(-128, 128, (1, 5, 5, 8))
+    y = np.stack([x[:, i:i + 3].mean(axis=1) for i in range(3)], axis=1)
+    data = _edl1("AveragePool", {"x": x}, ("y", np.clip(np.round(y), -128, 127).astype(np.int64)),
+                 {"kernel_shape": [3, 1], "strides": [1, 1], "pads": [0, 0, 0, 0]})
+    from binparse.formats.espdl.onnx.convert import layout_of
+    m = binparse.open(data).models[0]
+    assert layout_of(m) == "nhwc"
+    (out,) = check_model(m).outputs
+    assert (out.count, out.within) == (120, 120)
+
+
+def test_edl1_model_without_conv_keeps_its_own_dims() -> None:
+    """A Sub of (8, 2, 5) and (2, 1) (esp-dl's sub4d broadcast test): no image, nothing moved."""
+    rng = np.random.default_rng(39)
+    a, b = rng.integers(-60, 60, (8, 2, 5)), rng.integers(-60, 60, (2, 1))
+    data = _edl1("Sub", {"a": a, "b": b}, ("y", a - b), {})
+    from binparse.formats.espdl.onnx.convert import layout_of
+    m = binparse.open(data).models[0]
+    assert layout_of(m) == "onnx"
+    (out,) = check_model(m).outputs
+    assert (out.count, out.exact) == (80, 80)
+
+
+def test_edl1_channels_first_graph_with_hwc_test_values() -> None:
+    """esp-dl's older EDL1 op tests (Concat of (20, 20, 80) and (20, 20, 48) into a graph output
+    (1, 128, 20, 20), test output (20, 20, 128)): the graph is channels first, the chip's values H, W, C."""
+    rng = np.random.default_rng(40)
+    a, b = rng.integers(-128, 128, (4, 4, 3)), rng.integers(-128, 128, (4, 4, 2))
+    data = _edl1("Concat", {"a": a, "b": b}, ("y", np.concatenate([a, b], axis=-1)), {"axis": 1},
+                 graph_dims={"y": [1, 5, 4, 4]})
+    from binparse.formats.espdl.onnx.convert import layout_of
+    m = binparse.open(data).models[0]
+    assert layout_of(m) == "nchw"
+    (out,) = check_model(m).outputs
+    assert (out.count, out.exact) == (80, 80)
