@@ -180,7 +180,10 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
     readable = [r for r in reports if not r.error]  # the checks see what could be read (they name the rest's absence)
     for check in checks():
         try:
-            findings.extend(check(readable, folder))
+            found = check(readable, folder)
+            findings.extend(found)
+            # a check that could not verify a file says "not verified: ..." about it: the headline says so too
+            not_verified += [f.files[0] for f in found if f.text.startswith("not verified: ") and f.files]
         except BinparseError as exc:  # a check that met what it cannot read: nothing proven, said as such
             not_verified.append(f"{check.__module__.rsplit('.', 1)[-1]} check")
             findings.append(Finding("note", f"not verified: the {check.__module__} check could not read what it "

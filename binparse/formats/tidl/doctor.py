@@ -125,22 +125,35 @@ def _padding_notes(rep: FileReport, out: list[Finding]) -> None:
                                        f"wrong; use `binparse view` (or `binparse draw` to see it)", [rep.name]))
 
 
-def _configs(folder: Path) -> dict[str, list[tuple[str, dict[str, str]]]]:
+def _configs(folder: Path) -> dict[str, list[tuple[Path, dict[str, str]]]]:
     """{a file name: [(a TIDL-API configuration of the folder whose values name it, its pairs)]}: the
-    folder's configurations read once, indexed by the file names their values give (netBinFile),
-    so that pairing a net with its configurations is one look-up, not a read of every configuration
-    per net (a folder of 1,200 nets and 1,200 configurations)."""
-    index: dict[str, list[tuple[str, dict[str, str]]]] = {}
+    folder's configurations read once (one that cannot be read reports itself), indexed by the file
+    names their values give (netBinFile), so that pairing a net with its configurations is one
+    look-up, not a read of every configuration per net (a folder of 1,200 nets and 1,200
+    configurations took minutes)."""
+    index: dict[str, list[tuple[Path, dict[str, str]]]] = {}
     for cfg in files_in(folder):
         if not (cfg.name.startswith("tidl_config_") and cfg.suffix == ".txt"):
             continue
         try:
             conf = read_config(cfg.read_text(errors="replace"), cfg.name)
-        except (FormatError, OSError):  # the configuration's own report says what could not be read
+        except (FormatError, OSError):
             continue
         for name in dict.fromkeys(v.replace("\\", "/").rsplit("/", 1)[-1] for v in conf.values()):
-            index.setdefault(name, []).append((cfg.name, conf))
+            index.setdefault(name, []).append((cfg, conf))
     return index
+
+
+def _param_of(rep: FileReport, folder: Path,
+              configs: dict[str, list[tuple[Path, dict[str, str]]]]) -> tuple[Path | None, str]:
+    """The param file TIDL-API loads with this net (TI's naming tidl_net_X -> tidl_param_X, or the
+    paramsBinFile of a configuration whose netBinFile is this net), and how it was found."""
+    if rep.name.startswith("tidl_net_"):
+        return folder / rep.name.replace("tidl_net_", "tidl_param_", 1), "TI's naming"
+    for cfg, conf in configs.get(rep.name, []):
+        if Path(conf.get("netBinFile", "")).name == rep.name and conf.get("paramsBinFile"):
+            return folder / Path(conf["paramsBinFile"]).name, f"{cfg.name}'s paramsBinFile"
+    return None, ""
 
 
 def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
@@ -151,14 +164,16 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
     configs = _configs(folder)
     for rep in nets:
         net = rep.obj
-        param = folder / rep.name.replace("tidl_net_", "tidl_param_")
-        if param.exists() and param != folder / rep.name:
+        param, how = _param_of(rep, folder, configs)
+        if param is None or not param.is_file():
+            named = f"{param.name} ({how})" if param is not None else "no tidl_param_*.bin, and no configuration names one"
+            out.append(Finding("note", f"{rep.name}: its parameter file is not in the folder: {named}; TIDL-API "
+                                       "loads a network with its parameters (netBinFile, paramsBinFile), so its "
+                                       "weights are not checked", [rep.name]))
+        else:
             try:
                 _, rule = tda2_weights_read(net, api.map_file(param))
-                if rule:
-                    out.append(Finding("note", f"{param.name} matches {rep.name} only under an inferred rule, so this "
-                                               f"is not verified: {rule}", [rep.name, param.name]))
-                else:
+                if not rule:  # under a rule: the param file is not verified (its `unverified` says why)
                     out.append(Finding("ok", f"{param.name} holds exactly the parameters {rep.name} describes",
                                        [rep.name, param.name]))
                 other = by_name.get(param.name)  # the param file has no header: it is identified by its network
@@ -168,27 +183,27 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                                       f"its size is what {rep.name} describes under an inferred rule")
             except BinparseError as exc:
                 out.append(Finding("problem", f"{param.name} does not match {rep.name}: {exc}", [rep.name, param.name]))
-        for cfg_name, conf in configs.get(rep.name, []):
+        for cfg, conf in configs.get(rep.name, []):
             first = net.input_layers()[0] if net.input_layers() else None
             keys = ("inNumChannels", "inHeight", "inWidth")
             if first is None or not set(keys) <= set(conf):
                 continue
             if not all(conf[k].isdigit() for k in keys):
-                out.append(Finding("note", f"{cfg_name}: {', '.join(f'{k} {conf[k]!r}' for k in keys)} are not all "
+                out.append(Finding("note", f"{cfg.name}: {', '.join(f'{k} {conf[k]!r}' for k in keys)} are not all "
                                            f"whole numbers, so its input is not compared with {rep.name}'s",
-                                   [cfg_name, rep.name]))
+                                   [cfg.name, rep.name]))
                 continue
             _, c, h, w = net.table().out_shapes[first, 0].tolist()
             want = (int(conf["inNumChannels"]), int(conf["inHeight"]), int(conf["inWidth"]))
             if (c, h, w) == want:
-                out.append(Finding("ok", f"{cfg_name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) matches "
-                                         f"{rep.name}'s input data layer {c}x{h}x{w}", [cfg_name, rep.name]))
+                out.append(Finding("ok", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) matches "
+                                         f"{rep.name}'s input data layer {c}x{h}x{w}", [cfg.name, rep.name]))
             else:  # TIDL-API sizes its buffers from the net (ExecutionObject ComputeInputOutputSizes), not these keys
-                out.append(Finding("note", f"{cfg_name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) differs from "
-                                           f"{rep.name}'s input data layer {c}x{h}x{w}; TIDL-API reads the frame size "
-                                           "from the net, the config's inWidth/inHeight/inNumChannels are the "
-                                           "application's, so whether this input file fits is not verified",
-                                   [cfg_name, rep.name]))
+                out.append(Finding("note", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) differs from "
+                                           f"{rep.name}'s input data layer {c}x{h}x{w}; TIDL-API sizes its buffers "
+                                           "from the net, the config's inWidth/inHeight/inNumChannels describe the "
+                                           "application's frames (inData, not in this folder)",
+                                   [cfg.name, rep.name]))
 
 
 def _combined(reports: list[FileReport], out: list[Finding]) -> None:
