@@ -32,6 +32,10 @@ def repaired_payload(m: Any) -> bytes | None:
     g = m.graph
     if not g.narrow:
         return None
+    firsts = {n.start: n.count for n in g.narrow}  # vectors that overlap in the payload are each copied whole
+    budget.ask(len(m.payload) + sum(8 * c + 16 for c in firsts.values()),
+               f"the repaired payload ({len(firsts):,} int64 vectors appended to {len(m.payload):,} bytes)",
+               file=m.file, path=m.record.path)
     buf = bytearray(m.payload)
     moved: dict[int, int] = {}  # first element of an old vector -> count position of its int64 copy
     for n in g.narrow:

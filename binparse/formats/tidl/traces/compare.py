@@ -126,7 +126,7 @@ def compare_runs(a: Any, b: Any, *, min_snr_db: float = 30.0) -> TraceComparison
     for k, did in enumerate(order, 1):
         x, y = sa[did], sb[did]
         if x.count != y.count:
-            raise FormatError("the two runs' buffers differ in size", path=f"dataId {did}",
+            raise FormatError("the two runs' buffers differ in size", file=str(x.file), path=f"dataId {did}",
                               expected=f"{x.count:,} elements ({x.file})", found=f"{y.count:,} elements ({y.file})",
                               hint="the runs come from different nets, or the reference is not this tensor")
         snr, mx, mean = stats(x.chunks(), y.chunks())
