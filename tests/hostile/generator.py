@@ -70,17 +70,18 @@ def _skippable(p: Path) -> bool:
 
 
 @cache
-def readers() -> dict[str, Sample]:
+def readers(fixtures_only: bool = False) -> dict[str, Sample]:
     """{reader: its smallest sample}: the reader is the registered format an opened file is of, or
     the type of the object a sniffer opened it as; a registered format with no file of its own is
-    read from a sibling version's file, forced (`--format`); a text format a family's signs name
-    with no file anywhere gets a sample of one line."""
+    read from a sibling version's file, forced (`--format`). Samples come from the bundled fixtures,
+    then (unless `fixtures_only`) ../shared/real; a text format a family's signs name with no file
+    anywhere gets samples of one line (`sign_cases`)."""
     import binparse
     from binparse import plugins, registry
     from binparse.runtime import Accessor
     plugins.load_all()
     found: dict[str, Sample] = {}
-    roots = [FIX] + ([REAL] if REAL.is_dir() else [])
+    roots = [FIX] + ([REAL] if REAL.is_dir() and not fixtures_only else [])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for root in roots:
@@ -213,7 +214,7 @@ def text_cases(sample: Sample, data: bytes, name: str, every: bool) -> list[tupl
     for i in kinds_of_line(lines, every):
         for what, long in stretched(lines[i]):
             out.append((f"line {i + 1} {what}", "\n".join(lines[:i] + [long] + lines[i + 1:]).encode()))
-        times = min(LINES, 4 * LONG // max(len(lines[i]), 1))
+        times = min(LINES, LONG // max(len(lines[i]), 1))
         out.append((f"line {i + 1} repeated on {times:,} lines",
                     "\n".join(lines[:i] + [lines[i]] * times + lines[i + 1:]).encode()))
     out += whole_text_cases(name)

@@ -11,44 +11,22 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import warnings
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from .generator import readers
 from .harness import REPO, bound, run_python
 
 FIX = REPO / "fixtures"
 RNG_SEED = 20261124
 
 
-@cache
 def samples() -> dict[str, tuple[Path, str | None]]:
-    """{reader: (a fixture it reads, the --format to force or None)}: the smallest fixture of each."""
-    import binparse
-    from binparse import plugins, registry
-    from binparse.runtime import Accessor
-    plugins.load_all()
-    found: dict[str, tuple[Path, str | None]] = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for p in sorted(FIX.rglob("*"), key=lambda p: (p.is_dir(), p.stat().st_size, str(p))):
-            if p.name in ("spec.yaml", "manifest.json") or p.suffix == ".npy" or ".buffer." in p.name:
-                continue
-            try:
-                obj = binparse.open(p)
-            except Exception:
-                continue
-            key = registry.format_of(obj).name if isinstance(obj, Accessor) else type(obj).__qualname__
-            found.setdefault(key, (p, None))
-        for fmt in registry.registered():  # a version with no fixture: a sibling's bytes, read as it
-            if fmt.name not in found:
-                sib = next((v for k, v in found.items() if k.startswith(fmt.name.rsplit(".", 1)[0] + ".")), None)
-                if sib is not None:
-                    found[fmt.name] = (sib[0], fmt.name)
-    return found
+    """{reader: (a fixture it reads, the --format to force or None)}: the smallest fixture of each
+    (`generator.readers`: every registered format and every object a sniffer opens)."""
+    return {k: (v.path, v.format) for k, v in readers(fixtures_only=True).items()}
 
 
 def text_signs() -> list[tuple[str, str]]:
