@@ -34,8 +34,7 @@ RAW_BUFFERS = {"intel_dla/lenet-agx5-streaming/data"}
 
 
 # new real files in ../shared/real that their issues make pass (the case's id: the issue)
-PENDING = {"espdl/int32-maxpool-pads": 38, "espdl/s3-mobilenet-v2-record": 38,
-           "espdl/blocked-2d-matmul": 38}  # the model doctor passes over pp_ocr_v6_rec_s8.espdl (issue 37's core says so)
+PENDING = {"espdl/int32-maxpool-pads": 38, "espdl/s3-mobilenet-v2-record": 38}
 # files read under a rule no vendor file confirms: "not verified", named in the headline (exit code 2)
 NOT_VERIFIED = {"edl1-encrypted": ["quantized_320_encry.espdl"], "am57x": ["tidl_param_dense_1x1.bin"]}
 

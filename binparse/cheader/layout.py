@@ -95,7 +95,9 @@ def preprocess(headers: list[str], defines: dict[str, str]) -> str:
             text = Path(h).read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
             raise FormatError(f"cannot read the header: {exc.strerror}", file=h) from None
-        text = re.sub(r"^\s*#\s*include\s*<[^>]*>.*$", "", text, flags=re.M)  # system headers: the prelude has stdint
+        # system headers out (the prelude has stdint), one line each: [ \t], not \s (a \s* at every line
+        # start ran over every blank line after it: quadratic)
+        text = re.sub(r"^[ \t]*#[ \t]*include[ \t]*<[^>\n]*>.*$", "", text, flags=re.M)
         pp.parse(text, h)
         pp.write(out)
     return out.getvalue()
