@@ -54,3 +54,25 @@ def test_a_resize_whose_scales_are_computed_as_it_runs_stops_at_the_budget(tmp_p
         assert "running the export in onnxruntime needs more than the " in said and "[problem]" not in said, said
         assert all(line.startswith("binparse: ") for line in r.stderr.splitlines()), r.stderr  # onnxruntime silent
         assert within(r, path.stat().st_size), (args, r.peak_rss, bound(path.stat().st_size))
+
+
+def test_a_streaming_window_of_two_billion_frames_is_asked_of_the_budget(tmp_path: Path) -> None:
+    """Issue 37 (a MemoryError on a streaming window): a StreamingCache whose window_size claims 2^31
+    frames makes its first call's kept frames that large; asked of the budget first: exit 2, in bound."""
+    from binparse.formats.espdl.writers.fixtures import espdl_file
+    x = (np.arange(6).reshape(1, 2, 3) % 100).reshape(-1).tolist()
+    graph = {"name": "g", "inputs": [{"name": "x", "dims": [1, 2, 3], "dtype": "int8", "exponents": [-4]}],
+             "outputs": [{"name": "y", "dims": [1, 4, 3], "dtype": "int8", "exponents": [-4]}],
+             "nodes": [{"name": "s", "op_type": "StreamingCache", "inputs": ["x"], "outputs": ["y"],
+                        "attributes": {"window_size": 2**31, "frame_axis": 1}}],
+             "test_inputs": [{"name": "x", "dims": [1, 2, 3], "dtype": "int8", "exponents": [-4], "values": x}],
+             "test_outputs": [{"name": "y", "dims": [1, 4, 3], "dtype": "int8", "exponents": [-4]}]}
+    path = tmp_path / "window.espdl"
+    path.write_bytes(espdl_file({"format": "EDL2", "graph": graph}))
+    for args in (("export", path, "--check"), ("doctor", tmp_path)):
+        r = run_cli(*args, timeout=120)
+        said = r.stderr if args[0] == "export" else r.stdout
+        assert r.returncode == 2 and "binparse failed" not in said, (args, r.returncode, said[-800:])
+        assert "the kept frames of y:cache ([1, 2147483647, 3] float32: the StreamingCache's window_size) needs " \
+               "25,769,803,764 bytes" in said, said[-800:]
+        assert within(r, path.stat().st_size), (args, r.peak_rss)

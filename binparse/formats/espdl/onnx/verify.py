@@ -189,9 +189,15 @@ def compare(name: str, got: Any, want: Any, step: float) -> OutputCheck:
 
 def first_call_state(proto: Any) -> dict[str, Any]:
     """Zeros for each state input of an export (a StreamingCache's kept frames: `NAME:cache`), as the chip
-    starts with."""
-    return {i.name: np.zeros([d.dim_value for d in i.type.tensor_type.shape.dim], np.float32)
-            for i in proto.graph.input if i.name.endswith(":cache")}
+    starts with; each asked of the budget first (its window_size is the file's claim)."""
+    out = {}
+    for i in proto.graph.input:
+        if i.name.endswith(":cache"):
+            dims = [d.dim_value for d in i.type.tensor_type.shape.dim]
+            budget.ask(4 * int(np.prod(dims, dtype=object)), f"the kept frames of {shown(i.name)} ({dims} float32: "
+                                                             "the StreamingCache's window_size)")
+            out[i.name] = np.zeros(dims, np.float32)
+    return out
 
 
 FLOAT_RTOL = 1e-3  # a float output: within 1e-3 of its magnitude (and of the output's largest), not a "step" of 1
