@@ -24,7 +24,8 @@ import os
 import re
 import warnings
 from dataclasses import dataclass, field
-from functools import cache
+from collections.abc import Callable
+from functools import cache, cached_property
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,18 +48,22 @@ class Sample:
 
 @dataclass(frozen=True)
 class Case:
-    """One hostile input: `files` (relative path: bytes) laid out in a folder of their own;
-    the commands are pointed at `target` (a relative path; "" for the folder itself)."""
+    """One hostile input: `files` (relative path: bytes, made when first asked: `make`) laid out in a
+    folder of their own; the commands are pointed at `target` (a relative path; "" for the folder)."""
 
     reader: str
     what: str
-    files: dict[str, bytes] = field(hash=False)
-    target: str
+    make: Callable[[], dict[str, bytes]] = field(hash=False, compare=False, repr=False)
+    target: str = ""
     format: str | None = None
 
     @property
     def key(self) -> str:
         return f"{self.reader}: {self.what}"
+
+    @cached_property
+    def files(self) -> dict[str, bytes]:
+        return self.make()
 
     @property
     def size(self) -> int:
@@ -126,34 +131,46 @@ def _is_binary(data: bytes) -> bool:
 
 
 # --- binary ---------------------------------------------------------------------------------------
+# Each way a file is pushed is (what, make): `make()` gives the bytes, made only for the cases run (all
+# of them would be gigabytes).
 
+Made = list[tuple[str, Callable[[], bytes]]]
 _EXTREMES32 = (0xFFFFFFFF, 0x7FFFFFFF, 0x10000000)
 _EXTREMES64 = (0x7FFFFFFFFFFFFFFF, 0x0000000100000000)
 
 
-def binary_cases(sample: Sample, data: bytes, name: str) -> list[tuple[str, bytes]]:
+def _set(data: bytes, at: int, value: bytes) -> bytes:
+    b = bytearray(data)
+    b[at: at + len(value)] = value
+    return bytes(b)
+
+
+def _shared(data: bytes, k: int, v: int) -> bytes:
+    """`data` with the 64 words after word k pointing (as FlatBuffers' relative offsets) where it points."""
+    b = bytearray(data)
+    for j in range(k + 1, min(k + 65, len(data) // 4)):
+        if v > 4 * (j - k):
+            b[4 * j: 4 * j + 4] = (v - 4 * (j - k)).to_bytes(4, "little")
+    return bytes(b)
+
+
+def binary_cases(data: bytes) -> Made:
     n = len(data)
-    out = [("empty", b""), ("first byte", data[:1]), ("cut in half", data[: n // 2]), ("one byte short", data[:-1]),
-           ("64 zero bytes more", data + bytes(64)), ("itself twice", data + data)]
+    out: Made = [("empty", lambda: b""), ("first byte", lambda: data[:1]), ("cut in half", lambda: data[: n // 2]),
+                 ("one byte short", lambda: data[:-1]), ("64 zero bytes more", lambda: data + bytes(64)),
+                 ("itself twice", lambda: data + data)]
     words = sorted(set(range(0, min(n // 4, 64))) | set(range(max(0, n // 4 - 8), n // 4)))
     for k in words:  # a count, size, offset or dim: set to an extreme (a huge claim in a small file)
         for v in _EXTREMES32:
-            b = bytearray(data)
-            b[4 * k: 4 * k + 4] = v.to_bytes(4, "little")
-            out.append((f"word {k} = {v:#x}", bytes(b)))
+            out.append((f"word {k} = {v:#x}", lambda k=k, v=v: _set(data, 4 * k, v.to_bytes(4, "little"))))
     for k in range(0, min(n // 8, 32)):
         for v in _EXTREMES64:
-            b = bytearray(data)
-            b[8 * k: 8 * k + 8] = v.to_bytes(8, "little")
-            out.append((f"qword {k} = {v:#x}", bytes(b)))
+            out.append((f"qword {k} = {v:#x}", lambda k=k, v=v: _set(data, 8 * k, v.to_bytes(8, "little"))))
     for k in range(0, min(n // 4, 128)):  # an offset repeated over the next words: many fields, one table
         v = int.from_bytes(data[4 * k: 4 * k + 4], "little")
         if 4 <= v < n and v % 4 == 0:
-            b = bytearray(data)
-            for j in range(k + 1, min(k + 65, n // 4)):
-                b[4 * j: 4 * j + 4] = (v - 4 * (j - k)).to_bytes(4, "little", signed=False) if v > 4 * (j - k) \
-                    else b[4 * j: 4 * j + 4]
-            out.append((f"offset at word {k} repeated over 64 words (shared references)", bytes(b)))
+            out.append((f"offset at word {k} repeated over 64 words (shared references)",
+                        lambda k=k, v=v: _shared(data, k, v)))
     return out
 
 
@@ -179,100 +196,105 @@ def kinds_of_line(lines: list[str], every: bool) -> list[int]:
     return picked if every else picked[:TEXT_LINES]
 
 
-def stretched(line: str) -> list[tuple[str, str]]:
-    """(what, the line stretched to about LONG characters) for each way a line is pushed."""
-    out = []
-    runs = _SPACES.findall(line)
+def _spaces(line: str, each: int) -> str:
+    return _SPACES.sub(lambda m: m.group(0)[0] * each, line)
+
+
+def stretched(line: str) -> list[tuple[str, Callable[[], str]]]:
+    """(what, make the line stretched to about LONG characters) for each way a line is pushed."""
+    out: list[tuple[str, Callable[[], str]]] = []
+    runs = len(_SPACES.findall(line))
     if runs:
-        each = max(LONG // (len(runs) + 1), 1)
-        out.append(("its whitespace stretched", _SPACES.sub(lambda m: m.group(0)[0] * each, line)))
-        out.append(("its whitespace stretched, its last character gone",
-                    _SPACES.sub(lambda m: m.group(0)[0] * each, line)[:-1]))
+        each = max(LONG // (runs + 1), 1)
+        out.append(("its whitespace stretched", lambda: _spaces(line, each)))
+        out.append(("its whitespace stretched, its last character gone", lambda: _spaces(line, each)[:-1]))
     else:
-        out.append(("10^6 spaces before its end", line[:-1] + " " * LONG + line[-1:]))
-    digits = _DIGITS.findall(line)
+        out.append(("10^6 spaces before its end", lambda: line[:-1] + " " * LONG + line[-1:]))
+    digits = len(_DIGITS.findall(line))
     if digits:
-        each = max(LONG // (len(digits) + 1), 1)
-        out.append(("its numbers 10^6 digits long", _DIGITS.sub(lambda m: "9" * each, line)))
+        each_d = max(LONG // (digits + 1), 1)
+        out.append(("its numbers 10^6 digits long", lambda: _DIGITS.sub(lambda m: "9" * each_d, line)))
     seps = [c for c in dict.fromkeys(line) if c in ",;:=[]{}()<>|'\"%#/"]
     for c in seps[:4]:
         at = line.index(c)
-        out.append((f"its first {c!r} repeated 10^6 times", line[:at] + c * LONG + line[at + 1:]))
+        out.append((f"its first {c!r} repeated 10^6 times", lambda at=at, c=c: line[:at] + c * LONG + line[at + 1:]))
     times = max(LONG // max(len(line), 1), 2)
-    out.append(("repeated within itself", " ".join([line] * times)))
-    out.append(("repeated within itself, its last character gone", " ".join([line] * times)[:-1]))
-    out.append(("each character 10^6 / length times", "".join(c * max(LONG // max(len(line), 1) // 4, 1)
-                                                            for c in line)))
+    out.append(("repeated within itself", lambda: " ".join([line] * times)))
+    out.append(("repeated within itself, its last character gone", lambda: " ".join([line] * times)[:-1]))
+    per = max(LONG // max(len(line), 1) // 4, 1)
+    out.append(("each character 10^6 / length times", lambda: "".join(c * per for c in line)))
     return out
 
 
-def text_cases(sample: Sample, data: bytes, name: str, every: bool) -> list[tuple[str, bytes]]:
+def text_cases(data: bytes, every: bool) -> Made:
     text = data.decode("utf-8", "replace")
     lines = text.splitlines()
-    out = [("empty", b""), ("cut in half", data[: len(data) // 2]), ("NUL and bytes that are not UTF-8",
-                                                                     data + b"\x00\xff\xfe\n")]
+    out: Made = [("empty", lambda: b""), ("cut in half", lambda: data[: len(data) // 2]),
+                 ("NUL and bytes that are not UTF-8", lambda: data + b"\x00\xff\xfe\n")]
     for i in kinds_of_line(lines, every):
         for what, long in stretched(lines[i]):
-            out.append((f"line {i + 1} {what}", "\n".join(lines[:i] + [long] + lines[i + 1:]).encode()))
+            out.append((f"line {i + 1} {what}",
+                        lambda i=i, long=long: "\n".join(lines[:i] + [long()] + lines[i + 1:]).encode()))
         times = min(LINES, LONG // max(len(lines[i]), 1))
         out.append((f"line {i + 1} repeated on {times:,} lines",
-                    "\n".join(lines[:i] + [lines[i]] * times + lines[i + 1:]).encode()))
-    out += whole_text_cases(name)
+                    lambda i=i, times=times: "\n".join(lines[:i] + [lines[i]] * times + lines[i + 1:]).encode()))
+    out += whole_text_cases()
     return out
 
 
-def whole_text_cases(name: str) -> list[tuple[str, bytes]]:
+def whole_text_cases() -> Made:
     """Files any text reader may be given: nesting, aliases, huge integers, blank lines, one long line."""
     bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
     for k in range(1, 9):
         bomb.append(f"{chr(ord('a') + k)}: &{chr(ord('a') + k)} [" + ", ".join([f"*{chr(ord('a') + k - 1)}"] * 10) + "]")
-    out = [("10^5 opening braces", b"{" * LINES), ("10^5 opening brackets", b"[" * LINES),
-           ("JSON nested 10^5 deep", b'{"a":' * LINES + b"1" + b"}" * LINES),
-           ("a 5,000-digit JSON integer", b'{"version": ' + b"9" * 5000 + b', "n": [' + b"7" * 5000 + b"]}"),
-           ("a YAML alias bomb (10^9 elements)", ("\n".join(bomb) + "\n").encode()),
-           ("YAML nested 2,000 deep", b"a:\n" + b"".join(b" " * k + b"- \n" for k in range(1, 2000))),
-           ("YAML flow nested 10^5 deep", b"a: " + b"[" * LINES + b"]" * LINES),
-           (f"{LONG:,} blank lines", b"\n" * LONG), (f"{LONG:,} spaces", b" " * LONG),
-           ("a 10^6-character word", b"x" * LONG), ("10^6 lines of one '='", b"=\n" * (LONG // 2))]
-    return out
+    return [("10^5 opening braces", lambda: b"{" * LINES), ("10^5 opening brackets", lambda: b"[" * LINES),
+            ("JSON nested 10^5 deep", lambda: b'{"a":' * LINES + b"1" + b"}" * LINES),
+            ("a 5,000-digit JSON integer", lambda: b'{"version": ' + b"9" * 5000 + b', "n": [' + b"7" * 5000 + b"]}"),
+            ("a YAML alias bomb (10^9 elements)", lambda: ("\n".join(bomb) + "\n").encode()),
+            ("YAML nested 2,000 deep", lambda: b"a:\n" + b"".join(b" " * k + b"- \n" for k in range(1, 2000))),
+            ("YAML flow nested 10^5 deep", lambda: b"a: " + b"[" * LINES + b"]" * LINES),
+            (f"{LONG:,} blank lines", lambda: b"\n" * LONG), (f"{LONG:,} spaces", lambda: b" " * LONG),
+            ("a 10^6-character word", lambda: b"x" * LONG), ("10^6 lines of one '='", lambda: b"=\n" * (LONG // 2))]
 
 
-def sign_cases(name: str) -> list[tuple[str, bytes]]:
+SEEDS = ("Num of Layer Detected : 3", "a,b,c", "1,2,3", "key = value", "name: value # note", "#define X 1",
+         "localparam int X = 1;", "WIDTH=8;", "%x[INT8, 1, 2, 3], exponents: [0]")
+
+
+def sign_cases() -> Made:
     """A text format no file of which is at hand: one-line samples, then the whole-file cases."""
-    seeds = ["Num of Layer Detected : 3", "a,b,c", "1,2,3", "key = value", "name: value # note", "#define X 1",
-             "localparam int X = 1;", "WIDTH=8;", "%x[INT8, 1, 2, 3], exponents: [0]"]
-    out = []
-    for s in seeds:
-        for what, long in stretched(s):
-            out.append((f"{s!r} {what}", long.encode()))
-    return out + whole_text_cases(name)
+    out: Made = []
+    for seed in SEEDS:
+        for what, long in stretched(seed):
+            out.append((f"{seed!r} {what}", lambda long=long: long().encode()))
+    return out + whole_text_cases()
 
 
 # --- the cases -------------------------------------------------------------------------------------
 
 def cases(reader: str, every: bool = False) -> list[Case]:
-    """Every case of `reader` (a key of `readers()` or of `sign_names()`)."""
+    """Every case of `reader` (a key of `readers()` or of `sign_names()`); the bytes of each are made
+    when the case is run (`Case.files`)."""
     signs = sign_names()
     if reader in signs:
         name = signs[reader]
-        return [Case(reader, what, {name: data}, name) for what, data in sign_cases(name)]
+        return [Case(reader, what, lambda make=make: {name: make()}, name) for what, make in sign_cases()]
     sample = readers()[reader]
     if sample.path.is_dir():
         return folder_cases(sample, every)
     data = sample.path.read_bytes()
     name = sample.path.name
-    made = binary_cases(sample, data, name) if _is_binary(data) else text_cases(sample, data, name, every)
-    return [Case(reader, what, {name: d}, name, sample.format) for what, d in made]
+    made = binary_cases(data) if _is_binary(data) else text_cases(data, every)
+    return [Case(reader, what, lambda make=make: {name: make()}, name, sample.format) for what, make in made]
 
 
 def folder_cases(sample: Sample, every: bool) -> list[Case]:
     files = {p.name: p.read_bytes() for p in sorted(sample.path.iterdir()) if p.is_file() and not _skippable(p)}
     out = []
     for name, data in files.items():
-        pushed = binary_cases(sample, data, name) if _is_binary(data) else \
-            text_cases(sample, data, name, every)[: None if every else 8]
-        for what, d in pushed:
-            out.append(Case(sample.reader, f"{name}: {what}", {**files, name: d}, ""))
+        pushed = binary_cases(data) if _is_binary(data) else text_cases(data, every)[: None if every else 8]
+        for what, make in pushed:
+            out.append(Case(sample.reader, f"{name}: {what}", lambda name=name, make=make: {**files, name: make()}, ""))
     return out
 
 

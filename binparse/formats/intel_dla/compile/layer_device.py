@@ -42,10 +42,11 @@ def _shapes(cell: str, *, file: str, row: int, column: str) -> list[list[int]]:
     out = []
     for part in filter(None, (p.strip() for p in cell.split(";"))):
         m = _SHAPE.match(part)
-        if m is None:
+        dims = m.group(1).split() if m is not None else []
+        if m is None or any(len(d) > 18 for d in dims):  # no dim has more digits than an int64
             raise FormatError("a shape is not [d0 d1 ...]", file=file, path=f"row {row}, column '{column}'",
                               expected="e.g. [1 256 56 56]", found=part)
-        out.append([int(d) for d in m.group(1).split()])
+        out.append([int(d) for d in dims])
     return out
 
 
