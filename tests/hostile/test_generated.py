@@ -3,6 +3,9 @@ the cases of `generator.py` for every reader binparse has, each run through ever
 takes it, in capped subprocesses. Every command must:
 
 - exit with a code of the contract for that command (never a traceback, never "binparse failed");
+  the commands: `inspect`, `inspect -v --json`, `doctor --json`, `export --check --json`, `repair`,
+  `view`, `draw`, `pack` (a small array), `fixture` (the case as a spec), and `traces` and `compare`
+  of a folder;
 - take at most 10 s (`SECONDS`) on these 2-core machines;
 - stay, with the whole batch, within the stated budget: peak RSS <= 8 x the largest input + 256 MiB;
 - print strict JSON with `--json` (no NaN or Infinity, no lone surrogate).
@@ -32,7 +35,7 @@ GROUPS = 8 if not EVERY and "BINPARSE_HOSTILE_CASES" not in os.environ else None
 
 # the exit codes each command may give on any input (docs/contracts.md, "Exit codes")
 ALLOWED = {"inspect": {0, 2}, "doctor": {0, 1, 2}, "export": {0, 1, 2, 3}, "repair": {0, 2, 3}, "view": {0, 2, 3},
-           "draw": {0, 2, 3}, "traces": {0, 2, 3}, "compare": {0, 1, 2, 3}}
+           "draw": {0, 2, 3}, "pack": {0, 2, 3}, "fixture": {0, 2, 3}, "traces": {0, 2, 3}, "compare": {0, 1, 2, 3}}
 
 CHILD = r"""
 import contextlib, faulthandler, io, json, sys, time, warnings
@@ -86,13 +89,17 @@ with open(sys.argv[2], "w") as f:
 """
 
 
+ONE = generator.REPO / "fixtures" / "tidl" / "io_08x" / "input_1_im_info.expected.npy"  # a small array to pack
+
+
 def commands(case: generator.Case, where: Path, out: Path) -> list[list[str]]:
     """Every command that takes the case, pointed at it (outputs into `out`)."""
     target = str(where / case.target) if case.target else str(where)
     fmt = ["--format", case.format] if case.format else []
     argv = [["inspect", *fmt, target], ["inspect", "-v", "--json", *fmt, target], ["doctor", "--json", str(where)],
             ["export", "--check", "--json", target], ["repair", target, "-o", str(out / "fixed")],
-            ["view", *fmt, target, "--npy", str(out / "x.npy")], ["draw", *fmt, target, "--svg", str(out / "x.svg")]]
+            ["view", *fmt, target, "--npy", str(out / "x.npy")], ["draw", *fmt, target, "--svg", str(out / "x.svg")],
+            ["pack", *fmt, target, str(ONE), "--out", str(out / "x.bin")], ["fixture", target, "-o", str(out / "fx")]]
     if not case.target:
         argv += [["traces", "--json", target], ["compare", "--json", target, target]]
     return argv
