@@ -61,10 +61,12 @@ def limit() -> int:
 
 
 def ask(nbytes: int, what: str, *, file: str | None = None, path: str | None = None,
-        offset: int | None = None) -> None:
+        offset: int | None = None, transient: bool = False) -> None:
     """Ask for `nbytes` (an allocation or a write of that size that a file's claims decide) before
     making it. Raises `BudgetError` naming `what` (the claim, e.g. "tensor 'x' of 3×4000×4000
-    float32"), the file, and the budget, when it does not fit."""
+    float32"), the file, and the budget, when it does not fit. `transient`: working memory freed
+    before the next claim (an index array, a run of onnxruntime): it must fit in what is left,
+    and is not added to what the command holds."""
     if nbytes < 0:
         raise BudgetError(f"{what}: a negative size ({nbytes:,} bytes) is no size", file=file, path=path,
                           offset=offset)
@@ -80,7 +82,7 @@ def ask(nbytes: int, what: str, *, file: str | None = None, path: str | None = N
         run.refused.append(err)  # whoever catches it, the doctor knows something was not read (never a proof)
         del run.refused[:-64]
         raise err
-    if run.cumulative:
+    if run.cumulative and not transient:
         run.asked = total
 
 

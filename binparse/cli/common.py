@@ -37,7 +37,7 @@ def save_npy(path: str, arr: Any, what: str) -> None:
     from .. import budget
     from ..writes import open_for_write
     if not (isinstance(arr, np.ndarray) and arr.flags.c_contiguous):  # a strided view: copied whole first
-        budget.ask(int(np.asarray(arr).nbytes), f"the C-order copy of {shown(what)}")
+        budget.ask(int(np.asarray(arr).nbytes), f"the C-order copy of {shown(what)}", transient=True)
     out = np.ascontiguousarray(arr)
     with open_for_write(path) as f:
         np.save(f, out, allow_pickle=False)

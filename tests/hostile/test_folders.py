@@ -169,9 +169,40 @@ def _nest(top: Path, depth: int, every: int) -> None:
         os.close(fd)
 
 
-def test_doctor_walks_a_tree_1200_deep_and_names_a_path_too_long(tmp_path: Path) -> None:
+def _remove_deep(top: Path) -> None:
+    """Remove a tree of any depth by a loop over descriptors (shutil.rmtree and pytest's own clean-up of
+    old temporary folders recurse, and fail on a tree 2,100 deep: it must not outlive the test)."""
+    fds, names = [os.open(top, os.O_RDONLY | os.O_DIRECTORY)], [""]
+    while fds:
+        sub = None
+        for e in os.scandir(fds[-1]):
+            if e.is_dir(follow_symlinks=False):
+                sub = e.name
+                break
+            os.unlink(e.name, dir_fd=fds[-1])
+        if sub is not None:
+            fds.append(os.open(sub, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fds[-1]))
+            names.append(sub)
+            continue
+        os.close(fds.pop())
+        name = names.pop()
+        if fds:
+            os.rmdir(name, dir_fd=fds[-1])
+    os.rmdir(top)
+
+
+@pytest.fixture
+def deep_trees(tmp_path: Path) -> Iterator[Path]:
+    yield tmp_path
+    for top in (tmp_path / "deep", tmp_path / "long"):
+        if top.is_dir():
+            _remove_deep(top)
+
+
+def test_doctor_walks_a_tree_1200_deep_and_names_a_path_too_long(deep_trees: Path) -> None:
     """`doctor -r` walks by a loop (no RecursionError losing the report) and says of a folder whose
     path is longer than the system allows that it could not be listed (not verified, exit 2)."""
+    tmp_path = deep_trees
     deep = tmp_path / "deep"
     deep.mkdir()
     _nest(deep, 1200, 300)

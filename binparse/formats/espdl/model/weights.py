@@ -125,7 +125,7 @@ class WeightLayout:
         shape = self.logical_shape
         # the index arrays (k, e, blocked, tail, index: int64) of as many elements as the dims claim
         budget.ask(40 * self.count, f"the element order of a {self.count:,}-element tensor (layout "
-                                    f"{self.name or 'none'})")
+                                    f"{self.name or 'none'})", transient=True)
         if self.grouped:
             return self._grouped_index()
         if not self.block:

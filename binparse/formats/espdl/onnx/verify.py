@@ -118,14 +118,13 @@ def bound_tensors(proto: Any, file: str | None = None) -> None:
     except Exception as exc:  # onnx's InferenceError and others: the model's shapes do not fit together
         raise BinparseError(f"the export's shapes do not fit together: {str(exc).splitlines()[0][:300]}", file=file,
                             hint="the model's dims, shapes or attributes contradict each other; not run") from None
-    total, largest = 0, ("", 0)
+    largest = ("", 0)
     for v in (*inferred.graph.value_info, *inferred.graph.output):
         dims = [d.dim_value if d.HasField("dim_value") else 1 for d in v.type.tensor_type.shape.dim]
-        size = 4 * int(np.prod(dims, dtype=np.float64))
-        total += size
-        largest = max(largest, (v.name, size), key=lambda x: x[1])
-    budget.ask(total, f"running the export in onnxruntime: its tensors (the largest {largest[0]!r}, "
-                      f"{largest[1]:,} bytes)", file=file)
+        largest = max(largest, (v.name, 4 * int(np.prod(dims, dtype=object))), key=lambda x: x[1])
+    # a node's input and output live together; what runs at once beyond is held by the arena's cap
+    budget.ask(2 * largest[1], f"running the export in onnxruntime: its largest tensor {largest[0]!r} "
+                               f"({largest[1]:,} bytes) with its input", file=file, transient=True)
 
 
 _ARENA: list[int] = []  # onnxruntime's CPU arena, registered once a process: its cap in bytes (0: none)
@@ -195,7 +194,7 @@ def first_call_state(proto: Any) -> dict[str, Any]:
         if i.name.endswith(":cache"):
             dims = [d.dim_value for d in i.type.tensor_type.shape.dim]
             budget.ask(4 * int(np.prod(dims, dtype=object)), f"the kept frames of {shown(i.name)} ({dims} float32: "
-                                                             "the StreamingCache's window_size)")
+                                                             "the StreamingCache's window_size)", transient=True)
             out[i.name] = np.zeros(dims, np.float32)
     return out
 
