@@ -104,9 +104,9 @@ def test_an_espdl_name_with_another_magic_is_refused(tmp_path: Path, capsys: pyt
     assert main(["inspect", str(p)]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     err = capsys.readouterr().err
     assert "EDL1 / EDL2 / PDL1 / PDL2 / PDL3" in err and "tidl" not in err
-    assert main(["doctor", str(tmp_path)]) == 1
+    assert main(["doctor", str(tmp_path)]) == 2  # not read, as inspect says: nothing proven (docs/contracts.md)
     out = capsys.readouterr().out
-    assert "[problem] custom.espdl looks like an espdl .espdl" in out and "found b'ESPD'" in out
+    assert "[note] not verified: custom.espdl looks like an espdl .espdl" in out and "found b'ESPD'" in out
 
 
 @pytest.mark.parametrize("name, fmt, models", [
@@ -173,8 +173,10 @@ def test_doctor_with_the_key(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert ("[ok] quantized_320_encry.espdl: unknown (no weight layout names); 135 nodes (Add x1, Concat x4, Conv x98, "
             "GlobalAveragePool x6, Mul x10, Resize x2, Sigmoid x14), 391,912 parameters") in out
-    assert main(["doctor", str(folder), "--key", KEY.hex()]) == 1
-    assert "the decrypted payload's FlatBuffer root is not a Model" in capsys.readouterr().out
+    assert main(["doctor", str(folder), "--key", KEY.hex()]) == 2  # a wrong key: the model is not read
+    out = capsys.readouterr().out
+    assert "[note] not verified: quantized_320_encry.espdl could not be read: " in out
+    assert "the decrypted payload's FlatBuffer root is not a Model" in out and "check the key" in out
 
 
 def test_doctor_pdl1_test_outputs_in_hwc_of_the_nchw_graph() -> None:

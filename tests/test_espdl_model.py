@@ -264,9 +264,12 @@ def test_pdl3_bad_digest_is_a_doctor_problem(tmp_path: Path) -> None:
     from binparse.doctor import doctor
     doc = doctor(tmp_path)
     problems = [f["text"] for f in doc["findings"] if f["level"] == "problem"]
-    assert doc["status"] == "problem" and len(problems) == 2
-    assert problems[0].startswith("junk.espdl: model (model): ") and "offset 16 (0x10)" in problems[0]
-    assert problems[1].startswith("pack.espdl: PDL3 sha256 differs")
+    assert doc["status"] == "problem" and len(problems) == 1
+    assert problems[0].startswith("pack.espdl: PDL3 sha256 differs")  # esp-dl's loader checks it: proof
+    # a payload that does not decode proves nothing of the file: named, not verified (exit 2 in inspect too)
+    assert doc["not_verified"] == ["pack.espdl", "junk.espdl"]  # the pack: its encrypted model without a key
+    unread = [f["text"] for f in doc["findings"] if f["files"] == ["junk.espdl"]]
+    assert unread[0].startswith("not verified: junk.espdl could not be read: ") and "offset 16 (0x10)" in unread[0]
 
 
 # -- corrupt payloads ----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 A model's payload is a zero-copy memoryview of the file; an encrypted one (mode 1) is decrypted
 into a new buffer when a key is given (`EspdlFile.with_key`). PDL3 packs carry a SHA-256 that
-`problems()` checks.
+`problems()` checks; `unread()` names what could not be read.
 """
 
 from __future__ import annotations
@@ -141,8 +141,10 @@ class EspdlFile(EspdlContainer):
 
     @property
     def unverified(self) -> str | None:
-        """Why the file was read only in part (encrypted models without their key), else None: the
-        doctor then says "not verified" instead of "no problems" about what it could not read."""
+        """Why the file was read only in part (encrypted models without their key, int32 values in
+        int64 vectors read as meant), else None: the doctor then says "not verified" instead of "no
+        problems" about what it could not read. Models that could not be read or hold an empty graph
+        are `unread()` (`summary()["unread"]`: `inspect` exits 2; the doctor names each model)."""
         locked = [m.name or "the model" for m in self.models if m.encrypted and m.key is None]
         narrow = [m for m in self.models if m.twin is None and m.narrow]
         why = []
@@ -278,7 +280,9 @@ class EspdlFile(EspdlContainer):
         return bytes(self.pdl3_header.sha256), h.digest()
 
     def problems(self) -> list[str]:
-        """What is wrong with the file: a PDL3 digest that differs, models whose graph does not decode."""
+        """What is proven wrong with the file: a PDL3 digest that differs from its bytes (esp-dl's
+        loader checks it) or a package size outside the file. What binparse could not read is not
+        proof of anything: `unread()`."""
         out = []
         try:
             digests = self.sha256()
@@ -286,17 +290,26 @@ class EspdlFile(EspdlContainer):
                 out.append(f"PDL3 sha256 differs: stored {digests[0].hex()}, computed {digests[1].hex()}")
         except BinparseError as exc:
             out.append(str(exc))
+        return out
+
+    def unread(self) -> list[str]:
+        """What of the file's models could not be read or holds nothing to check, each with why:
+        a payload that does not decode, an empty graph (no nodes: nothing for esp-dl to run, nothing
+        to verify). Said as "not verified" (exit code 2) by `inspect` and `doctor` alike."""
+        out = []
         for m in self.models:
             if m.encrypted and m.key is None or m.twin is not None:
                 continue
+            label = f"model {m.name}" if m.name else "the model"
             try:
                 g = m.graph
             except BinparseError as exc:
-                out.append(f"model {m.name or '(model)'}: {exc}")
+                out.append(f"{label} could not be read: {exc}")
                 continue
             if not g.nodes:
-                out.append(f"model {m.name or '(model)'}: the graph has no nodes: the export failed "
-                           "(esp-dl has nothing to run)")
+                out.append(f"{label} is an empty graph {text_shown(repr(g.name))}: no nodes, {len(g.inputs)} inputs, "
+                           f"{len(g.outputs)} outputs (nothing for esp-dl to run: its Model reports \"There's no "
+                           "input in model.\"), nothing to verify")
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -306,6 +319,7 @@ class EspdlFile(EspdlContainer):
         if digests:
             doc["sha256"] = {"stored": digests[0].hex(), "computed": digests[1].hex(), "ok": digests[0] == digests[1]}
         doc["problems"] = self.problems()
+        doc["unread"] = self.unread()
         return doc
 
     def report(self) -> str:
@@ -335,6 +349,9 @@ class EspdlFile(EspdlContainer):
                 lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
             lines.append(f"problem: {text_shown(p)}")
+        for p in self.unread():  # the models that did not decode said so above ("cannot decode")
+            if " could not be read: " not in p:
+                lines.append(f"not verified: {text_shown(p)}")
         if not verbose and any("  nodes: " in line for line in lines):
             lines.append("(-v: every node, initializer, input, output and test value)")
         return "\n".join(lines)
