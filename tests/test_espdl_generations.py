@@ -206,12 +206,11 @@ def test_edl1_views_are_zero_copy_and_write_through() -> None:
     assert vec.tolist() == [1791] and np.shares_memory(vec, np.frombuffer(data, np.uint8))
 
 
-@pytest.mark.xfail(strict=True, reason="new real files of issue 38 in ../shared/real")
 def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
-    """espdl_model.yaml `generations.edl1.evidence`: 312 EDL1 raw_data vectors are byte vectors (47 of them
-    16-byte aligned by chance), 263 EDL2 vectors whole aligned 16-byte blocks."""
+    """espdl_model.yaml `generations.edl1.evidence`: 320 EDL1 raw_data vectors are byte vectors (51 of them
+    16-byte aligned by chance), 502 EDL2 vectors whole aligned 16-byte blocks."""
     from binparse.accessors.espdl.espdl_model import SCHEMA
-    assert "312 raw_data vectors" in SCHEMA["generations"]["edl1"]["evidence"]
+    assert "320 raw_data vectors" in SCHEMA["generations"]["edl1"]["evidence"]
     counts = {"edl1": [0, 0], "edl2": [0, 0]}  # vectors, 16-byte aligned
     for p in sorted(real("espdl").rglob("*.espdl")):
         f = binparse.open(p).with_key(bytes.fromhex(REAL_KEY))
@@ -224,20 +223,37 @@ def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
                 assert t.data_offset % (4 if m.generation == "edl1" else 16) == 0
                 counts[m.generation][0] += 1
                 counts[m.generation][1] += t.data_offset % 16 == 0
-    assert counts == {"edl1": [312, 47], "edl2": [263, 263]}
+    assert counts == {"edl1": [320, 51], "edl2": [502, 502]}
 
 
-@pytest.mark.xfail(strict=True, reason="new real files of issue 38 in ../shared/real")
+# what the real folders hold that is not "ok": the P4 mnist's int32 values in int64 vectors (a proven
+# defect: the chip reads them as espdl.fbs declares), pp_ocr_v6_rec's 2-D MatMul weights in blocked
+# layouts binparse does not read yet (issue 38, the export part: named, not verified)
+NOT_OK = {"int32-maxpool-pads": "problem", "blocked-2d-matmul": "not verified"}
+
+
 def test_doctor_every_real_espdl_folder_with_the_key() -> None:
     from binparse.doctor import doctor
     key = argparse.Namespace(key=REAL_KEY)
     folders = sorted(p for p in real("espdl").iterdir() if p.is_dir())
-    assert [p.name for p in folders] == ["edl1-encrypted", "edl1-house-price", "face-detect-msr", "gemm-16x16-relu",
-                                         "info-td3", "model-properties-info", "pdl1-face-detect", "tutorial-model"]
+    assert [p.name for p in folders] == [
+        "blocked-2d-matmul", "edl1-conv-nhwc", "edl1-encrypted", "edl1-house-price", "face-detect-msr",
+        "gemm-16x16-relu", "info-td3", "int32-maxpool-pads", "model-properties-info", "pdl1-face-detect",
+        "s3-mobilenet-v2-record", "tutorial-model"]
     for folder in folders:
         doc = doctor(folder, key)
-        assert doc["status"] == "ok" and doc["unknown_files"] == [], folder.name
+        assert doc["status"] == NOT_OK.get(folder.name, "ok") and doc["unknown_files"] == [], folder.name
         assert not [f for f in doc["findings"] if "cannot" in f["text"] or "not compared" in f["text"]], folder.name
+        problems = [f["text"] for f in doc["findings"] if f["level"] == "problem"]
+        assert len(problems) == (folder.name == "int32-maxpool-pads"), folder.name
+    assert problems_of("int32-maxpool-pads")[0].startswith("mnist.espdl: 56 int64 vectors hold int32 values (ints of "
+                                                           "21 attributes, dims of 12 tensors, exponents of 23 tensors "
+                                                           "or values)")
+
+
+def problems_of(name: str) -> list[str]:
+    from binparse.doctor import doctor
+    return [f["text"] for f in doctor(real(f"espdl/{name}"))["findings"] if f["level"] == "problem"]
 
 
 def test_unnamed_pdl1_weights_read_as_the_edl2_build_of_the_same_model_names_them() -> None:

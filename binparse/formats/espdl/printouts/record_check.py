@@ -40,9 +40,9 @@ from ..model.weights import WeightLayout
 from .info_check import model_for
 from .record import QuantConfig, QuantRecord, QuantVar
 
-RULE_EXPONENT = "esp-ppq writes log2 of the scale it quantized with (QuantVariableToIntPattern.calculate_exponent)"
+RULE_EXPONENT = "esp-ppq writes log2 of the scale it quantized with: QuantVariableToIntPattern.calculate_exponent"
 RULE_STORAGE = "esp-ppq clamps a quantized parameter into [quant_min, quant_max] and stores it in at least its bit " \
-               "width (PPQLinearQuant_toInt)"
+               "width: PPQLinearQuant_toInt"
 
 
 @dataclass
