@@ -96,6 +96,12 @@ def test_every_header_form_of_the_printer() -> None:
                                b"%c, shape: [3], exponents: [0], value: [0.5, 1.25, -2.0]\n")
     (c,) = inline.tensors("initializer")
     assert (c.dims, c.dtype, c.values.tolist(), c.digits) == ((3,), "float32", [0.5, 1.25, -2.0], 2)
+    # a bool output (esp-dl's ops_test equal4d printouts): numpy prints True and False
+    text = GRAPH_WITHOUT_INITIALIZERS.replace("%2[INT8, 2x5]", "%2[BOOL, 2x5]").replace(
+        "value: array([45, 60, 82, 75, 62, 58, 48, 96, 34, 33], dtype=int8)",
+        "value: array([ True, False, False,  True, False,\n       False, False, False, False,  True])")
+    (b,) = InfoPrintout.read(text.encode()).tensors("test_output")
+    assert (b.dtype, b.values.tolist()) == ("bool", [1, 0, 0, 1, 0, 0, 0, 0, 0, 1])
 
 
 def test_printout_lines_are_read_in_linear_time() -> None:

@@ -274,6 +274,8 @@ class Reader:
         """The numbers of a printed list (`[1, 2]`, nested brackets flattened) as a flat array, and the
         precision its floats were printed at (`printed_precision`; (-1, False) for integers)."""
         body = text.replace("[", " ").replace("]", " ")
+        if "True" in body or "False" in body:  # numpy's repr of a bool array (Equal, Greater, ... outputs)
+            body = body.replace("True", "1").replace("False", "0")
         if "..." in body:
             self.out.notes.append(f"line {self.i + 1}: the values of {name!r} are elided ('...'): not compared")
             return None, dtype, (-1, False)
