@@ -291,3 +291,25 @@ def test_doctor_never_says_a_plain_no_problems_about_a_model_it_could_not_decryp
         "model)"]
     keyed = doctor(folder, argparse.Namespace(key=REAL_KEY))
     assert keyed["status"] == "ok" and keyed["not_verified"] == []
+
+
+def test_an_edl1_with_edl2s_header_and_payload_is_read_as_esp_dl_6d78289e_read_it(tmp_path: Path) -> None:
+    """esp-dl 6d78289e ("align model parameters", 2024-12-20) read an EDL1 record with a 16-byte header and an
+    aligned payload (its fbs_loader.cpp: `model_buf += 16`), and Espressif's models of that commit are so: 12
+    files, each exactly 16 + size bytes with 4 zero bytes after size. Built here from the shape: the EDL2
+    gemm model with the magic EDL1."""
+    src = real("espdl/gemm-16x16-relu/esp32s3.espdl")
+    data = bytearray(src.read_bytes())
+    data[:4] = b"EDL1"
+    (tmp_path / "padded.espdl").write_bytes(bytes(data))
+    f, edl2 = binparse.open(tmp_path / "padded.espdl"), binparse.open(src)
+    (m,) = f.models
+    assert (str(f.magic), m.generation, m.payload_offset) == ("EDL1", "edl2", 16)
+    assert np.array_equal(f.tensor("ops.0.weight").to_logical(), edl2.tensor("ops.0.weight").to_logical())
+    assert f.tensor("ops.0.weight").info.data_offset == edl2.tensor("ops.0.weight").info.data_offset
+    from binparse.doctor import doctor
+    doc = doctor(tmp_path)
+    assert doc["status"] == "ok" and [x["text"] for x in doc["findings"]][0].startswith(
+        "padded.espdl: esp32s3 / esp32p4 (blocked weights: 16 lanes); 1 nodes (Gemm x1)")
+    old = binparse.open(real("espdl/edl1-house-price/house_price.espdl")).models[0]  # 12 + size bytes: as before
+    assert (old.generation, old.payload_offset, old.padded) == ("edl1", 12, None)

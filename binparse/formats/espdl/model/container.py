@@ -7,6 +7,7 @@ into a new buffer when a key is given (`EspdlFile.with_key`). PDL3 packs carry a
 
 from __future__ import annotations
 
+import struct
 from functools import cached_property
 from typing import Any
 
@@ -27,16 +28,20 @@ class EspdlModel:
     """One model of a file or pack: its payload, graph and tensors."""
 
     def __init__(self, name: str, record: ModelRecord, file: str | None = None, key: bytes | None = None,
-                 magic: str = "EDL2", twin: EspdlModel | None = None) -> None:
+                 magic: str = "EDL2", twin: EspdlModel | None = None, padded: memoryview | None = None) -> None:
         self.name, self.record, self.file, self.key = name, record, file, key
         self.twin = twin  # an earlier entry of the pack whose record this one is (decoded once, by it)
         self.encrypted = int(record.mode) == 1
         self.magic = magic  # of the record (a PDL1 pack holds EDL1 records, PDL2/PDL3 EDL2 records)
         self.generation = GENERATION[magic]
+        # an EDL1 record with EDL2's 16-byte header and payload (`padded_edl1`): the file's bytes
+        self.padded = padded
+        if padded is not None:
+            self.generation = "edl2"
 
     @property
     def payload_offset(self) -> int:
-        return int(self.record.field_info("payload")[0])
+        return int(self.record.field_info("payload")[0]) + (4 if self.padded is not None else 0)
 
     @cached_property
     def payload(self) -> memoryview:
@@ -45,6 +50,8 @@ class EspdlModel:
         if self.twin is not None:
             return self.twin.payload
         data: memoryview = self.record.payload.data.cast("B")
+        if self.padded is not None:
+            data = self.padded[16:16 + int(self.record.size)]
         if not self.encrypted:
             return data
         if self.key is None:
@@ -134,6 +141,19 @@ class EspdlModel:
         return doc
 
 
+def padded_edl1(mv: memoryview) -> memoryview | None:
+    """`mv` (a whole file) when it is an EDL1 model laid out as esp-dl 6d78289e (2024-12-20, "align model
+    parameters") wrote and read it until the magic became EDL2: a 16-byte header (magic, mode, size and 4
+    zero bytes) and a payload of EDL2's generation (raw_data in 16-byte blocks). Told from the 12-byte
+    EDL1 of before by its bytes: the file is exactly 16 + size bytes and bytes 12..16 are zero (in a
+    12-byte EDL1 they are the FlatBuffer's root offset, never 0, and the file is 12 + size bytes: 972 of
+    984 EDL1 files of the public sweep; the other 12 are these, all of that esp-dl commit)."""
+    if mv.nbytes < 16 or bytes(mv[:4]) != b"EDL1":
+        return None
+    size, pad = struct.unpack_from("<II", mv, 8)
+    return mv if pad == 0 and size + 16 == mv.nbytes else None
+
+
 class EspdlFile(EspdlContainer):
     """An .espdl file (EDL1/EDL2) or a pack of models (PDL1/PDL2/PDL3)."""
 
@@ -168,7 +188,7 @@ class EspdlFile(EspdlContainer):
         if got is None:
             key = self._cache.get("espdl.key")
             if self.model is not None:
-                got = [EspdlModel("", self.model, self._file, key, str(self.magic))]
+                got = [EspdlModel("", self.model, self._file, key, str(self.magic), padded=padded_edl1(self._mv))]
             else:
                 inner = "EDL1" if self.magic == "PDL1" else "EDL2"
                 first: dict[int, EspdlModel] = {}  # entries that point at one record share its decoding
