@@ -313,3 +313,24 @@ def test_an_edl1_with_edl2s_header_and_payload_is_read_as_esp_dl_6d78289e_read_i
         "padded.espdl: esp32s3 / esp32p4 (blocked weights: 16 lanes); 1 nodes (Gemm x1)")
     old = binparse.open(real("espdl/edl1-house-price/house_price.espdl")).models[0]  # 12 + size bytes: as before
     assert (old.generation, old.payload_offset, old.padded) == ("edl1", 12, None)
+
+
+def test_a_model_binparse_cannot_read_whole_is_named_never_passed_over(capsys: pytest.CaptureFixture[str]) -> None:
+    """Espressif's PP-OCRv6 recogniser: two 2-D MatMul weights in blocked layouts binparse does not apply
+    yet (issue 38's export part reads them; this line then becomes theirs). The doctor used to pass the
+    model over (`except BinparseError: continue`) and say "no problems found", exit 0: now the model has
+    its lines, the unread tensors are named with why, and the headline and exit code say not verified."""
+    from binparse.doctor import doctor
+    folder = real("espdl/blocked-2d-matmul")
+    doc = doctor(folder)
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["pp_ocr_v6_rec_s8.espdl"]
+    assert [f["text"] for f in doc["findings"] if f["text"].startswith("not verified: ")] == [
+        "not verified: pp_ocr_v6_rec_s8.espdl: 2 of 111 initializers could not be read in their layout: linear_1.w_0 "
+        "((N/16)HWC16_UNALIGNED, dims [80, 6906]: layout (N/16)HWC16_UNALIGNED needs 4 dims); linear_0.w_0 "
+        "((N/16)HWC16, dims [160, 80]: layout (N/16)HWC16 needs 4 dims)"]
+    assert doc["findings"][0]["text"].startswith("pp_ocr_v6_rec_s8.espdl: esp32s3 / esp32p4 (blocked weights: 16 "
+                                                 "lanes); 80 nodes")
+    assert main(["doctor", str(folder)]) == 2
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"binparse doctor {folder}: NOT VERIFIED: 1 file (pp_ocr_v6_rec_s8.espdl: read only in part, with a layout "
+        "no vendor file confirms, or not read); nothing else checked")
