@@ -1,11 +1,17 @@
 """`binparse doctor`: an esp-ppq `.info` printout against the `.espdl` of the same name.
 
+The rule: esp-ppq prints the printout from the very model it writes (`EspdlExporter.export` passes the
+built FlatBuffer to `helper.printable_graph`, then saves the same bytes), so everything printed is the
+model's own value, read as flatc's classes read it; a difference is two files that say different
+things about the same value: a problem.
+
 Compared: the graph's name, inputs (dims, exponents) and outputs; every node (op type, inputs,
 outputs, attributes, in order); every initializer (dtype, dims, exponents, layout, values) and test value
-(dims, exponents, values); the exponents of the tensor table (`values info`). Values are compared
-with the whole data vector, as esp-ppq prints it (an EDL2 raw_data vector is whole 16-byte blocks,
-so the printout shows the padding too). Each difference is a problem; what the printout shows that
-cannot be a dim or exponent is a note about the printout, not about the model.
+(dims, exponents, values); the exponents of the tensor table (`values info`: line k is the model's
+`value_info[k]`). Values are compared with the whole data vector, as esp-ppq prints it (an EDL2 raw_data
+vector is whole 16-byte blocks, so the printout shows the padding too), floats at the precision printed.
+What the printout shows that cannot be a dim or exponent is a note about the printout: compared with
+the model's vectors as the schema reads them (int32 values in int64 vectors, model/narrow.py).
 """
 
 from __future__ import annotations
