@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ....errors import FormatError
-from .info import DTYPES, EXPONENTS, MAX_DIM, SECTIONS, InfoNode, InfoPrintout, InfoTensor
+from .info_types import DTYPES, EXPONENTS, MAX_DIM, SECTIONS, InfoNode, InfoTensor
 from .precision import printed_precision
 
 _EXP = ", exponents: ["
@@ -55,9 +55,9 @@ def _type_part(text: str) -> tuple[str, str] | None:
 class Reader:
     """The printout's lines, read top to bottom (one pass; values parsed by numpy)."""
 
-    def __init__(self, file: str | None, lines: list[str]) -> None:
+    def __init__(self, file: str | None, lines: list[str], out: Any) -> None:
         self.file, self.lines, self.i = file, lines, 0
-        self.out = InfoPrintout(file)
+        self.out = out  # the InfoPrintout filled in (info.py: `InfoPrintout.read`)
         self.printed: tuple[int, ...] | None = None
         self.table: dict[str, InfoTensor] | None = None  # the tensor table by name, made once
 
@@ -166,7 +166,7 @@ class Reader:
         raise self.fail("no graph header", "'graph NAME (' or 'graph NAME {'" + (
             " after the model properties" if self.out.metadata is not None else ""))
 
-    def run(self) -> InfoPrintout:
+    def run(self) -> None:
         L, out = self.lines, self.out
         self.properties()
         part = self.header()
@@ -193,7 +193,6 @@ class Reader:
             elif s and role is not None:
                 self.entry(role, s)
             self.i += 1
-        return out
 
     def body(self) -> None:
         L, out = self.lines, self.out
