@@ -110,6 +110,18 @@ class EspdlModel:
                           expected=f"one of {len(g.tensors)}: " + ", ".join(t.name for t in g.tensors[:12])
                           + (" ..." if len(g.tensors) > 12 else ""))
 
+    def unreadable_layouts(self) -> list[str]:
+        """The initializers whose named layout binparse cannot apply to their dims, each with why
+        (`NAME (LAYOUT, dims [..]: why)`): read as stored, their logical form not verified."""
+        from .report import once
+        out = []
+        for t in once(self.graph.initializers):
+            try:
+                self.tensor(t.name)
+            except BinparseError as exc:
+                out.append(f"{text_shown(t.name)} ({t.layout or 'no layout'}, dims {list(t.dims)}: {exc.message})")
+        return out
+
     @property
     def narrow(self) -> list[Narrow]:
         """The int64 vectors that hold int32 values (read as meant); [] when the graph is not read."""
@@ -330,6 +342,10 @@ class EspdlFile(EspdlContainer):
                 out.append(f"{label} is an empty graph {text_shown(repr(g.name))}: no nodes, {len(g.inputs)} inputs, "
                            f"{len(g.outputs)} outputs (nothing for esp-dl to run: its Model reports \"There's no "
                            "input in model.\"), nothing to verify")
+            bad = m.unreadable_layouts()
+            if bad:
+                out.append(f"{label}: {len(bad)} of {len(g.initializers)} initializers could not be read in their "
+                           f"layout: {'; '.join(bad[:3])}" + (f"; and {len(bad) - 3} more" if len(bad) > 3 else ""))
         return out
 
     def summary(self) -> dict[str, Any]:

@@ -48,12 +48,11 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
                               "rule of the block width the model's named weights use (esp-ppq's blocking)"
                               if inferred else "") + f"; {len(unnamed) - len(inferred)} in their stored dims",
                            [name]))
-    unread: list[str] = []
+    unread = m.unreadable_layouts()  # a layout binparse cannot apply to these dims: named, never skipped
     for t in once(g.initializers):  # a table many fields share: checked once
         try:
             lay = m.tensor(t.name).layout
-        except BinparseError as exc:  # a layout binparse cannot apply to these dims: named, never skipped
-            unread.append(f"{shown(t.name)} ({t.layout or 'no layout'}, dims {list(t.dims)}: {exc.message})")
+        except BinparseError:
             continue
         if t.layout and not lay.known:
             out.append(Finding("note", f"{label}: {shown(t.name)} has layout {t.layout!r}, which binparse does not know; "
