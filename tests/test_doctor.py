@@ -34,7 +34,7 @@ RAW_BUFFERS = {"intel_dla/lenet-agx5-streaming/data"}
 
 
 # new real files in ../shared/real that their issues make pass (the case's id: the issue)
-PENDING = {"espdl/blocked-2d-matmul": 38}  # 2-D MatMul weights in blocked layouts: read by issue 38's export part
+PENDING: dict[str, int] = {}
 # files read under a rule no vendor file confirms, or read as meant where the chip reads otherwise (int32
 # values in int64 vectors): "not verified", named in the headline (exit code 2)
 NOT_VERIFIED = {"edl1-encrypted": ["quantized_320_encry.espdl"], "am57x": ["tidl_param_dense_1x1.bin"],

@@ -227,9 +227,8 @@ def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
 
 
 # what the real folders hold that is not "ok": the P4 mnist's int32 values in int64 vectors (a proven
-# defect: the chip reads them as espdl.fbs declares), pp_ocr_v6_rec's 2-D MatMul weights in blocked
-# layouts binparse does not read yet (issue 38, the export part: named, not verified)
-NOT_OK = {"int32-maxpool-pads": "problem", "blocked-2d-matmul": "not verified"}
+# defect: the chip reads them as espdl.fbs declares)
+NOT_OK = {"int32-maxpool-pads": "problem"}
 
 
 def test_doctor_every_real_espdl_folder_with_the_key() -> None:
@@ -315,22 +314,31 @@ def test_an_edl1_with_edl2s_header_and_payload_is_read_as_esp_dl_6d78289e_read_i
     assert (old.generation, old.payload_offset, old.padded) == ("edl1", 12, None)
 
 
-def test_a_model_binparse_cannot_read_whole_is_named_never_passed_over(capsys: pytest.CaptureFixture[str]) -> None:
-    """Espressif's PP-OCRv6 recogniser: two 2-D MatMul weights in blocked layouts binparse does not apply
-    yet (issue 38's export part reads them; this line then becomes theirs). The doctor used to pass the
-    model over (`except BinparseError: continue`) and say "no problems found", exit 0: now the model has
-    its lines, the unread tensors are named with why, and the headline and exit code say not verified."""
+def test_a_model_binparse_cannot_read_whole_is_named_never_passed_over(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A weight whose named layout binparse cannot apply to its dims (built from the gemm model: its weight's
+    doc_string made `layout ==> (N/16)WC16`, a 1-D Conv layout, on 4 dims). The doctor used to pass such a
+    model over (`except BinparseError: continue`: PP-OCRv6's 2-D MatMul weights and four RL actors said "no
+    problems found", exit 0): now the model has its lines, the tensor is named with why, and the headline
+    and the exit code of doctor and inspect say not verified."""
     from binparse.doctor import doctor
-    folder = real("espdl/blocked-2d-matmul")
-    doc = doctor(folder)
-    assert doc["status"] == "not verified" and doc["not_verified"] == ["pp_ocr_v6_rec_s8.espdl"]
-    assert [f["text"] for f in doc["findings"] if f["text"].startswith("not verified: ")] == [
-        "not verified: pp_ocr_v6_rec_s8.espdl: 2 of 111 initializers could not be read in their layout: linear_1.w_0 "
-        "((N/16)HWC16_UNALIGNED, dims [80, 6906]: layout (N/16)HWC16_UNALIGNED needs 4 dims); linear_0.w_0 "
-        "((N/16)HWC16, dims [160, 80]: layout (N/16)HWC16 needs 4 dims)"]
-    assert doc["findings"][0]["text"].startswith("pp_ocr_v6_rec_s8.espdl: esp32s3 / esp32p4 (blocked weights: 16 "
-                                                 "lanes); 80 nodes")
-    assert main(["doctor", str(folder)]) == 2
+    data = bytearray(real("espdl/gemm-16x16-relu/esp32s3.espdl").read_bytes())
+    at = data.find(b"layout ==> (N/16)HWC16")
+    assert at > 0 and int.from_bytes(data[at - 4:at], "little") == 22
+    data[at - 4:at] = (21).to_bytes(4, "little")
+    data[at:at + 23] = b"layout ==> (N/16)WC16\0\0"
+    (tmp_path / "m.espdl").write_bytes(bytes(data))
+    doc = doctor(tmp_path)
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["m.espdl"]
+    assert [f["text"] for f in doc["findings"] if f["text"].startswith("not verified: ")][0] == (
+        "not verified: m.espdl: 1 of 2 initializers could not be read in their layout: ops.0.weight ((N/16)WC16, "
+        "dims [1, 1, 16, 16]: weight 'ops.0.weight': layout (N/16)WC16 needs 3 dims (or 2 or 2 for a MatMul/Gemm "
+        "matrix [..., C, N]), the tensor has 4)")
+    assert doc["findings"][0]["text"].startswith("m.espdl: esp32s3 / esp32p4 (blocked weights: 16 lanes); 1 nodes")
+    assert main(["doctor", str(tmp_path)]) == 2
     assert capsys.readouterr().out.splitlines()[0] == (
-        f"binparse doctor {folder}: NOT VERIFIED: 1 file (pp_ocr_v6_rec_s8.espdl: read only in part, with a layout "
-        "no vendor file confirms, or not read); nothing else checked")
+        f"binparse doctor {tmp_path}: NOT VERIFIED: 1 file (m.espdl: read only in part, with a layout no vendor file "
+        "confirms, or not read); nothing else checked")
+    assert main(["inspect", str(tmp_path / "m.espdl")]) == 2
+    assert "not verified: the model: 1 of 2 initializers could not be read in their layout: ops.0.weight" in \
+        capsys.readouterr().out
