@@ -181,17 +181,21 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
     for check in checks():
         try:
             found = check(readable, folder)
-            findings.extend(found)
-            # a check that could not verify a file says "not verified: ..." about it: the headline says so too
-            not_verified += [f.files[0] for f in found if f.text.startswith("not verified: ") and f.files]
         except BinparseError as exc:  # a check that met what it cannot read: nothing proven, said as such
+            found = []
             not_verified.append(f"{check.__module__.rsplit('.', 1)[-1]} check")
             findings.append(Finding("note", f"not verified: the {check.__module__} check could not read what it "
                                             f"checks: {exc}"))
         except Exception as exc:  # a bug: one failing check must not hide the others' findings, nor prove anything
+            found = []
             not_verified.append(f"{check.__module__.rsplit('.', 1)[-1]} check")
             findings.append(Finding("note", f"not verified: binparse failed in the {check.__module__} check "
                                             f"({type(exc).__name__}: {exc}); please report it"))
+        findings.extend(found)
+        # a check that could not read or verify something of a file says so ("not verified: NAME ..."):
+        # the file is then named in the headline as any other unread file
+        not_verified += [f.files[0] for f in found if f.level == "note" and f.files
+                         and f.text.startswith("not verified: ")]
     _refusals(inputs.current().refused[refused_before:], {str(p_): n for p_, n in files}, findings, not_verified)
     _passed_over(readable, findings, not_verified)
     confirmed = {r.name for r in reports if r.verified_by and r.name in not_verified}

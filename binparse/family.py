@@ -237,6 +237,8 @@ class Family(NamedTuple):
     when a file shows one of the `signs` (or when every family is needed). `companions`: names of
     sub-folders whose files belong with their folder's (TI's tools write printouts to `tempDir/`).
     `fixtures`: the writer of the family's fixture specs, `write(spec, spec_path, out_dir) -> paths`.
+    (A file of any family that looks like an artifact but could not be read is "not verified" in
+    `doctor`, exit code 2, as `inspect` says of it: a reader's failure proves nothing of the file.)
     """
 
     name: str
