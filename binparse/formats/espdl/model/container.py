@@ -12,7 +12,6 @@ from functools import cached_property
 from typing import Any
 
 from ....accessors.espdl.espdl_container import EspdlContainer, ModelRecord
-from .... import budget
 from ....budget import BudgetError
 from ....errors import BinparseError, FormatError
 from ....text import shown as text_shown
@@ -60,9 +59,6 @@ class EspdlModel:
             raise FormatError("model payload is encrypted (AES-128-CTR)", file=self.file, path=self.record.path,
                               expected="mode 0 (plain)", found="mode 1",
                               hint="pass the 16-byte key (--key HEX, or EspdlFile.with_key)")
-        # each model of a pack is decrypted into its own copy (records may overlap): asked first
-        budget.ask(2 * data.nbytes, f"decrypting model {self.name or '(model)'} ({data.nbytes:,} bytes)",
-                   file=self.file, path=self.record.path)
         return memoryview(decrypt(data, self.key, file=self.file))
 
     @cached_property

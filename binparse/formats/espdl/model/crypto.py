@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .... import budget
 from ....deps import dependency
 from ....errors import FormatError
 from ..plugin import key_bytes
@@ -29,9 +30,11 @@ def parse_key(text: str) -> bytes:
 
 
 def decrypt(data: Any, key: bytes, *, file: str | None = None) -> bytes:
-    """The AES-128-CTR transform of `data` (decrypts and encrypts alike); a new buffer."""
+    """The AES-128-CTR transform of `data` (decrypts and encrypts alike); a new buffer, asked of the
+    budget first (each model of a pack is decrypted into its own copy, and records may overlap)."""
     if len(key) != KEY_SIZE:
         raise FormatError("an ESP-DL model key is 16 bytes", file=file, expected=KEY_SIZE, found=len(key))
+    budget.ask(2 * len(data), f"decrypting a model ({len(data):,} bytes: the copy and the cipher's)", file=file)
     ciphers = dependency("cryptography.hazmat.primitives.ciphers", "cryptography",
                          purpose="decrypting an ESP-DL model", file=file)
     ctx = ciphers.Cipher(ciphers.algorithms.AES(key), ciphers.modes.CTR(NONCE)).decryptor()
