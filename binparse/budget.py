@@ -11,7 +11,8 @@ every file read through `binparse.paths`) + ``ALLOWANCE``, or the limit the user
 ``4GiB``) for the rare real giant.
 
 Inside a command (`inputs.command()`, entered by the CLI for each run) the claims add up: what one
-command asks for in all must fit. Outside one (the Python API), each claim is checked on its own
+command asks for in all must fit (a `transient` claim, working memory freed before the next one,
+must fit in what is left and is not added). Outside one (the Python API), each claim is checked on its own
 against the budget of the inputs opened so far, since a long-running program frees what it read.
 """
 
