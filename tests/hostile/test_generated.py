@@ -166,6 +166,12 @@ def test_generated_hostile_cases(batch: str, tmp_path: Path) -> None:
         if why:
             failures.append(f"{case.key}: {' '.join(argv[:1] + [a for a in argv[1:] if a.startswith('-')])}: "
                             f"{'; '.join(why)}: {err[-600:]}")
+    report = os.environ.get("BINPARSE_HOSTILE_REPORT")
+    if report:  # the long run's numbers, a line a batch: cases, commands, peak RSS against the bound, times
+        with open(report, "a") as f:
+            f.write(json.dumps({"batch": batch, "cases": len(cases), "commands": len(jobs), "peak_rss": r.peak_rss,
+                                "bound": bound(largest), "largest_input": largest, "seconds": round(r.seconds, 1),
+                                "slowest": max((x[1] for x in results), default=0), "failures": len(failures)}) + "\n")
     assert failures == []
     assert r.peak_rss <= bound(largest), (r.peak_rss, bound(largest), [c.key for c in cases])
 
