@@ -96,8 +96,8 @@ def test_doctor_exits_by_its_findings(tmp_path: Path) -> None:
     assert r.returncode == 2 and r.stdout.startswith(f"binparse doctor {bad}: NOT VERIFIED: 1 file (m_tidl_net.bin: "), \
         r.stdout
     assert run_cli("inspect", bad / "m_tidl_net.bin", timeout=60).returncode == 2
-    r = run_cli("doctor", FIX / "espdl" / "tensors_and_models", timeout=60)  # a problem proven: 1
-    assert r.returncode == 1 and r.stdout.startswith(f"binparse doctor {FIX / 'espdl' / 'tensors_and_models'}: "
+    r = run_cli("doctor", FIX / "espdl" / "int32_defect", timeout=60)  # a problem proven: 1
+    assert r.returncode == 1 and r.stdout.startswith(f"binparse doctor {FIX / 'espdl' / 'int32_defect'}: "
                                                      "PROBLEMS FOUND"), r.stdout
 
 
