@@ -10,7 +10,10 @@ their limits, made from a sample of that reader's own files:
   its separators, the line repeated within itself, with and without its last character, which
   makes a backtracking expression try every split), repeated on 10^5 lines, and whole files of
   deep nesting, YAML aliases (a "billion laughs"), 5,000-digit JSON integers, 10^6 blank lines;
-- folders: each file of the sample folder cut, stretched and emptied in turn.
+- folders: each file of the sample folder cut, stretched and emptied in turn;
+- fixture specs (what `binparse fixture` reads: one of each shape a family's bundled specs have):
+  each number set to an extreme (huge dims and counts, 2^31, 2^32 + 1, -1, 0, 200 digits), and the
+  whole-file text cases.
 
 `readers()` finds the samples (the bundled fixtures, then ../shared/real where present);
 `cases(reader)` makes that reader's cases; `pick(...)` takes the sample CI runs. A new format, sniffer
@@ -270,12 +273,53 @@ def sign_cases() -> Made:
     return out + whole_text_cases()
 
 
+# --- fixture specs --------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"(?<![\w.\-])\d+(?![\w.])")  # an integer of our own spec (bundled, trusted text)
+_PATH_VALUE = re.compile(r"^(\s*[\w-]+:\s*)(\.\.?/\S+)\s*$", re.M)
+SPEC_NUMBERS = 48  # numbers of a spec pushed (all of them in the long run)
+_SPEC_EXTREMES = ("100000", "2147483648", "4294967297", "1000000000000", "-1", "0", "9" * 200)
+
+
+@cache
+def spec_samples() -> dict[str, Path]:
+    """{"fixture spec FAMILY KIND (its keys)": the smallest bundled spec of that shape}: the inputs of
+    `binparse fixture`, one of each shape the bundled specs have (found, never listed)."""
+    import yaml
+    found: dict[str, Path] = {}
+    for p in sorted(FIX.rglob("spec.yaml"), key=lambda p: (p.stat().st_size, str(p))):
+        spec = yaml.safe_load(p.read_text())
+        entries = sorted({k for e in spec.get("files", []) for k in e})
+        key = f"fixture spec {spec.get('family')} {spec.get('kind') or ''} {sorted(spec)} {entries or ''}"
+        found.setdefault(" ".join(key.split()), p)
+    return found
+
+
+def spec_cases(path: Path, every: bool) -> Made:
+    """A spec with each of its numbers set to an extreme in turn (paths it names made absolute, so the
+    case reads what the spec reads from anywhere), then the whole-file text cases."""
+    text = "".join(line for line in path.read_text().splitlines(keepends=True) if not line.lstrip().startswith("#"))
+    text = _PATH_VALUE.sub(lambda m: m.group(1) + str((path.parent / m.group(2)).resolve()), text)
+    spots = [m.span() for m in _NUMBER.finditer(text)]
+    out: Made = []
+    for a, b in spots if every else spots[:SPEC_NUMBERS]:
+        line = text.count("\n", 0, a) + 1
+        for v in _SPEC_EXTREMES:
+            out.append((f"line {line}: {text[a:b]} -> {v[:12]}{'...' if len(v) > 12 else ''}",
+                        lambda a=a, b=b, v=v: (text[:a] + v + text[b:]).encode()))
+    return out + whole_text_cases()
+
+
 # --- the cases -------------------------------------------------------------------------------------
 
 def cases(reader: str, every: bool = False) -> list[Case]:
     """Every case of `reader` (a key of `readers()` or of `sign_names()`); the bytes of each are made
     when the case is run (`Case.files`)."""
     signs = sign_names()
+    specs = spec_samples()
+    if reader in specs:
+        return [Case(reader, what, lambda make=make: {"spec.yaml": make()}, "spec.yaml")
+                for what, make in spec_cases(specs[reader], every)]
     if reader in signs:
         name = signs[reader]
         return [Case(reader, what, lambda make=make: {name: make()}, name) for what, make in sign_cases()]
@@ -305,7 +349,7 @@ def pick(all_cases: list[Case], n: int, seed: str) -> list[Case]:
 
 
 def every_reader() -> list[str]:
-    return sorted(readers()) + sorted(sign_names())
+    return sorted(readers()) + sorted(sign_names()) + sorted(spec_samples())
 
 
-__all__ = ["Case", "Sample", "cases", "every_reader", "pick", "readers", "sign_names"]
+__all__ = ["Case", "Sample", "cases", "every_reader", "pick", "readers", "sign_names", "spec_samples"]

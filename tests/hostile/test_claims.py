@@ -32,3 +32,47 @@ def test_a_struct_spec_asking_for_an_absurd_size(tmp_path: Path) -> None:
     assert r.stderr == (f"binparse: error: {spec}, size: a size or offset a struct fixture spec may give; expected "
                         "an integer 0..268,435,456, found 1099511627776\n")
     assert not (tmp_path / "big.bin").exists() and r.peak_rss <= bound(spec.stat().st_size)
+
+
+FAMILY_SPECS = {
+    # a family's fixture spec whose dims claim more than the budget: (spec, the pattern refused)
+    "dlhdl conv 30000x30000x4": ("family: dlhdl\nconv:\n  - {name: big, thread_number: 16, shape: [30000, 30000, 4], "
+                                 "dtype: float32}\n", "the pattern of a 30000×30000×4 float32 tensor (3,600,000,000 "
+                                                      "elements): its element indexes needs 57,600,000,000 bytes"),
+    "espdl initializer 20x30000x30000x3": (
+        "family: espdl\nfiles:\n  - output: c.espdl\n    format: EDL2\n    graph:\n      name: c\n"
+        "      inputs: [{name: x, dims: [1, 5, 5, 3], dtype: int8, exponents: [-7]}]\n"
+        "      outputs: [{name: y, dims: [1, 3, 3, 20], dtype: int8, exponents: [-5]}]\n"
+        "      nodes: [{name: c0, op_type: Conv, inputs: [x, w], outputs: [y], attributes: {group: 1, quant_type: S8}}]\n"
+        "      initializers: [{name: w, dims: [30000, 30000, 3, 20], dtype: int8, layout: NHWC, exponents: [-5]}]\n",
+        "the pattern of a 20×30000×30000×3 int8 tensor (54,000,000,000 elements): its element indexes needs "
+        "864,000,000,000 bytes"),
+}
+
+
+def test_a_family_spec_whose_dims_claim_more_than_the_budget(tmp_path: Path) -> None:
+    """The pattern a family's fixture fills a tensor with asks the budget first (binparse.fixtures.common):
+    refused, exit 2, nothing written (it was a MemoryError and the bug path)."""
+    for k, (text, said) in enumerate(FAMILY_SPECS.values()):
+        spec = tmp_path / f"spec{k}.yaml"
+        spec.write_text(text)
+        out = tmp_path / f"out{k}"
+        r = run_cli("fixture", spec, "-o", out, timeout=60)
+        assert r.returncode == 2 and r.stderr.startswith(f"binparse: error: {said} after "), r.stderr
+        assert f"over the budget of {8 * spec.stat().st_size + (256 << 20):,} bytes" in r.stderr
+        assert not out.exists() or list(out.iterdir()) == []
+        assert r.peak_rss <= bound(spec.stat().st_size)
+
+
+def test_a_spec_value_its_field_cannot_hold(tmp_path: Path) -> None:
+    """A TIDL net spec whose stride is 2^32 + 1 (a 32-bit field): the spec is named with the field,
+    exit 2, nothing written (construct's FormatFieldError went through the bug path; the generated
+    suite found it)."""
+    text = (REPO / "fixtures" / "tidl" / "net_tidl_api_1_2" / "spec.yaml").read_text()
+    assert text.count("stride_h: 1,") == 1
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text.replace("stride_h: 1,", "stride_h: 4294967297,"))
+    r = run_cli("fixture", spec, "-o", tmp_path / "out", timeout=60)
+    assert (r.returncode, r.stderr) == (2, f"binparse: error: {spec}, stride_h: cannot build tidl_net_tda2::conv_params: "
+                                           "struct '<l' error during building, given value 4294967297\n")
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
