@@ -198,6 +198,14 @@ def test_a_fixture_spec_whose_output_names_the_spec_itself_is_refused(tmp_path: 
     assert r.returncode == 3, r.stderr
     assert r.stderr.startswith(f"binparse: error: {spec}: is an input of this command"), r.stderr
     assert spec.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["m_tidl_io_1.bin"]
+    linked = tmp_path / "linked"  # -o a folder where the output's name is a hard link to the spec
+    linked.mkdir()
+    os.link(spec, linked / "m_tidl_io_1.bin")
+    r = run_cli("fixture", spec, "-o", linked, timeout=60)
+    assert r.returncode == 3, r.stderr
+    assert r.stderr.startswith(f"binparse: error: {linked / 'm_tidl_io_1.bin'}: is an input of this command"), r.stderr
+    assert spec.read_bytes() == before and [p.name for p in linked.iterdir()] == ["m_tidl_io_1.bin"]
+    (linked / "m_tidl_io_1.bin").unlink()
     other = tmp_path / "out"
     r = run_cli("fixture", spec, "-o", other, timeout=60)  # the same spec into another folder: written
     assert r.returncode == 0 and (other / "m_tidl_io_1.bin").stat().st_size == 37256
