@@ -239,10 +239,16 @@ def _header(d: Dialect) -> str:
     return d.delimiter.join(d.titles) + (d.delimiter if d.trailing_delimiter else "")
 
 
+MAPPING_ROW_BYTES = 400  # working memory a row takes while np.savetxt writes it (measured: 380; its text 73)
+
+
 def mapping_text(kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> str:
     """A mapping table in a dialect; `columns` holds an int array per numeric role."""
     d = dialect_of(kind, dialect)
     numeric = [r for r in d.roles if r != "arrow"]
+    rows = len(np.asarray(columns[numeric[0]]))
+    from ....budget import ask
+    ask(MAPPING_ROW_BYTES * rows, f"the text of a {kind} table of {rows:,} rows", transient=True)
     table = np.stack([np.asarray(columns[r], dtype=np.int64) for r in numeric], axis=1)
     arrow_at = d.column("arrow")
     fmt = d.delimiter.join(["%d"] * arrow_at + [d.headers[arrow_at].replace("%", "%%")] +
