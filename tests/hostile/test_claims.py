@@ -4,6 +4,7 @@ absurd size. Refused before anything that large is allocated: exit 2, peak RSS w
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -76,3 +77,23 @@ def test_a_spec_value_its_field_cannot_hold(tmp_path: Path) -> None:
     assert (r.returncode, r.stderr) == (2, f"binparse: error: {spec}, stride_h: cannot build tidl_net_tda2::conv_params: "
                                            "struct '<l' error during building, given value 4294967297\n")
     assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_tidl_io_spec_built_with_2_to_the_32_buffers(tmp_path: Path) -> None:
+    """`in_bufs: 2^32 + 1` (TIDL_MAX_ALG_IN_BUFS, which sizes the struct's arrays): each array's
+    entries are asked of the budget before they are built (it took 14 GB and was killed at 274 s;
+    the generated suite found it)."""
+    text = (REPO / "fixtures" / "tidl" / "io_09_01_am68a" / "spec.yaml").read_text()
+    assert text.count("\nin_bufs: 32\n") == 1
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text.replace("\nin_bufs: 32\n", "\nin_bufs: 4294967297\n"))
+    r = run_cli("fixture", spec, "-o", tmp_path / "out", timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("binparse: error: tidl_io_buf_desc.in_data_format: 4,294,967,297 entries built from "
+                               "the spec needs 274,877,907,008 bytes after "), r.stderr
+    budget = re.search(r"over the budget of ([\d,]+) bytes \(8 × ([\d,]+) bytes of input \+ 256 MiB\)", r.stderr)
+    assert budget is not None, r.stderr  # the inputs: the spec and the schema it is built with
+    read = int(budget[2].replace(",", ""))
+    assert int(budget[1].replace(",", "")) == 8 * read + (256 << 20) and read > spec.stat().st_size
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+    assert r.peak_rss <= bound(spec.stat().st_size)
