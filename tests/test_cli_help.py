@@ -127,6 +127,7 @@ def test_every_example_runs_as_written(tmp_path: Path, capsys: pytest.CaptureFix
     diverge exits 1: the divergence it shows is its point), and writes what it says."""
     for name in ("fixtures", "tests"):
         os.symlink(REPO / name, tmp_path / name)
+    (tmp_path / "out").mkdir()  # as in the repository: out/ is where examples write, and git ignores it
     examples = _examples(capsys)
     assert len(examples) >= 25
     for line in examples:
@@ -137,14 +138,15 @@ def test_every_example_runs_as_written(tmp_path: Path, capsys: pytest.CaptureFix
         assert r.stdout.strip(), line
         for flag in ("--npy", "--svg", "--out", "-o"):
             if flag in argv:
+                assert argv[argv.index(flag) + 1].startswith("out/"), line  # run from the root, it leaves it clean
                 written = tmp_path / argv[argv.index(flag) + 1]
                 assert written.exists() and written.stat().st_size > 0, line
     import numpy as np
-    assert np.array_equal(np.load(tmp_path / "seg_map.npy"),
+    assert np.array_equal(np.load(tmp_path / "out" / "seg_map.npy"),
                           np.load(REPO / "fixtures" / "tidl" / "io_08x" / "output_1_seg_map.expected.npy"))
     import binparse
     images = binparse.open(REPO / "fixtures" / "tidl" / "io_08x" / "900_tidl_io_1.bin").tensor("images", "input")
-    packed = (tmp_path / "images.buffer.bin").read_bytes()
+    packed = (tmp_path / "out" / "images.buffer.bin").read_bytes()
     assert len(packed) == 153228 and packed[:227] == bytes(227)  # the top padding row and the first left pad: zero
     assert np.array_equal(images.view(packed),
                           np.load(REPO / "fixtures" / "tidl" / "io_08x" / "input_0_images.expected.npy"))

@@ -22,12 +22,12 @@ FAMILY = Family(
                         "binparse.formats.dlhdl.buffer_layout:make", choices=("conv", "fc")),),
     examples=(
         Example("view", "view --dlhdl conv --thread-number 9 --shape 3,3,4 --dtype float32 "
-                        "fixtures/dlhdl/conv_and_fc/t9_3x3x4.buffer.bin --npy t9.npy",
+                        "fixtures/dlhdl/conv_and_fc/t9_3x3x4.buffer.bin --npy out/t9.npy",
                 "a conv-module buffer of ConvThreadNumber 9 as the logical X,Y,Z array"),
         Example("pack", "pack --dlhdl conv --thread-number 9 --shape 3,3,4 --dtype float32 "
-                        "fixtures/dlhdl/conv_and_fc/t9_3x3x4.expected.npy --out t9.buffer.bin",
+                        "fixtures/dlhdl/conv_and_fc/t9_3x3x4.expected.npy --out out/t9.buffer.bin",
                 "the inverse: a logical array into the conv module's buffer"),
-        Example("draw", "draw --dlhdl conv --thread-number 9 --shape 3,3,4 --dtype float32 --svg t9.svg",
+        Example("draw", "draw --dlhdl conv --thread-number 9 --shape 3,3,4 --dtype float32 --svg out/t9.svg",
                 "where each element of a conv-module buffer lies"),
     ),
 )

@@ -80,20 +80,20 @@ FAMILY = Family(
                         "binparse.formats.espdl.buffers.buffer_layout:make"),),
     examples=(
         Example("inspect", "inspect fixtures/espdl/models/conv_c.espdl", "an .espdl model: its graph and tensors"),
-        Example("view", "view fixtures/espdl/models/conv_c.espdl --tensor w_conv --npy w_conv.npy",
+        Example("view", "view fixtures/espdl/models/conv_c.espdl --tensor w_conv --npy out/w_conv.npy",
                 "a weight of an .espdl model in logical (N, H, W, C) order"),
         Example("view", "view --espdl --shape 5,3,4 --padding 1,2,2,1 --dtype int8 --exponent -3 "
-                        "fixtures/espdl/tensors_and_models/feature_s8.buffer.bin --npy feature.npy --dequantize",
+                        "fixtures/espdl/tensors_and_models/feature_s8.buffer.bin --npy out/feature.npy --dequantize",
                 "a padded HWC feature map (old dl::Tensor) as float32 values"),
         Example("pack", "pack --espdl --shape 5,3,4 --padding 1,2,2,1 --dtype int8 "
-                        "fixtures/espdl/tensors_and_models/feature_s8.expected.npy --out feature.buffer.bin",
+                        "fixtures/espdl/tensors_and_models/feature_s8.expected.npy --out out/feature.buffer.bin",
                 "a logical H,W,C array into a padded ESP-DL buffer"),
-        Example("draw", "draw fixtures/espdl/models/conv_s8_blocks.espdl --tensor w_conv --svg w_conv.svg",
+        Example("draw", "draw fixtures/espdl/models/conv_s8_blocks.espdl --tensor w_conv --svg out/w_conv.svg",
                 "an .espdl weight in its stored blocking (16 output channels a block)"),
         Example("doctor", "doctor fixtures/espdl/models", "ESP-DL models: what made each, and what is not verified"),
-        Example("export", "export fixtures/espdl/models/conv_c.espdl -o conv_c.onnx",
+        Example("export", "export fixtures/espdl/models/conv_c.espdl -o out/conv_c.onnx",
                 "an .espdl model as ONNX that computes what the chip computes (binparse[onnx])"),
-        Example("repair", "repair fixtures/espdl/int32_defect/narrow_dims.espdl -o narrow_dims.fixed.espdl",
+        Example("repair", "repair fixtures/espdl/int32_defect/narrow_dims.espdl -o out/narrow_dims.fixed.espdl",
                 "esp-ppq's int32 values in int64 vectors written as int64 (docs/espdl-repair.md)"),
     ),
 )

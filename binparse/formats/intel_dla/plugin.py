@@ -53,13 +53,13 @@ FAMILY = Family(
         Example("inspect", "inspect fixtures/intel_dla/placement/SmallNet.arch",
                 "an architecture file: family, vectors, precision"),
         Example("view", "view --intel-dla fixtures/intel_dla/testnet_2025 "
-                        "fixtures/intel_dla/testnet_2025/output_ip.buffer.bin --npy output.npy",
+                        "fixtures/intel_dla/testnet_2025/output_ip.buffer.bin --npy out/output.npy",
                 "an IP output buffer (FP16, padded to KVEC) as the logical N,C,D,H,W array"),
         Example("pack", "pack --intel-dla fixtures/intel_dla/testnet_2025 "
-                        "fixtures/intel_dla/testnet_2025/input_ip.expected.npy --out input_ip.bin",
+                        "fixtures/intel_dla/testnet_2025/input_ip.expected.npy --out out/input_ip.bin",
                 "a logical input into the IP's input buffer (folding included)"),
         Example("draw", "draw --intel-dla --arch fixtures/intel_dla/placement/SmallNet.arch --shape 1,3,4,4 "
-                        "--svg output.svg", "an IP output laid out from an .arch alone"),
+                        "--svg out/output.svg", "an IP output laid out from an .arch alone"),
         Example("doctor", "doctor fixtures/intel_dla/testnet_2025", "a compile folder's reports checked together"),
     ),
 )

@@ -51,14 +51,14 @@ FAMILY = Family(
         Example("inspect", "inspect --fields fixtures/tidl/net_10_01/914_tidl_net.bin",
                 "every raw field of a TIDL net, with offsets and types"),
         Example("view", "view fixtures/tidl/io_08x/900_tidl_io_1.bin fixtures/tidl/io_08x/output_1_seg_map.buffer.bin "
-                        "--output seg_map --npy seg_map.npy",
+                        "--output seg_map --npy out/seg_map.npy",
                 "a TIDL output buffer as the logical N,DIM1,DIM2,C,H,W array (padding removed)"),
         Example("view", "view fixtures/tidl/traces_10_01/tidl_trace_subgraph_0_0002_0001_0001_00001_00003_00005x00004.y "
-                        "--net fixtures/tidl/net_10_01_traces/915_tidl_net.bin --dequantize --npy trace.npy",
+                        "--net fixtures/tidl/net_10_01_traces/915_tidl_net.bin --dequantize --npy out/trace.npy",
                 "one layer trace, dequantised with the scale the net gives"),
         Example("pack", "pack fixtures/tidl/io_08x/900_tidl_io_1.bin fixtures/tidl/io_08x/input_0_images.expected.npy "
-                        "--input images --out images.buffer.bin", "a logical input into TIDL's padded input buffer"),
-        Example("draw", "draw fixtures/tidl/io_08x/900_tidl_io_1.bin --output seg_map --svg seg_map.svg",
+                        "--input images --out out/images.buffer.bin", "a logical input into TIDL's padded input buffer"),
+        Example("draw", "draw fixtures/tidl/io_08x/900_tidl_io_1.bin --output seg_map --svg out/seg_map.svg",
                 "where a TIDL output's padding lies"),
         Example("traces", "traces fixtures/tidl/traces_10_01_old --net fixtures/tidl/net_10_01_traces/915_tidl_net.bin",
                 "TIDL layer traces matched to their layers"),
@@ -66,12 +66,12 @@ FAMILY = Family(
                            "--net fixtures/tidl/net_10_01_traces/915_tidl_net.bin",
                 "two TIDL runs layer by layer: the first layer that diverges"),
         Example("doctor", "doctor fixtures/tidl/io_08x", "which TIDL release made a descriptor, which runtime loads it"),
-        Example("fixture", "fixture fixtures/tidl/io_08x/spec.yaml -o io_08x",
-                "the TIDL io fixture written anew into io_08x/"),
+        Example("fixture", "fixture fixtures/tidl/io_08x/spec.yaml -o out/io_08x",
+                "the TIDL io fixture written anew into out/io_08x/"),
         Example("schema", "schema diff tidl.io.j7_08 tidl.io.j7_10.c1", "what changed in the io descriptor from 08 to 10"),
         Example("schema diff", "schema diff tidl.io.j7_08 tidl.io.j7_10.c1",
                 "what changed in the io descriptor from 08 to 10"),
         Example("schema from-header", "schema from-header tests/data/headers/itidl_io_08_06.h --struct "
-                                      "sTIDL_IOBufDesc_t --out io_08.ksy", "a schema from TI's header of 08.06"),
+                                      "sTIDL_IOBufDesc_t --out out/io_08.ksy", "a schema from TI's header of 08.06"),
     ),
 )
