@@ -227,6 +227,21 @@ class Example(NamedTuple):
     note: str = ""
 
 
+class FileKind(NamedTuple):
+    """A kind of file, folder or device buffer a family reads, as `binparse schemas` lists it.
+
+    `kind`: its name in the family's formats and signs (`Format.kind`, `Signs.kind`); `what`: what
+    it is, in the vendor's words; `versions`: the releases that write it; `recognised`: how
+    binparse knows one, beyond what the registry and the signs already say (its formats' sizes
+    and magics, the names it is asked about): e.g. "its size gives the release and core count".
+    """
+
+    kind: str
+    what: str
+    versions: str = ""
+    recognised: str = ""
+
+
 class Family(NamedTuple):
     """A format family's declaration: light (no imports of its own), read at start-up.
 
@@ -237,6 +252,8 @@ class Family(NamedTuple):
     when a file shows one of the `signs` (or when every family is needed). `companions`: names of
     sub-folders whose files belong with their folder's (TI's tools write printouts to `tempDir/`).
     `fixtures`: the writer of the family's fixture specs, `write(spec, spec_path, out_dir) -> paths`.
+    `kinds`: every kind of file, folder and buffer it reads (`binparse schemas` lists them with their
+    formats; each format's and sign's `kind` is one of them).
     """
 
     name: str
@@ -248,6 +265,7 @@ class Family(NamedTuple):
     fixtures: str = ""  # "module:function": writes a fixture spec of `family: <name>` (`binparse fixture`)
     title: str = ""  # e.g. the vendor and product; default: `name`
     examples: tuple[Example, ...] = ()
+    kinds: tuple[FileKind, ...] = ()
 
 
 _SIGNS: list[Signs] = []
@@ -293,5 +311,5 @@ def checks() -> list[Check]:
 
 
 __all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Exportable", "Family",
-           "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource",
+           "FileKind", "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource",
            "checks", "register_check", "register_checks_in", "register_signs", "registered_signs"]

@@ -134,15 +134,18 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "%(prog)s {from-header,diff} ...",
                "Turn a C struct into a schema (from-header), or list the differences between two\n"
                "versions of a format (diff). `binparse schema COMMAND --help` for each."),
-    "schemas": ("tools", "list known formats and what identifies them",
-                "%(prog)s",
-                "List every known format: its name, version, what identifies a file of it, and its schema."),
+    "schemas": ("tools", "list every family's kinds of file, their formats and what identifies them",
+                "%(prog)s [--json]",
+                "List, family by family, every kind of file, folder and device buffer binparse reads: what it\n"
+                "is, the releases that write it, how binparse recognises one (its size, magic, name, a text\n"
+                "sign), and its formats (name, version, what identifies a file of it, and its schema)."),
 }
 
 # Examples every command's help shows whatever the families; the families add theirs (`Family.examples`).
 CORE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "generate": (("generate --check", "are the accessors in step with the schemas? (exit 1 if not)"),),
-    "schemas": (("schemas", "every format binparse knows"),),
+    "schemas": (("schemas", "every format binparse knows, family by family"),
+                ("schemas --json", "the same, for scripts")),
 }
 
 _JSON = "print JSON (the same content, for scripts) instead of text"
@@ -293,6 +296,10 @@ def _doctor(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help=_JSON)
 
 
+def _schemas(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--json", action="store_true", help=_JSON)
+
+
 def _schema(c: argparse.ArgumentParser) -> None:
     from .family_args import examples
     scs = c.add_subparsers(dest="schema_command", required=True, title="commands", metavar="COMMAND")
@@ -327,7 +334,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
 
 _ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
     "inspect": _inspect, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
-    "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": lambda c: None,
+    "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": _schemas,
 }
 
 __all__ = ["COMMANDS", "EXIT_CODES", "Parser", "parser", "version"]

@@ -95,12 +95,11 @@ def generate(args: argparse.Namespace) -> int:
 
 
 def schemas(args: argparse.Namespace) -> int:
-    from ..registry import registered
-    rows = [(f.name, f.version, f.identifies(), f.accessor_class._SCHEMA) for f in registered()]
-    head = ("format", "version", "identified by", "schema")
-    widths = [max(len(r[k]) for r in rows + [head]) for k in range(4)]
-    for r in [head, *rows]:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    """`schemas [--json]`: every family's kinds of file, folder and buffer, their formats, how each is recognised."""
+    from ..catalog import catalog, catalog_text
+    from ..render import json_text
+    doc = catalog()
+    print(json_text(doc) if args.json else catalog_text(doc))
     return 0
 
 

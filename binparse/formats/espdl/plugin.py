@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ...family import Example, Family, LayoutKind, Option, Signs
+from ...family import Example, Family, FileKind, LayoutKind, Option, Signs
 
 _LAYOUT = ("view", "pack", "draw")
 _MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")
@@ -78,6 +78,22 @@ FAMILY = Family(
     ),
     layouts=(LayoutKind("--espdl", "ESP-DL padded HWC tensor (old dl::Tensor)",
                         "binparse.formats.espdl.buffers.buffer_layout:make"),),
+    kinds=(
+        FileKind(".espdl", "model (EDL1, EDL2) or pack of models (PDL1, PDL2, PDL3): graph, weights in the chip's "
+                           "blocking, test values; plain or AES-128-CTR encrypted", "ESP-DL v3 (esp-ppq, pack_espdl_models.py)",
+                 "its magic, whatever its name"),
+        FileKind("info_printout", "esp-ppq's .info printout of a model (graph, exponents, values)",
+                 "esp-ppq: the older form, and the newer opening with the model's properties"),
+        FileKind("quantization_record", "esp-ppq's .json quantization record (per-op bit widths, policies, scales)",
+                 "esp-ppq"),
+        FileKind("model folder", "a folder of .espdl models with esp-ppq's printouts and records",
+                 "ESP-DL v3", "a folder holding an .espdl file"),
+        FileKind("layer dumps", "the chip's tensors dumped layer by layer as .npy, named by tensor "
+                                "(compare MODEL.espdl DUMPS/)", "ESP-DL v3", "the REFERENCE of compare, with a model"),
+        FileKind("tensor buffer", "a padded HWC tensor of the older dl::Tensor (and tensors concatenated in one); "
+                                  "v3's row-major TensorBase is read from Python (binparse.formats.espdl)",
+                 "esp-dl v1 (dl::Tensor), v3 (TensorBase)", "no format of its own: read with --espdl and its --shape, --padding, --dtype"),
+    ),
     examples=(
         Example("inspect", "inspect fixtures/espdl/models/conv_c.espdl", "an .espdl model: its graph and tensors"),
         Example("view", "view fixtures/espdl/models/conv_c.espdl --tensor w_conv --npy out/w_conv.npy",

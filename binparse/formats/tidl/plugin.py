@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...family import Example, Family, Option, Signs
+from ...family import Example, Family, FileKind, Option, Signs
 
 _BUFFER_COMMANDS = ("view", "pack", "draw")
 TRACE_NAMES = ("*tidl_trace*.y", "*tidl_trace*_float.bin")  # the layer traces TIDL writes (debug_level >= 3)
@@ -45,6 +45,34 @@ FAMILY = Family(
                {"type": int, "metavar": "N"}),
     ),
     companions=("tempDir",),
+    kinds=(
+        FileKind("io_1.bin", "io descriptor (sTIDL_IOBufDesc_t): a compiled net's inputs and outputs, their "
+                             "element types, pads and pitches", "J7 08.x to 11.02 (1, 2, 4 cores); TDA2 01.xx",
+                 "its size gives the release and core count; another size is solved from the struct rule "
+                 "(not verified)"),
+        FileKind("net.bin", "network (sTIDL_Network_t): layers, their tensors and scales; J7 nets carry the weights",
+                 "J7 8.2 to 11.02.12; AM57x TIDL-API 1.3; TDA2 01.01.03 / TIDL-API 1.2",
+                 "J7: its first word, the netVersion; TDA2 and AM57x: its size"),
+        FileKind("combined", "combined subgraphs: the nets or io descriptors of several subgraphs in one file",
+                 "J7 11.x", "the word 0xFF00FF00 after the first (net) or after one io descriptor (io)"),
+        FileKind("param.bin", "AM57x / TDA2 parameters: every layer's weights, read with the net of the same name",
+                 "AM57x TIDL-API 1.3; TDA2 TIDL-API 1.2", "a tidl_net_*.bin of the same name beside it"),
+        FileKind("config", "TIDL-API inference configuration: which net and params, input sizes",
+                 "AM57x TIDL-API"),
+        FileKind("printout", "TI's printouts of an imported net: netLog, layer_info, paramDebug",
+                 "J7 8.x to 10.x"),
+        FileKind("layer trace", "a layer's output, dumped by the runtime (debug_level 3 and above)",
+                 "J7 8.x to 11.x", "the layer's dataId and dims in its name"),
+        FileKind("traces folder", "the layer traces of one run, or reference .npy files named by tensor",
+                 "J7 8.x to 11.x", "a folder holding a layer trace, or only .npy files"),
+        FileKind("record", "TI's records of a compile: param.yaml, onnxrtMetaData.txt, allowedNode.txt",
+                 "edgeai-benchmark, edgeai-tidl-tools (OSRT)"),
+        FileKind("artifacts folder", "a compile's folder as TI's tools leave it (its records, io, net, tempDir/)",
+                 "edgeai-benchmark, edgeai-tidl-tools, TIDL-RT",
+                 "a folder holding a record, a tempDir/ or TIDL artifacts"),
+        FileKind("device buffer", "an input or output buffer of the device, padded as its io descriptor says",
+                 "every io version", "no format of its own: read with its io descriptor (view IO BUFFER --output NAME)"),
+    ),
     examples=(
         Example("inspect", "inspect fixtures/tidl/io_08x/900_tidl_io_1.bin",
                 "a TIDL io descriptor: its inputs and outputs, with their padding"),
