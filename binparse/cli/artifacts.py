@@ -10,7 +10,7 @@ from .. import exitcodes, render
 from ..errors import UsageError
 from ..text import shown
 from ..family import Artifact, Comparable
-from .common import open_source
+from .common import open_source, say, written
 
 
 def inspect(args: argparse.Namespace) -> int:
@@ -110,6 +110,8 @@ def compare(args: argparse.Namespace) -> int:
         raise UsageError("binparse does not compare this kind of artifact", file=args.a,
                          hint="compare takes two folders of layer traces (or traces and reference .npy files)")
     result = a.compare(open_source(args.b, args), min_snr_db=args.min_snr)
+    lines: list[str] = []
+    doc = result.summary()
     if args.svg:
         svg = getattr(result, "svg", None)
         if not callable(svg):
@@ -117,10 +119,10 @@ def compare(args: argparse.Namespace) -> int:
         from ..writes import write_bytes
         data = str(svg()).encode()
         write_bytes(args.svg, data)
-        print(f"{shown(args.svg)}: {len(data):,} bytes")
-    doc = result.summary()
-    print(render.json_text(doc) if args.json else result.report())
-    return compare_code(doc)
+        lines.append(f"{shown(args.svg)}: {len(data):,} bytes")
+        doc = {**doc, "written": [written(args.svg, len(data), "SNR by layer (SVG)")]}
+    say(args, [*lines, result.report()], doc)
+    return compare_code(result.summary())
 
 
 def compare_code(doc: dict[str, object]) -> int:

@@ -14,7 +14,12 @@ from typing import Any
 from ..errors import BinparseError, UsageError
 from ..text import shown
 from ..family import BufferLayout, LayoutKind, LayoutSource, TensorSource
-from .common import open_source, save_npy, write_file
+from .common import open_source, save_npy, say, write_file, written
+
+
+def _files(args: argparse.Namespace, second: str) -> list[str]:
+    """The file arguments given, in order: SOURCE, then BUFFER or ARRAY.npy (`second`)."""
+    return [f for f in (getattr(args, "source", None), getattr(args, second, None)) if f]
 
 
 def chosen_kind(args: argparse.Namespace) -> LayoutKind | None:
@@ -54,7 +59,7 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
 def view(args: argparse.Namespace) -> int:
     from .. import api
     from ..progress import LONG_BUFFER_BYTES, task
-    files = list(args.files)
+    files = _files(args, "buffer")
     if args.tensor is not None or (len(files) == 1 and chosen_kind(args) is None):
         return _view_named(args, files)
     buf = api.map_file(files[-1])
@@ -64,7 +69,8 @@ def view(args: argparse.Namespace) -> int:
             arr, what = layout.view_array(buf, dequantize=args.dequantize)
         except BinparseError as exc:
             raise exc.with_file(files[-1]) from None
-    save_npy(args.npy, arr, what)
+    line, rec = save_npy(args.npy, arr, what)
+    say(args, [line], {"written": [rec]})
     return 0
 
 
@@ -80,13 +86,14 @@ def _view_named(args: argparse.Namespace, files: list[str]) -> int:
                                  "family flags (`binparse view --help`) describe a buffer by themselves")
     buf = api.map_file(files[1]) if len(files) == 2 else None
     arr, what = source.tensor_array(args.tensor, buf, stored=args.stored, dequantize=args.dequantize)
-    save_npy(args.npy, arr, what)
+    line, rec = save_npy(args.npy, arr, what)
+    say(args, [line], {"written": [rec]})
     return 0
 
 
 def pack(args: argparse.Namespace) -> int:
     import numpy as np
-    files = list(args.files)
+    files = _files(args, "array")
     if not files:
         raise UsageError("expected [SOURCE] ARRAY")
     layout = _layout(args, files, "array")
@@ -97,17 +104,19 @@ def pack(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         raise BinparseError(f"cannot read the array: {exc}", file=files[-1]) from None
     data, what = layout.pack_bytes(logical, quantize=args.quantize)
-    write_file(args.out, data, what)
+    line, rec = write_file(args.out, data, what)
+    say(args, [line], {"written": [rec]})
     return 0
 
 
 def draw(args: argparse.Namespace) -> int:
     from ..draw import render
     from ..writes import write_bytes
-    memory: Any = _layout(args, list(args.files), "draw").memory_map()
+    memory: Any = _layout(args, _files(args, "none"), "draw").memory_map()
     data = render(memory).encode()
     write_bytes(args.svg, data)
-    print(f"{shown(args.svg)}: {shown(memory.title)}, {len(data):,} bytes")
+    say(args, [f"{shown(args.svg)}: {shown(memory.title)}, {len(data):,} bytes"],
+        {"written": [written(args.svg, len(data), memory.title)]})
     return 0
 
 

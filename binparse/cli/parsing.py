@@ -41,6 +41,24 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(USAGE, f"{self.prog}: error: {shown(message)}\n")
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """argparse's, except that an argument the command does not take is reported with that
+        command's usage (`binparse view: error: unrecognized arguments: --bogus`), not the overview's."""
+        ns, extra = self.parse_known_args(args, namespace)
+        if extra:
+            self.innermost(ns).error(f"unrecognized arguments: {' '.join(extra)}")
+        return ns
+
+    def innermost(self, ns: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the (sub-)command `ns` was parsed for: `binparse schema diff`'s, not `binparse`'s."""
+        p: argparse.ArgumentParser = self
+        while True:
+            sub = next((a for a in p._actions if isinstance(a, argparse._SubParsersAction)), None)
+            chosen = sub.choices.get(getattr(ns, sub.dest, None) or "") if sub is not None else None
+            if chosen is None:
+                return p
+            p = chosen
+
 
 class _Version(argparse.Action):
     """`--version`: the installed distribution's version (its metadata read only when asked)."""
@@ -106,7 +124,7 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                 "Compare the layer traces of RUN with REFERENCE (another run, or a folder of reference .npy\n"
                 "files named by tensor): SNR and differences per layer, and the first layer that diverges."),
     "export": ("exporting", "write a model as one another runtime runs (e.g. ONNX), checked on its own test values",
-               "%(prog)s MODEL -o OUT [--check] [--all-outputs] [options]\n"
+               "%(prog)s MODEL -o OUT [--check] [--all-outputs] [--json] [options]\n"
                "       %(prog)s MODEL --check [--json] [options]",
                "Write MODEL as a model another runtime runs, computing what the device computes (its family's\n"
                "exporter, e.g. to ONNX: the family's options below say which); --check runs that export on the\n"
@@ -114,17 +132,17 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "reproduced, 2 if the model has none). OUT is refused when it is MODEL, a link or not a\n"
                "regular file; nothing is written then."),
     "repair": ("repairing", "write a file anew with a defect its family knows undone (the input never changes)",
-               "%(prog)s FILE -o FIXED [options]",
+               "%(prog)s FILE -o FIXED [--json] [options]",
                "Write FILE repaired to FIXED: a defect its family names and knows how to undo (the doctor says\n"
                "which), everything else the same. Refused (exit 3, nothing written) when there is nothing to\n"
                "repair, when the repair would not read back as meant, or when FIXED is FILE, a link or not a\n"
                "regular file."),
     "fixture": ("tools", "write the artifacts, device buffers and expectations a spec describes",
-                "%(prog)s SPEC.yaml [-o FOLDER]",
+                "%(prog)s SPEC.yaml [-o FOLDER] [--json]",
                 "Write the files a fixture spec describes: artifacts, device buffers, and the expected\n"
                 "logical arrays (.expected.npy) that tests compare with."),
     "generate": ("tools", "regenerate binparse/accessors from schemas/",
-                 "%(prog)s [--check]",
+                 "%(prog)s [--check] [--json]",
                  "Regenerate the typed accessors (binparse/accessors) from the schemas (schemas/*.ksy)."),
     "doctor": ("artifacts", "what made each artifact in a folder, and whether they agree",
                "%(prog)s FOLDER [-r] [--json] [options]",
@@ -149,6 +167,7 @@ CORE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 _JSON = "print JSON (the same content, for scripts) instead of text"
+_WRITTEN = 'print what was written as JSON ({"written": [{file, bytes, what, ...}]}) instead of text'
 
 
 def parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -218,34 +237,39 @@ def _source_options(c: argparse.ArgumentParser) -> None:
 
 
 def _view(c: argparse.ArgumentParser) -> None:
-    c.add_argument("files", nargs="+", metavar="FILE",
-                   help="SOURCE BUFFER: a descriptor of device buffers and the buffer; SOURCE alone: an artifact that "
-                        "carries its tensors; with a --LAYOUT flag: its SOURCE (if it takes one) and the BUFFER")
+    c.add_argument("source", metavar="SOURCE", help="what describes the buffer: a descriptor of device buffers (an io "
+                   "descriptor, a compile folder), an artifact that carries its tensors (then alone), or the file a "
+                   "--LAYOUT flag takes; with a --LAYOUT flag that takes none, the BUFFER itself")
+    c.add_argument("buffer", nargs="?", metavar="BUFFER", help="the device buffer (or layer dump) to read")
     c.add_argument("--npy", required=True, metavar="OUT.npy", help="where to write the array")
     c.add_argument("--tensor", metavar="NAME", help="the tensor of SOURCE to write (MODEL/TENSOR in a pack)")
     c.add_argument("--dequantize", action="store_true",
                    help="write float32 real values (the family's quantisation rule) instead of the stored integers")
     c.add_argument("--stored", action="store_true", help="with --tensor: the elements as the device stores them "
                                                          "(blocked, padded) instead of logical order")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
     _source_options(c)
 
 
 def _draw(c: argparse.ArgumentParser) -> None:
-    c.add_argument("files", nargs="*", metavar="SOURCE",
+    c.add_argument("source", nargs="?", metavar="SOURCE",
                    help="a descriptor of device buffers or an artifact that carries tensors; with a --LAYOUT flag: "
-                        "its SOURCE, if it takes one")
+                        "the file it takes, if any")
     c.add_argument("--svg", required=True, metavar="OUT.svg", help="where to write the picture")
     c.add_argument("--tensor", metavar="NAME", help="the tensor of SOURCE to draw, in its stored blocking")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
     _source_options(c)
 
 
 def _pack(c: argparse.ArgumentParser) -> None:
-    c.add_argument("files", nargs="+", metavar="FILE",
-                   help="SOURCE ARRAY.npy: a descriptor of device buffers and the logical array; with a --LAYOUT "
-                        "flag: its SOURCE (if it takes one) and the array")
+    c.add_argument("source", metavar="SOURCE", help="what describes the buffer: a descriptor of device buffers (an io "
+                   "descriptor, a compile folder) or the file a --LAYOUT flag takes; with a --LAYOUT flag that takes "
+                   "none, the ARRAY.npy itself")
+    c.add_argument("array", nargs="?", metavar="ARRAY.npy", help="the logical array to write into the buffer (.npy)")
     c.add_argument("--out", required=True, metavar="BUFFER", help="the device buffer file to write")
     c.add_argument("--quantize", action="store_true",
                    help="quantise float values with the family's rule (default: the array holds the stored integers)")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
     _source_options(c)
 
 
@@ -273,21 +297,26 @@ def _export(c: argparse.ArgumentParser) -> None:
                                                          "with its test outputs (exit 1 if not reproduced)")
     c.add_argument("--all-outputs", action="store_true",
                    help="every intermediate tensor also an output (to compare with the device's dumps layer by layer)")
-    c.add_argument("--json", action="store_true", help="with --check: " + _JSON)
+    c.add_argument("--json", action="store_true", help="print JSON instead of text: --check's result, and "
+                                                       'what -o wrote ("written": [{file, bytes, what}])')
 
 
 def _repair(c: argparse.ArgumentParser) -> None:
     c.add_argument("file", metavar="FILE", help="the file to repair (never changed)")
     c.add_argument("-o", "--out", required=True, metavar="FIXED", help="where to write the repaired file")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
 def _fixture(c: argparse.ArgumentParser) -> None:
     c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer)")
     c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder)")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
 def _generate(c: argparse.ArgumentParser) -> None:
     c.add_argument("--check", action="store_true", help="only list stale modules, write nothing (exit 1 if any)")
+    c.add_argument("--json", action="store_true", help='print JSON ({"written" or, with --check, "stale": [...], '
+                                                       '"up_to_date": ...}) instead of text')
 
 
 def _doctor(c: argparse.ArgumentParser) -> None:
@@ -304,7 +333,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
     from .family_args import examples
     scs = c.add_subparsers(dest="schema_command", required=True, title="commands", metavar="COMMAND")
     fh = scs.add_parser("from-header", prog="binparse schema from-header", help="turn a C struct into a .ksy schema",
-                        usage="%(prog)s HEADER [HEADER ...] --struct NAME --out OUT.ksy [options]",
+                        usage="%(prog)s HEADER [HEADER ...] --struct NAME --out OUT.ksy [--json] [options]",
                         description="Turn a C struct of the vendor's headers into a .ksy schema (sizes and "
                                     "offsets as the compiler lays them out).",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -318,6 +347,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
     fh.add_argument("--string", action="append", metavar="GLOB",
                     help="char arrays to read as strings (repeatable; default *Name)")
     fh.add_argument("--out", required=True, metavar="OUT.ksy", help="the schema file to write")
+    fh.add_argument("--json", action="store_true", help=_WRITTEN)
     fh.epilog = examples("schema from-header")
     df = scs.add_parser("diff", prog="binparse schema diff", help="fields added, removed, moved, resized between two versions",
                         usage="%(prog)s OLD NEW [--type NAME] [--params-a NAME=INT,...] [--params-b NAME=INT,...] [--json]",

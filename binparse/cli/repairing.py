@@ -7,7 +7,7 @@ import argparse
 from ..errors import BinparseError
 from ..family import Repairable
 from ..text import shown
-from .common import open_source
+from .common import open_source, say, written
 
 
 def repair(args: argparse.Namespace) -> int:
@@ -19,7 +19,7 @@ def repair(args: argparse.Namespace) -> int:
     out = check_new_output(args.out, args.file)
     data, what = obj.repaired(args)
     write_atomic(out, data)
-    print(f"{shown(args.out)}: {len(data):,} bytes; {shown(what)}")
+    say(args, [f"{shown(args.out)}: {len(data):,} bytes; {shown(what)}"], {"written": [written(args.out, len(data), what)]})
     return 0
 
 

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from typing import Any
 
 from ..errors import UsageError
+from ..render import json_text
 from ..text import shown
+from .common import say, written
 
 
 def fixture(args: argparse.Namespace) -> int:
     from ..fixtures import generate
     paths = generate(args.spec, args.out)
-    for p in paths:
-        print(shown(p))
+    say(args, [shown(p) for p in paths],
+        {"written": [written(str(p), os.stat(p).st_size, "fixture file") for p in paths]})
     return 0
 
 
@@ -66,14 +68,17 @@ def schema(args: argparse.Namespace) -> int:
         text, lay = header_to_ksy(args.headers, args.struct, defines=defines, pointer_size=args.pointer_size,
                                   schema_id=args.id, strings=args.string or None)
         write_text(args.out, text)
-        print(f"{shown(args.out)}: {shown(args.struct)}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields")
+        what = f"{args.struct}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields"
+        say(args, [f"{shown(args.out)}: {shown(what)}"],
+            {"written": [written(args.out, len(text.encode()), what, struct=args.struct, struct_bytes=lay.layout.size,
+                                 fields=len(lay.layout.fields))]})
         return 0
     from ..schema.diff import diff
     a, pa, la = _schema_side(args.a, args.params_a, args.type)
     b, pb, lb = _schema_side(args.b, args.params_b, args.type)
     changes, full = diff(a, pa, b, pb)
     if args.json:
-        print(json.dumps({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}, indent=1))
+        print(json_text({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}))
     else:
         print(f"{shown(la)} → {shown(lb)}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
         for c in changes:
@@ -84,13 +89,12 @@ def schema(args: argparse.Namespace) -> int:
 def generate(args: argparse.Namespace) -> int:
     from ..codegen import write_all
     changed = write_all(check=args.check)
-    for p in changed:
-        print(("stale: " if args.check else "wrote: ") + str(p))
+    lines = [("stale: " if args.check else "wrote: ") + str(p) for p in changed]
+    say(args, lines or ["generated accessors are up to date"],
+        {"stale" if args.check else "written": [str(p) for p in changed], "up_to_date": not changed})
     if args.check and changed:
         print("generated accessors are stale: run `binparse generate`", file=sys.stderr)
         return 1
-    if not changed:
-        print("generated accessors are up to date")
     return 0
 
 
