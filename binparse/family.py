@@ -227,6 +227,14 @@ class Example(NamedTuple):
     note: str = ""
 
 
+class Usage(NamedTuple):
+    """A form of a command a family adds to the command's usage line: `command` its name, `line`
+    what follows `binparse COMMAND ` (e.g. `MODEL.espdl DUMPS/ [--model NAME]` for `compare`)."""
+
+    command: str
+    line: str
+
+
 class FileKind(NamedTuple):
     """A kind of file, folder or device buffer a family reads, as `binparse schemas` lists it.
 
@@ -253,7 +261,8 @@ class Family(NamedTuple):
     sub-folders whose files belong with their folder's (TI's tools write printouts to `tempDir/`).
     `fixtures`: the writer of the family's fixture specs, `write(spec, spec_path, out_dir) -> paths`.
     `kinds`: every kind of file, folder and buffer it reads (`binparse schemas` lists them with their
-    formats; each format's and sign's `kind` is one of them).
+    formats; each format's and sign's `kind` is one of them). `usages`: the forms of a command it
+    adds (`Usage`), shown in that command's usage line.
     """
 
     name: str
@@ -266,6 +275,7 @@ class Family(NamedTuple):
     title: str = ""  # e.g. the vendor and product; default: `name`
     examples: tuple[Example, ...] = ()
     kinds: tuple[FileKind, ...] = ()
+    usages: tuple[Usage, ...] = ()
 
 
 _SIGNS: list[Signs] = []
@@ -311,5 +321,5 @@ def checks() -> list[Check]:
 
 
 __all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Exportable", "Family",
-           "FileKind", "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource",
+           "FileKind", "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource", "Usage",
            "checks", "register_check", "register_checks_in", "register_signs", "registered_signs"]

@@ -121,8 +121,9 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "element type and scale by the network it ran (--net)."),
     "compare": ("artifacts", "compare two runs layer by layer (SNR, differences, first divergence)",
                 "%(prog)s RUN REFERENCE [--net NET] [--min-snr DB] [--svg OUT.svg] [--json]",
-                "Compare the layer traces of RUN with REFERENCE (another run, or a folder of reference .npy\n"
-                "files named by tensor): SNR and differences per layer, and the first layer that diverges."),
+                "Compare RUN with REFERENCE layer by layer: the layer traces of two runs, a run and reference\n"
+                ".npy files named by tensor, or a model and the device's layer dumps (the forms above; each\n"
+                "family's options below): SNR and differences per layer, and the first layer that diverges."),
     "export": ("exporting", "write a model as one another runtime runs (e.g. ONNX), checked on its own test values",
                "%(prog)s MODEL -o OUT [--check] [--all-outputs] [--json] [options]\n"
                "       %(prog)s MODEL --check [--json] [options]",
@@ -194,6 +195,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
             s.add_parser(name, add_help=False)
         return p
     module, line, usage, text = _COMMANDS[only]
+    from .family_args import usages
+    usage = "\n       ".join([usage, *(f"%(prog)s {u}" for u in usages(only))])
     c = s.add_parser(only, prog=f"binparse {only}", help=line, usage=usage, description=text,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     c.set_defaults(run=_run(module, only))
@@ -280,10 +283,12 @@ def _traces(c: argparse.ArgumentParser) -> None:
 
 
 def _compare(c: argparse.ArgumentParser) -> None:
-    c.add_argument("a", metavar="RUN", help="a folder of layer traces (the run to check)")
+    c.add_argument("a", metavar="RUN", help="what to check: a folder of layer traces, or a model (a family's form "
+                                            "above)")
     c.add_argument("b", metavar="REFERENCE",
-                   help="the reference: another run's traces, or a folder of .npy files named by tensor")
-    c.add_argument("--net", metavar="NET", help="the network both runs executed")
+                   help="what it should agree with: another run's traces, a folder of .npy files named by tensor, or "
+                        "the device's layer dumps of the model")
+    c.add_argument("--net", metavar="NET", help="the network both runs of layer traces executed")
     c.add_argument("--min-snr", type=float, default=30.0, metavar="DB",
                    help="SNR in dB below which a layer diverges (default 30)")
     c.add_argument("--svg", metavar="OUT.svg", help="also write a plot of SNR by layer")

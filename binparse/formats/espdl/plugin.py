@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ...family import Example, Family, FileKind, LayoutKind, Option, Signs
+from ...family import Example, Family, FileKind, LayoutKind, Option, Signs, Usage
 
 _LAYOUT = ("view", "pack", "draw")
 _MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")
@@ -62,10 +62,14 @@ FAMILY = Family(
     options=(
         Option(("--key",), ("inspect", "view", "draw", "doctor", "repair", "export", "compare"),
                "the AES-128 key (32 hex digits) of encrypted .espdl models", {"metavar": "HEX", "type": key_text}),
-        Option(("--model",), ("export", "compare"), "the model of a pack (PDL1/PDL2/PDL3) to export",
-               {"metavar": "NAME"}),
-        Option(("--rounding",), ("export", "compare"), "the export's rounding: half-even (default: esp-ppq's test "
+        Option(("--model",), ("export",), "the model of a pack (PDL1/PDL2/PDL3) to export", {"metavar": "NAME"}),
+        Option(("--model",), ("compare",), "with MODEL.espdl DUMPS/: the model of a pack (PDL1/PDL2/PDL3) whose "
+               "layers were dumped", {"metavar": "NAME"}),
+        Option(("--rounding",), ("export",), "the export's rounding: half-even (default: esp-ppq's test "
                "values, the ESP32-P4) or half-up (what an ESP32-S3 computes)", {"choices": ("half-even", "half-up")}),
+        Option(("--rounding",), ("compare",), "with MODEL.espdl DUMPS/: the rounding the chip computes with, for the "
+               "layers the dumps are compared with: half-even (default: the ESP32-P4) or half-up (an ESP32-S3)",
+               {"choices": ("half-even", "half-up")}),
         Option(("--shape",), _LAYOUT, "with --espdl: the tensor's H,W,C", {"metavar": "H,W,C"}),
         Option(("--padding",), _LAYOUT, "with --espdl: padding rows and columns T,B,L,R", {"metavar": "T,B,L,R"}),
         Option(("--concat",), _LAYOUT, "with --espdl: the channel counts of tensors concatenated in one buffer",
@@ -76,6 +80,7 @@ FAMILY = Family(
                {"metavar": "TYPE"}),
         Option(("--exponent",), _LAYOUT, "with --espdl: value = q * 2^E", {"type": int, "metavar": "E"}),
     ),
+    usages=(Usage("compare", "MODEL.espdl DUMPS/ [--model NAME] [--rounding {half-even,half-up}] [--min-snr DB]"),),
     layouts=(LayoutKind("--espdl", "ESP-DL padded HWC tensor (old dl::Tensor)",
                         "binparse.formats.espdl.buffers.buffer_layout:make"),),
     kinds=(
