@@ -118,7 +118,7 @@ def _padding_notes(rep: FileReport, out: list[Finding]) -> None:
         if p.channel:
             parts.append(f"{p.channel} padding channel(s)")
         if t.channel_pitch > plane and not (p.left or p.top or p.right or p.bottom):
-            parts.append(f"channel pitch {t.channel_pitch} > H×W {plane}")
+            parts.append(f"channel pitch {t.channel_pitch} elements > H×W {plane}")
         if parts:
             out.append(Finding("note", f"{rep.name}: {t.direction} '{t.name or t.index}' ({t.dtype.name}, "
                                        f"{'x'.join(map(str, t.shape))}) has {', '.join(parts)}: a dense N·C·H·W read is "

@@ -205,7 +205,7 @@ class InfoPrintout:
         rows = [(t.role.replace("_", " "), t.name, t.dtype or "?", _text(t.dims, "x"), _text(t.exponents, ","),
                  t.layout or "-", "-" if t.values is None else str(t.values.size))
                 for t in [*self.inputs, *(x for r in SECTIONS.values() for x in self.tensors(r))]]
-        lines += ["tensors:", table_text(("role", "name", "dtype", "dims", "exponents", "layout", "values"), rows)]
+        lines += ["tensors:", table_text(("role", "name", "dtype", "dims", "exponents", "layout", "elements"), rows)]
         lines += [f"note: {shown(n)}" for n in self.notes]
         return "\n".join(lines)
 
