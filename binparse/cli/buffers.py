@@ -111,9 +111,12 @@ def pack(args: argparse.Namespace) -> int:
 
 def draw(args: argparse.Namespace) -> int:
     from ..draw import render
+    from ..progress import LONG_BUFFER_BYTES, task
     from ..writes import write_bytes
     memory: Any = _layout(args, _files(args, "none"), "draw").memory_map()
-    data = render(memory).encode()
+    rows, cols = memory.shape
+    with task(f"drawing {rows * cols:,} elements", long=rows * cols > LONG_BUFFER_BYTES // 8):
+        data = render(memory).encode()
     write_bytes(args.svg, data)
     say(args, [f"{shown(args.svg)}: {shown(memory.title)}, {len(data):,} bytes"],
         {"written": [written(args.svg, len(data), memory.title)]})
