@@ -9,6 +9,7 @@ from typing import Any
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
 from .filemap import READ_WHOLE, map_fd, read_fd
+from .hints import command
 from .paths import open_regular_stat
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
@@ -101,7 +102,7 @@ def open_as(fmt: Format, buf: BufferLike, *, file: str | None = None, **params: 
             f"wrong size for {fmt.name}", file=file, expected=f"{fmt.size:,} bytes ({fmt.version})",
             found=f"{mv.nbytes:,} bytes",
             hint="the file is truncated or padded, or was written by another SDK version; "
-                 "`binparse schemas` lists the sizes each version writes")
+                 f"{command('schemas')} lists the sizes each version writes")
     try:
         return fmt.accessor_class._open(mv, file, {**fmt.params, **params} if params else dict(fmt.params))
     except BinparseError as exc:

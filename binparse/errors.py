@@ -7,7 +7,18 @@ escapes binparse for bad input.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+
+class Retry(NamedTuple):
+    """What fixes an error on the command line: the same command with options added (`add`, words
+    as typed) or taken away (`drop`, flags), and why (`say`). The command line prints it as the
+    command to run (`BinparseError.on_command_line`); Python callers read the error's own hint."""
+
+    say: str
+    add: tuple[str, ...] = ()
+    drop: tuple[str, ...] = ()
 
 
 class BinparseError(Exception):
@@ -23,7 +34,9 @@ class BinparseError(Exception):
         expected: Any = None,
         found: Any = None,
         hint: str | None = None,
+        retry: Retry | None = None,
     ) -> None:
+        self.retry = retry
         self.message = message
         self.file = file
         self.path = path
@@ -61,12 +74,18 @@ class BinparseError(Exception):
             text += f". {self.hint[:1].upper()}{self.hint[1:]}"
         return text
 
-    def on_command_line(self) -> BinparseError:
+    def on_command_line(self, argv: Sequence[str] | None = None) -> BinparseError:
         """The same error with the Python arguments its hint names (`format=NAME`) said as the
-        command line's options (`--format NAME`): what the `binparse` command prints (returns self)."""
+        command line's options (`--format NAME`), and, when it says what retry fixes it and the
+        command line `argv` (without `binparse`) is known, that command to run: what the `binparse`
+        command prints (returns self)."""
         for python, option in COMMAND_LINE.items():
             self.message = self.message.replace(python, option)
             self.hint = self.hint.replace(python, option) if self.hint else self.hint
+        if self.retry is not None and argv is not None:
+            from .hints import again
+            self.hint = f"{self.retry.say}: {again(argv, self.retry.add, self.retry.drop)}"
+            self.retry = None
         self.args = (str(self),)
         return self
 
@@ -83,6 +102,8 @@ class BinparseError(Exception):
 COMMAND_LINE = {
     "format=NAME": "--format NAME",
     " or version=SDK to say which SDK wrote it": "",
+    "pass cvec=N": "pass --cvec N",
+    "pass cores=N to read it with one count anyway": "",  # the command line has no such option
 }
 
 

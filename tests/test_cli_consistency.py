@@ -85,12 +85,13 @@ def test_errors_name_python_arguments_in_python_and_options_on_the_command_line(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with pytest.raises(binparse.FormatError) as exc:
         binparse.open(bytes(100))
-    assert str(exc.value).endswith("Pass format=NAME if you know what it is (`binparse schemas` lists them)")
+    assert str(exc.value).endswith("Pass format=NAME if you know what it is (`binparse schemas` lists them)"
+                                   "; a device buffer has no format of its own: its descriptor or a layout flag reads it (`binparse view --help`)")
     bad = tmp_path / "x.bin"
     bad.write_bytes(bytes(100))
     assert main(["inspect", str(bad)]) != 0
     assert capsys.readouterr().err.endswith("Pass --format NAME if you know what it is (`binparse schemas` lists "
-                                            "them)\n")
+                                            "them); a device buffer has no format of its own: its descriptor or a layout flag reads it (`binparse view --help`)\n")
 
 
 def test_a_warning_the_output_says_is_not_printed_again(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

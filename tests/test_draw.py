@@ -192,11 +192,13 @@ def test_progress_only_on_a_terminal(terminal: bool, tmp_path: Path, monkeypatch
 
 def test_inspect_points_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", str(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].endswith("`binparse draw` pictures where it lies")
+    io_file = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+    assert capsys.readouterr().out.splitlines()[-1].endswith(
+        f"`binparse draw {io_file} --output detections --svg output_detections.svg` pictures where it lies")
     assert main(["inspect", str(FIXTURES / "intel_dla" / "testnet_2025")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        "the output buffer holds 48 padding lanes: `binparse view --intel-dla` reads without them, "
-        "`binparse draw --intel-dla` pictures them")
+        "the output buffer holds 48 padding lanes: view --intel-dla with this folder reads an IP output buffer without "
+        f"them, `binparse draw --intel-dla {FIXTURES / 'intel_dla' / 'testnet_2025'} --svg output.svg` pictures them")
 
 
 def test_a_real_size_output_draws_one_cell_per_block(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,12 +249,12 @@ def test_where_the_layout_says_elements_land_is_where_the_map_has_them(argv: lis
 def test_pitches_too_small_to_draw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text("family: tidl\nkind: io\nversion: '08.x'\noutput: t_tidl_io_1.bin\n"
-                    "inputs:\n  - {name: x, dtype: uint8, shape: [2, 3, 5], pad: [1, 1, 2, 1, 0], channel_pitch: 30}\n"
+                    "inputs:\n  - {name: x, dtype: uint8, shape: [2, 3, 5], pad: [1, 1, 2, 1, 0], channel_pitch: 29}\n"
                     "outputs:\n  - {name: y, dtype: int8, shape: [1, 1, 4]}\n")
     generate(spec, tmp_path)
     assert main(["draw", str(tmp_path / "t_tidl_io_1.bin"), "--input", "x", "--svg", str(tmp_path / "x.svg")]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     err = capsys.readouterr().err
-    assert "pitches cannot hold the tensor" in err and "line pitch 8, channel pitch 30" in err
+    assert "pitches cannot hold the tensor" in err and "line pitch 8, channel pitch 29" in err  # data ends at 29
     assert "t_tidl_io_1.bin, tidl_io_buf_desc.inputs[0] 'x'" in err
 
 

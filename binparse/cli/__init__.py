@@ -91,8 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with inputs.command(getattr(args, "budget", None)):
             inputs.note_paths(_paths_named(args))  # an output named like an input is refused before anything runs
             return int(args.run(args))
-    except BinparseError as exc:
-        print(f"binparse: error: {shown(exc)}", file=sys.stderr)
+    except BinparseError as exc:  # its hint in the command line's terms, a retry as the command to run
+        print(f"binparse: error: {shown(exc.on_command_line(argv))}", file=sys.stderr)
         return exit_code(exc)
     except BrokenPipeError:
         return 0

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import BinparseError, UsageError
 from ..text import shown
 from ..family import BufferLayout, LayoutKind, LayoutSource, TensorSource
+from ..hints import command
 from .common import open_source, save_npy, say, write_file, written
 
 
@@ -48,7 +49,7 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
         return make(args, files[:given])  # type: ignore[no-any-return]
     if len(files) != 1 + (what != "draw"):
         raise UsageError(f"expected SOURCE{'' if what == 'draw' else ' ' + what.upper()}, or a family flag "
-                            "(`binparse view --help` lists them)", found=" ".join(files) or "none")
+                         f"({command(args.command, '--help')} lists them)", found=" ".join(files) or "none")
     source = open_source(files[0], args)
     if not isinstance(source, LayoutSource):
         raise UsageError("this file describes no device buffer", file=files[0],
@@ -82,8 +83,8 @@ def _view_named(args: argparse.Namespace, files: list[str]) -> int:
     source = open_source(files[0], args)
     if not isinstance(source, TensorSource):
         raise UsageError("this file names no tensors that `view --tensor` can read", file=files[0],
-                            hint="a descriptor of device buffers takes SOURCE BUFFER and its options; "
-                                 "family flags (`binparse view --help`) describe a buffer by themselves")
+                         hint="a descriptor of device buffers takes SOURCE BUFFER and its options; "
+                              f"family flags ({command('view', '--help')}) describe a buffer by themselves")
     buf = api.map_file(files[1]) if len(files) == 2 else None
     arr, what = source.tensor_array(args.tensor, buf, stored=args.stored, dequantize=args.dequantize)
     line, rec = save_npy(args.npy, arr, what)

@@ -6,6 +6,7 @@ import argparse
 
 from ..errors import BinparseError
 from ..family import Repairable
+from ..hints import command
 from ..text import shown
 from .common import open_source, say, written
 
@@ -15,7 +16,7 @@ def repair(args: argparse.Namespace) -> int:
     obj = open_source(args.file, args)
     if not isinstance(obj, Repairable):
         raise BinparseError("binparse knows no repair for this kind of file", file=args.file,
-                            hint="`binparse doctor` says what is wrong with it")
+                            hint=f"{command('doctor', args.file)} says what is wrong with it")
     out = check_new_output(args.out, args.file)
     data, what = obj.repaired(args)
     write_atomic(out, data)

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ..errors import UsageError
+from ..hints import command
 from ..render import json_text
 from ..text import shown
 from .common import say, written
@@ -93,7 +94,7 @@ def generate(args: argparse.Namespace) -> int:
     say(args, lines or ["generated accessors are up to date"],
         {"stale" if args.check else "written": [str(p) for p in changed], "up_to_date": not changed})
     if args.check and changed:
-        print("generated accessors are stale: run `binparse generate`", file=sys.stderr)
+        print(f"generated accessors are stale: run {command('generate')}", file=sys.stderr)
         return 1
     return 0
 

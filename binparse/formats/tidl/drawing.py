@@ -14,9 +14,12 @@ from ...errors import LayoutError
 def tidl_map(t: Any) -> MemoryMap:
     """A TIDL tensor's padded buffer: rows are lines (line pitch elements)."""
     lay = t.layout_desc
-    if t.line_pitch <= 0 or t.channel_pitch < (t.pad.top + t.shape[4] + t.pad.bottom) * t.line_pitch:
+    # a channel plane holds its data lines; its bottom padding is what the channel pitch leaves (TI's own files
+    # give fewer bottom pad lines than padB says: fastdepth's output, padB 34, channel pitch 57,920 = 258.6 lines)
+    if t.line_pitch <= 0 or t.channel_pitch < (t.pad.top + t.shape[4]) * t.line_pitch - t.pad.right:
         raise LayoutError("pitches cannot hold the tensor, nothing to draw", file=t.file, path=t.path,
-                          expected="line pitch > 0 and channel pitch >= (padT + H + padB) · line pitch",
+                          expected="line pitch > 0 and channel pitch >= (padT + H) · line pitch - padR (a channel's "
+                                   "data lines)",
                           found=f"line pitch {t.line_pitch}, channel pitch {t.channel_pitch}")
     lp = t.line_pitch
     total = -(-max(lay.size, -(-lay.nbytes // t.dtype.itemsize)) // lp) * lp

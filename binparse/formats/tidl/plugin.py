@@ -7,6 +7,7 @@ from ...family import Example, Family, FileKind, Option, Signs
 _BUFFER_COMMANDS = ("view", "pack", "draw")
 TRACE_NAMES = ("*tidl_trace*.y", "*tidl_trace*_float.bin")  # the layer traces TIDL writes (debug_level >= 3)
 RECORD_NAMES = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")  # what TI's tools record of a compile
+IO_NAMES = ("*_tidl_io_1.bin", "*_tidl_io_*.bin", "tidl_io_buff*.bin")  # the io descriptors TI's tools write
 
 
 def net_head(head: bytes) -> str | None:
@@ -27,7 +28,7 @@ FAMILY = Family(
     load="binparse.formats.tidl.register",
     signs=(
         Signs("tidl", "net.bin", names=("*_tidl_net.bin", "tidl_net_*.bin")),
-        Signs("tidl", "io_1.bin", names=("*_tidl_io_1.bin", "*_tidl_io_*.bin", "tidl_io_buff*.bin")),
+        Signs("tidl", "io_1.bin", names=IO_NAMES),
         Signs("tidl", "param.bin", names=("tidl_param_*.bin",)),
         Signs("tidl", "config", names=("tidl_config_*.txt",), binary=False),
         Signs("tidl", "printout", names=("*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv"), binary=False),

@@ -54,9 +54,19 @@ def io_table(title: str, inputs: Sequence[Tensor], outputs: Sequence[Tensor]) ->
     padded = [t for t in (*inputs, *outputs) if t.has_padding]
     if padded:
         names = ", ".join(f"{t.direction} {shown(t.name or t.index)}" for t in padded)
-        lines.append(f"padded in the device buffer: {names}; `binparse view` reads them without the padding, "
-                     "`binparse draw` pictures where it lies")
+        lines.append(f"padded in the device buffer: {names}; view reads a buffer without the padding, "
+                     + (f"{draw_command(padded[-1])} pictures where it lies" if padded[-1].file else
+                        "draw pictures where it lies"))
     return "\n".join(lines)
+
+
+def draw_command(t: Tensor) -> str:
+    """The command that draws tensor `t` of its io descriptor (by name, or by index when it has none)."""
+    import re
+    from ...hints import command
+    which = str(t.name) if t.name else str(t.index)
+    return command("draw", t.file or "", f"--{t.direction}", which, "--svg",
+                   re.sub(r"[^A-Za-z0-9_-]", "_", f"{t.direction}_{which}") + ".svg")
 
 
 def _summary(net: Any, t: Any) -> list[str]:

@@ -151,7 +151,7 @@ class EspdlFile(EspdlContainer):
                        "(pass --key HEX to read the model)")
         for m in narrow:
             why.append(f"{m.name or 'the model'}: read as meant, not as its schema reads: {len(m.narrow)} int64 "
-                       f"vectors hold int32 values ({summary(m.narrow)}); `binparse repair` writes them as int64")
+                       f"vectors hold int32 values ({summary(m.narrow)}); {self._repair_said()} writes them as int64")
         return "; ".join(why) or None
 
     def with_key(self, key: bytes | None) -> EspdlFile:
@@ -255,7 +255,7 @@ class EspdlFile(EspdlContainer):
         """The `TensorSource` protocol: logical order by default (a view where no blocking is undone)."""
         if name is None:
             raise FormatError("name the tensor of this model with --tensor NAME (MODEL/NAME in a pack)",
-                              file=self._file, hint="`binparse inspect` lists the tensors")
+                              file=self._file, hint=self._inspect_said("lists the tensors", "-v"))
         if buffer is not None:
             raise FormatError("an .espdl file carries its tensors: give no buffer", file=self._file)
         t = self.tensor(name)
@@ -329,12 +329,26 @@ class EspdlFile(EspdlContainer):
             lines.extend("  " + s for s in model_summary(g, m.generation).splitlines())
             if g.narrow:
                 lines.append(f"  warning: {len(g.narrow)} int64 vectors hold int32 values ({summary(g.narrow)}), "
-                             "read as meant (not verified: the chip reads them otherwise); `binparse doctor` says "
-                             "more, `binparse repair` fixes them")
+                             f"read as meant (not verified: the chip reads them otherwise); {self._doctor_said()} "
+                             f"says more, {self._repair_said()} fixes them")
             if verbose:
                 lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
             lines.append(f"problem: {text_shown(p)}")
         if not verbose and any("  nodes: " in line for line in lines):
-            lines.append("(-v: every node, initializer, input, output and test value)")
+            lines.append(f"({self._inspect_said('shows every node, initializer, input, output and test value', '-v')})")
         return "\n".join(lines)
+
+    # the commands the reports and errors suggest, on this file as it was named (binparse.hints)
+    def _repair_said(self) -> str:
+        from ....hints import command, stem_output
+        return command("repair", self._file, "-o", stem_output(self._file, ".fixed.espdl")) if self._file else \
+            "binparse's repair"
+
+    def _doctor_said(self) -> str:
+        from ....hints import command
+        return command("doctor", self._file) if self._file else "binparse's doctor"
+
+    def _inspect_said(self, what: str, *flags: str) -> str:
+        from ....hints import command
+        return f"{command('inspect', *flags, self._file)} {what}" if self._file else f"inspect {' '.join(flags)} {what}"

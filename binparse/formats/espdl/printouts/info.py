@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from ....errors import FormatError
 from ....text import shown
+from ....hints import doctor_of_folder
 from .precision import printed_precision
 
 # ONNX's TensorProto names as the printout spells them -> numpy
@@ -197,7 +198,7 @@ class InfoPrintout:
             f"the newer form, {len(self.metadata)} metadata entries" + "".join(f"; {shown(k)}: {shown(v)}" for k, v in
                                                                                list(self.metadata.items())[:4])
         lines = [f"esp-ppq .info printout of graph {self.graph!r}: {len(self.nodes)} nodes ({form}; "
-                 "`binparse doctor` compares it with the .espdl of the same name)",
+                 f"{doctor_of_folder(self.file)} compares it with the .espdl of the same name)",
                  table_text(("#", "op type", "inputs", "outputs", "weights"),
                             [(str(k), n.op_type, ", ".join(i for i in n.inputs if i not in inits) or "-",
                               ", ".join(n.outputs), ", ".join(i for i in n.inputs if i in inits) or "-")

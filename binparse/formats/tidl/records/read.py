@@ -59,7 +59,9 @@ class Record:
                 "subgraphs": [vars(s) for s in self.subgraphs]}
 
     def report(self) -> str:
-        lines = [f"TI {self.kind} ({shown(Path(self.file).name)}): `binparse doctor` checks it against the io and net"]
+        from ....hints import doctor_of_folder
+        lines = [f"TI {self.kind} ({shown(Path(self.file).name)}): {doctor_of_folder(self.file)} checks it against the "
+                 "io and net"]
         for k, v in self.values.items():
             if isinstance(v, list):  # param.yaml's input/output details
                 v = ", ".join(f"{d.get('name')} {d.get('shape')} {d.get('type') or ''}".rstrip() for d in v) or "-"
