@@ -30,7 +30,10 @@ def _noted(depth: int = 2) -> None:
 
 
 def _said(words: Sequence[str | os.PathLike[str]]) -> str:
-    return "`binparse " + " ".join(shlex.quote(os.fspath(w)) for w in words) + "`"
+    """The command in backticks, each word quoted for a shell, then escaped (`text.shown`): a name from
+    a file that holds a line break or a terminal escape is shown as such, never printed raw."""
+    from .text import shown
+    return "`binparse " + " ".join(shown(shlex.quote(os.fspath(w))) for w in words) + "`"
 
 
 def command(*words: str | os.PathLike[str]) -> str:

@@ -87,13 +87,16 @@ def test_real_findings() -> None:
     ssd = doctor(real("tidl/j7-08.2/ssdlite-mobdet"))  # C = 1 with padding channels after: a dense read works
     assert [f["text"] for f in ssd["findings"]] == [
         "param.yaml: tools version 8.2 writes 321_tidl_io_1.bin's layout (J7 TIDL 08.x (08_00 … 08_06))"]
-    padded = doctor(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")
+    io = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+    padded = doctor(io)
     notes = [f["text"] for f in padded["findings"]]
     assert notes == [
         "900_tidl_io_1.bin: input 'images' (uint8, 1x1x1x3x224x224) has padding L1 T1 R1 B1: a dense N·C·H·W read "
-        "is wrong; use `binparse view` (or `binparse draw` to see it)",
+        f"is wrong; view reads it without the padding, `binparse draw {io} --input images --svg input_images.svg` "
+        "shows it",
         "900_tidl_io_1.bin: output 'seg_map' (uint8, 1x1x1x21x64x64) has padding L1 T1 R2 B1, 1 padding channel(s): "
-        "a dense N·C·H·W read is wrong; use `binparse view` (or `binparse draw` to see it)"]
+        f"a dense N·C·H·W read is wrong; view reads it without the padding, `binparse draw {io} --output seg_map "
+        "--svg output_seg_map.svg` shows it"]
     am = doctor(real("tidl/am57x"))
     assert {f["file"]: f["kind"] for f in am["files"]}["tidl_param_mnist_lenet.bin"] == "param.bin"
     assert am["unknown_files"] == []

@@ -139,11 +139,39 @@ def compare_code(doc: dict[str, object]) -> int:
 
 def doctor(args: argparse.Namespace) -> int:
     from ..doctor import doctor as run, doctor_tree, exit_code, report_text
+    if args.recursive and not args.json:
+        return _doctor_streamed(args)
 
     def said() -> tuple[str, int]:
         doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
         return render.json_text(doc) if args.json else report_text(doc), exit_code(doc)
     return said_once(said)
+
+
+def _doctor_streamed(args: argparse.Namespace) -> int:
+    """`doctor -r` as text: each folder's report printed as soon as it is made (a progress line counts
+    the folders meanwhile, on a terminal), then the tally; on stderr, the warnings no report says."""
+    import warnings
+    from .. import progress
+    from ..doctor import doctor_tree, exit_code, report_text
+    from ..doctor_text import tally_line
+    show = warnings.showwarning  # the command's own, outside the recording below
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        told = 0
+
+        def say(text: str) -> None:
+            nonlocal told
+            progress.clear()
+            print(text, flush=True)
+            for w in caught[told:]:
+                message = str(w.message)
+                if message not in text and message.partition(": ")[2] not in text:
+                    show(w.message, w.category, w.filename, w.lineno)
+            told = len(caught)
+        doc = doctor_tree(args.path, args, each=lambda d: say(report_text(d) + "\n"))
+        say(tally_line(doc))
+    return exit_code(doc)
 
 
 __all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "said_once", "traces"]
