@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from typing import Any
 
 from .. import exitcodes, render
 from ..errors import UsageError
@@ -20,7 +21,9 @@ def inspect(args: argparse.Namespace) -> int:
 def said_once(run: Callable[[], tuple[str, int]]) -> int:
     """Print what a command says (`run` gives its text and exit code) and, on stderr, only the
     warnings that text does not say already: a layout not verified is the report's UNVERIFIED
-    line, the JSON's "unverified", the doctor's NOT VERIFIED, and is not printed a second time."""
+    line, the JSON's "unverified", the doctor's NOT VERIFIED, and is not printed a second time;
+    a warning raised twice (a file opened again, e.g. by a folder's summary and its report) is
+    printed once."""
     import warnings
     text, code = "", exitcodes.OK
     try:
@@ -28,12 +31,24 @@ def said_once(run: Callable[[], tuple[str, int]]) -> int:
             warnings.simplefilter("always")
             text, code = run()
     finally:
-        for w in caught:
-            message = str(w.message)
-            if not text or (message not in text and message.partition(": ")[2] not in text):
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        for w in unsaid(caught, text, set()):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     print(text)
     return code
+
+
+def unsaid(caught: list[Any], text: str, told: set[tuple[str, type]]) -> list[Any]:
+    """The warnings of `caught` that `text` does not say and that were not told before (`told`, the
+    (message, category) of those printed so far in the run, updated): each printed once a run."""
+    out = []
+    for w in caught:
+        message = str(w.message)
+        key = (message, w.category)
+        if key in told or (text and (message in text or message.partition(": ")[2] in text)):
+            continue
+        told.add(key)
+        out.append(w)
+    return out
 
 
 def _inspect(args: argparse.Namespace) -> tuple[str, int]:
@@ -156,19 +171,18 @@ def _doctor_streamed(args: argparse.Namespace) -> int:
     from ..doctor import doctor_tree, exit_code, report_text
     from ..doctor_text import tally_line
     show = warnings.showwarning  # the command's own, outside the recording below
+    told: set[tuple[str, type]] = set()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        told = 0
+        seen = 0
 
         def say(text: str) -> None:
-            nonlocal told
+            nonlocal seen
             progress.clear()
             print(text, flush=True)
-            for w in caught[told:]:
-                message = str(w.message)
-                if message not in text and message.partition(": ")[2] not in text:
-                    show(w.message, w.category, w.filename, w.lineno)
-            told = len(caught)
+            for w in unsaid(caught[seen:], text, told):
+                show(w.message, w.category, w.filename, w.lineno)
+            seen = len(caught)
         doc = doctor_tree(args.path, args, each=lambda d: say(report_text(d) + "\n"))
         say(tally_line(doc))
     return exit_code(doc)
