@@ -56,7 +56,7 @@ class ArchLayout:
         absurd = first_absurd(arch)
         if absurd is not None:
             from ....hints import command
-            raise LayoutError(f"{arch.name} lays out no buffer: {absurd}", file=arch.file,
+            raise LayoutError(f"{arch.name} lays out no buffer: {absurd}", path=arch.file,
                               hint=f"{command('doctor', arch.file or arch.name)} lists the architecture's problems")
         self.arch, self.shape, self.side = arch, shape, side
         self.streamed = StreamedInput.of(arch)
