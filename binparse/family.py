@@ -263,6 +263,9 @@ class Family(NamedTuple):
     `kinds`: every kind of file, folder and buffer it reads (`binparse schemas` lists them with their
     formats; each format's and sign's `kind` is one of them). `usages`: the forms of a command it
     adds (`Usage`), shown in that command's usage line.
+    `unreadable`: what `doctor` calls a file of the family that looks like an artifact but could not be
+    read: "problem", or "not verified" (exit code 2, as `inspect` says of it: a reader's failure proves
+    nothing of the file).
     """
 
     name: str
@@ -276,6 +279,7 @@ class Family(NamedTuple):
     examples: tuple[Example, ...] = ()
     kinds: tuple[FileKind, ...] = ()
     usages: tuple[Usage, ...] = ()
+    unreadable: str = "problem"
 
 
 _SIGNS: list[Signs] = []

@@ -158,11 +158,11 @@ def test_compare_help_says_both_forms_and_its_own_options(capsys: pytest.Capture
     text = help_of(["compare"], capsys)
     usage = text[:text.index("\n\n")].splitlines()
     assert usage == ["usage: binparse compare RUN REFERENCE [--net NET] [--min-snr DB] [--svg OUT.svg] [--json]",
-                     "       binparse compare MODEL.espdl DUMPS/ [--model NAME] [--rounding {half-even,half-up}] "
+                     "       binparse compare MODEL.espdl DUMPS/ [--model NAME] [--rounding {auto,half-even,half-up}] "
                      "[--min-snr DB]"]
     flat = " ".join(text.split())
     assert "--model NAME with MODEL.espdl DUMPS/: the model of a pack (PDL1/PDL2/PDL3) whose layers were dumped" in flat
-    assert "--rounding {half-even,half-up} with MODEL.espdl DUMPS/: the rounding the chip computes with" in flat
+    assert "--rounding {auto,half-even,half-up} with MODEL.espdl DUMPS/: the rounding the chip computes with" in flat
     assert "export" not in flat.split("Espressif ESP-DL options:")[1].split("TI TIDL options:")[0]
     export = " ".join(help_of(["export"], capsys).split())
     assert "--model NAME the model of a pack (PDL1/PDL2/PDL3) to export" in export

@@ -128,7 +128,10 @@ class _Decoder:
             return ()
         at, start, count = head
         path = f"{t.path}.{name}"
-        got = classify(self.fb.buf, self.fb.n, at, start, count, kind, path, self.narrow)
+        # the next object of the same table after the vector: 8-byte elements that would run into it
+        # cannot be what the writer meant (`narrow.classify`)
+        limit = min((o for o in t.objects() if o >= start), default=self.fb.n)
+        got = classify(self.fb.buf, self.fb.n, at, start, count, kind, path, self.narrow, limit)
         if got is None:  # neither reading plausible: the schema's reading, refused for dims (an absurd shape)
             if start + 8 * count > self.fb.n:
                 raise self.fb.fail("vector runs past the payload", path, start - 4,
@@ -280,6 +283,15 @@ class Graph:
     def depthwise(self, name: str) -> bool:
         """True when `name` is the weight of a Conv whose group equals its channels (group > 1)."""
         return name in self._depthwise
+
+    def matmul_weight(self, name: str) -> bool:
+        """True when `name` is the second input of a MatMul: esp-ppq lays it out as a matrix [..., C, N]
+        whatever its rank (`ResetParamLayoutPattern`, MatMul)."""
+        return name in self._matmul_weights
+
+    @cached_property
+    def _matmul_weights(self) -> set[str]:
+        return {n.inputs[1] for n in self.nodes if n.op_type == "MatMul" and len(n.inputs) > 1}
 
     @cached_property
     def _depthwise(self) -> set[str]:
