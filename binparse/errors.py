@@ -7,14 +7,13 @@ escapes binparse for bad input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 
 class Retry(NamedTuple):
     """What fixes an error on the command line: the same command with options added (`add`, words
     as typed) or taken away (`drop`, flags), and why (`say`). The command line prints it as the
-    command to run (`BinparseError.on_command_line`); Python callers read the error's own hint."""
+    command to run (`BinparseError.retried`); Python callers read the error's own hint."""
 
     say: str
     add: tuple[str, ...] = ()
@@ -74,19 +73,23 @@ class BinparseError(Exception):
             text += f". {self.hint[:1].upper()}{self.hint[1:]}"
         return text
 
-    def on_command_line(self, argv: Sequence[str] | None = None) -> BinparseError:
+    def on_command_line(self) -> BinparseError:
         """The same error with the Python arguments its hint names (`format=NAME`) said as the
-        command line's options (`--format NAME`), and, when it says what retry fixes it and the
-        command line `argv` (without `binparse`) is known, that command to run: what the `binparse`
-        command prints (returns self)."""
+        command line's options (`--format NAME`): what the `binparse` command prints (returns self;
+        the command line says its `retry` as the command to run, `retried`)."""
         for python, option in COMMAND_LINE.items():
             self.message = self.message.replace(python, option)
             self.hint = self.hint.replace(python, option) if self.hint else self.hint
-        if self.retry is not None and argv is not None:
-            from .hints import again
-            self.hint = f"{self.retry.say}: {again(argv, self.retry.add, self.retry.drop)}"
-            self.retry = None
         self.args = (str(self),)
+        return self
+
+    def retried(self, command: str) -> BinparseError:
+        """The error with its hint the `retry`'s reason and `command`, the command line that fixes it
+        (`binparse.hints.again`, made by the command line from its words; returns self)."""
+        if self.retry is not None:
+            self.hint = f"{self.retry.say}: {command}"
+            self.retry = None
+            self.args = (str(self),)
         return self
 
     def with_file(self, file: str) -> BinparseError:

@@ -97,6 +97,21 @@ def _unknown_magic(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
     return ["inspect", str(tmp / "model.bin")]
 
 
+def _pads_no_window(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
+    """A MaxPool whose pads (int64, as stored) hold a negative pad: no window esp-dl pools with."""
+    from binparse.formats.espdl.writers.fixtures import espdl_file
+    x = {"name": "x", "dims": [1, 4, 6, 3], "dtype": "int8", "exponents": [0]}
+    graph = {"name": "pool", "inputs": [x], "outputs": [{"name": "y", "dims": [1, 2, 3, 3], "dtype": "int8",
+                                                        "exponents": [0]}],
+             "nodes": [{"name": "pool_0", "op_type": "MaxPool", "inputs": ["x"], "outputs": ["y"],
+                        "attributes": {"quant_type": "S8", "kernel_shape": [2, 2], "strides": [2, 2],
+                                       "pads": [0, 0, -1, 0]}}],
+             "initializers": [], "test_inputs": [], "test_outputs": []}
+    (tmp / "pool.espdl").write_bytes(espdl_file({"format": "EDL2", "graph": graph}))
+    pytest.importorskip("onnx")
+    return ["export", str(tmp / "pool.espdl"), "-o", str(tmp / "pool.onnx")]
+
+
 def _same(expected: Path, name: str) -> Callable[[Path], None]:
     def check(tmp: Path) -> None:
         assert np.array_equal(np.load(tmp / name), np.load(expected))
@@ -122,6 +137,8 @@ CASES: dict[str, Case] = {
         ["view", str(REAL / "tidl" / "am57x" / "tidl_net_jdetNet_ssd.bin"), "--tensor", "3", "--npy", "x.npy"], 2,
         "--tensor 3.weights --npy 3_weights.npy", real=True),
     "absurd arch: doctor it": Case([], 3, "lists the architecture's problems", runs=(1,), setup=_absurd_arch),
+    "pooling pads that are no window: doctor it": Case([], 2, "[0, 0, -1, 0] are not pads of a pooling window",
+                                                        runs=(0,), setup=_pads_no_window),
     "model without --tensor: inspect -v": Case(
         ["view", str(ESPDL / "models" / "conv_c.espdl"), "--npy", "x.npy"], 2, "lists the tensors"),
     "nothing to repair: doctor the folder": Case(

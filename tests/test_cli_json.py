@@ -81,7 +81,8 @@ def test_export_json_is_the_check_and_what_was_written(tmp_path: Path, capsys: p
     onnx = tmp_path / "g.onnx"
     doc = _doc(["export", str(model), "-o", str(onnx), "--json"], capsys)
     assert doc == {"written": [{"file": str(onnx), "bytes": onnx.stat().st_size,
-                                "what": "ONNX opset 21, 13 nodes, 1 input(s), 1 output(s), rounding half-even"}]}
+                                "what": "ONNX opset 21, 19 nodes, 1 input(s), 1 output(s), rounding half-even "
+                                        "(chosen from: test values alike, default)"}]}
     doc = _doc(["export", str(model), "-o", str(onnx), "--check", "--json"], capsys)
     assert (doc["kind"], doc["status"], doc["models"][0]["outputs"][0]["exact"]) == ("export_check", "ok", 16)
     assert doc["written"][0]["file"] == str(onnx)

@@ -20,6 +20,7 @@ from typing import Any
 from .. import exitcodes, inputs
 from ..budget import BudgetError
 from ..errors import BinparseError, PathError, UsageError, WriteError
+from ..hints import again
 from ..text import shown, shown_lines
 from .parsing import COMMANDS, EXIT_CODES, OUTPUT_OPTIONS, parser
 
@@ -92,7 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             inputs.note_paths(_paths_named(args))  # an output named like an input is refused before anything runs
             return int(args.run(args))
     except BinparseError as exc:  # its hint in the command line's terms, a retry as the command to run
-        print(f"binparse: error: {shown(exc.on_command_line(argv))}", file=sys.stderr)
+        exc.on_command_line()
+        if exc.retry is not None:  # the command that fixes it, made of the words typed
+            exc.retried(again(argv, exc.retry.add, exc.retry.drop))
+        print(f"binparse: error: {shown(exc)}", file=sys.stderr)
         return exit_code(exc)
     except BrokenPipeError:
         return 0

@@ -19,6 +19,7 @@ from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel, escaped
 from .model_tensor import ModelTensor
 from .narrow import Narrow, summary
 from .report import model_report, model_summary
+from .suggest import doctor_said, inspect_said, repair_said
 from .weights import WeightLayout
 
 SHA256_AT, SHA256_SIZE = 24, 32  # PDL3: digest of the package with these bytes zeroed (fbs_loader.cpp)
@@ -186,7 +187,7 @@ class EspdlFile(EspdlContainer):
                        "(pass --key HEX to read the model)")
         for m in narrow:
             why.append(f"{m.name or 'the model'}: read as meant, not as its schema reads: {len(m.narrow)} int64 "
-                       f"vectors hold int32 values ({summary(m.narrow)}); {self._repair_said()} writes them as int64")
+                       f"vectors hold int32 values ({summary(m.narrow)}); {repair_said(self._file)} writes them as int64")
         return "; ".join(why) or None
 
     def with_key(self, key: bytes | None) -> EspdlFile:
@@ -293,7 +294,7 @@ class EspdlFile(EspdlContainer):
         """The `TensorSource` protocol: logical order by default (a view where no blocking is undone)."""
         if name is None:
             raise FormatError("name the tensor of this model with --tensor NAME (MODEL/NAME in a pack)",
-                              file=self._file, hint=self._inspect_said("lists the tensors", "-v"))
+                              file=self._file, hint=inspect_said(self._file, "lists the tensors", "-v"))
         if buffer is not None:
             raise FormatError("an .espdl file carries its tensors: give no buffer", file=self._file)
         t = self.tensor(name)
@@ -383,8 +384,8 @@ class EspdlFile(EspdlContainer):
             lines.extend("  " + s for s in model_summary(g, m.generation).splitlines())
             if g.narrow:
                 lines.append(f"  warning: {len(g.narrow)} int64 vectors hold int32 values ({summary(g.narrow)}), "
-                             f"read as meant (not verified: the chip reads them otherwise); {self._doctor_said()} "
-                             f"says more, {self._repair_said()} fixes them")
+                             f"read as meant (not verified: the chip reads them otherwise); {doctor_said(self._file)} "
+                             f"says more, {repair_said(self._file)} fixes them")
             if verbose:
                 lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
@@ -393,19 +394,6 @@ class EspdlFile(EspdlContainer):
             if " could not be read: " not in p:
                 lines.append(f"not verified: {text_shown(p)}")
         if not verbose and any("  nodes: " in line for line in lines):
-            lines.append(f"({self._inspect_said('shows every node, initializer, input, output and test value', '-v')})")
+            lines.append(f"({inspect_said(self._file, 'shows every node, initializer, input, output and test value', '-v')})")
         return "\n".join(lines)
 
-    # the commands the reports and errors suggest, on this file as it was named (binparse.hints)
-    def _repair_said(self) -> str:
-        from ....hints import command, stem_output
-        return command("repair", self._file, "-o", stem_output(self._file, ".fixed.espdl")) if self._file else \
-            "binparse's repair"
-
-    def _doctor_said(self) -> str:
-        from ....hints import command
-        return command("doctor", self._file) if self._file else "binparse's doctor"
-
-    def _inspect_said(self, what: str, *flags: str) -> str:
-        from ....hints import command
-        return f"{command('inspect', *flags, self._file)} {what}" if self._file else f"inspect {' '.join(flags)} {what}"

@@ -281,9 +281,9 @@ def param_hint(net_file: str | None, name: str | None) -> str:
     folder, base = os.path.split(net_file)
     param = os.path.join(folder, base.replace("tidl_net_", "tidl_param_", 1))
     try:
-        from ..am57x import ParamFile
-        names = [f"{i}.{n}" for i, n, _, _ in ParamFile.open(param).arrays()]
-    except (BinparseError, OSError):
+        from .... import api  # the param file's reader (am57x.ParamFile) reads this net: opened by name, no import circle
+        names = [f"{i}.{n}" for i, n, _, _ in api.open(param).arrays()]
+    except (BinparseError, OSError, AttributeError):  # none there, or no param file
         return f"its {os.path.basename(param)} holds them, when it is beside it: view that file with --tensor LAYER.NAME"
     pick = next((n for n in (name, f"{name}.weights") if n in names), names[0] if names else None)
     if pick is None:
