@@ -5,7 +5,9 @@ architecture file a buffer is read with (`registry.register_buffer_hint`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..compile.folder import KINDS
 
@@ -14,28 +16,28 @@ def _is_compile_folder(folder: Path) -> bool:
     return any(p.name.startswith(KINDS) and p.suffix == ".csv" for p in folder.iterdir() if p.is_file())
 
 
+def _bytes(configuration: Callable[[], Any]) -> int:
+    """The FP16 IP buffer's bytes of a compile folder's input or output configuration, -1 unread."""
+    from ....errors import BinparseError
+    try:
+        return int(configuration().ip_size) * 2
+    except BinparseError:
+        return -1
+
+
 def hint(path: str, size: int) -> str | None:
     """The command that reads `path` as the IP output buffer of the compile folder it lies in (its
     size is the output's FP16 IP elements); or, with an .arch file in its folder or the one above, the
     options that read it with that architecture (the shape is the user's to give); else None."""
-    from ....errors import BinparseError
     from ....hints import command, stem_output
     folder = Path(os.path.dirname(path) or ".")
     if _is_compile_folder(folder):
         from ..compile.folder import CompileFolder
         compile_folder = CompileFolder(folder)
-        try:
-            out = compile_folder.output_configuration().ip_size * 2
-        except BinparseError:
-            out = -1
-        if size == out:
+        if size == _bytes(compile_folder.output_configuration):
             return (f"the compile folder it lies in describes an IP output buffer of its size ({size:,} bytes, "
                     f"FP16): {command('view', '--intel-dla', str(folder), path, '--npy', stem_output(path, '.npy'))}")
-        try:
-            inp = compile_folder.input_configuration().ip_size * 2
-        except BinparseError:
-            inp = -1
-        if size == inp:
+        if size == _bytes(compile_folder.input_configuration):
             return (f"the compile folder it lies in describes an IP input buffer of its size ({size:,} bytes, FP16): "
                     f"pack --intel-dla {folder} writes one from a logical array, draw --intel-dla {folder} pictures "
                     "the output")
