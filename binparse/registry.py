@@ -99,7 +99,22 @@ def register_buffer_hint(fn: BufferHint | str) -> BufferHint | str:
 
 def _buffer_hint(file: str, size: int) -> str | None:
     """The first family's hint for reading `file` as one of its device buffers, or None (a family
-    that cannot tell, or fails to, says nothing: this only words an error)."""
+    that cannot tell, or fails to, says nothing: this only words an error). A hint opens the files
+    beside `file`: one of them no format matches is given no hint of its own (no recursion through a
+    folder of unreadable files), and an empty file is no buffer."""
+    if size == 0 or _HINTING:
+        return None
+    _HINTING.append(file)
+    try:
+        return _first_hint(file, size)
+    finally:
+        _HINTING.pop()
+
+
+_HINTING: list[str] = []  # the file a buffer hint is being made for (none: no hint under way)
+
+
+def _first_hint(file: str, size: int) -> str | None:
     for entry in list(_BUFFER_HINTS):
         fn: BufferHint = plugins.resolve(entry) if isinstance(entry, str) else entry
         try:
