@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from binparse.schema import expr as ex
+from binparse import expr as ex
 
 
 class Scope:
@@ -35,8 +35,12 @@ def test_evaluate(text: str, value: Any) -> None:
 def test_names_and_python_rendering() -> None:
     e = ex.parse("num_items * n_cores + _root.base")
     assert ex.names(e) == {"num_items", "n_cores", "_root"}
+    # operands of unknown type go through binparse.expr.values (Kaitai's semantics for every type) ...
     assert ex.to_python(ex.parse("a / 2 > 1 ? a : b[0]"), lambda n: f"s.{n}", lambda e, m: "0") == \
-        "(s.a if (_kdiv(s.a, 2) > 1) else s.b[0])"
+        "(s.a if _kv.gt(_kv.div(s.a, 2), 1) else _kv.index(s.b, 0))"
+    # ... integers known to be integers are Python's own operators (`/` rounds toward -infinity: //)
+    assert ex.to_python(ex.parse("a / 2 > 1"), lambda n: f"s.{n}", lambda e, m: "0", lambda n: "int") == \
+        "((s.a // 2) > 1)"
 
 
 @pytest.mark.parametrize("text", ["a +", "a $ b", "(a", "a ? b", "a.", "3 b"])

@@ -12,7 +12,7 @@ from typing import Any
 import construct as c
 
 from ..errors import FormatError, ValidationError
-from ..schema import expr as ex
+from .. import expr as ex
 from ..schema.model import Attr, Schema, TypeDef
 from .numpy_backend import resolve_enums
 
