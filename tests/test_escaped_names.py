@@ -134,7 +134,7 @@ def test_tidl_traces_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     run = tmp_path / f"run{BAD}"
     shutil.copytree(FIXTURES / "tidl" / "traces_10_01", run)
     code, lines = cli(capsys, "traces", run)
-    assert code == 0 and lines[0] == (f"TIDL layer traces in {tmp_path}/run{ESC}: 8 files (current names), without a net: "
+    assert code == 2 and lines[0] == (f"TIDL layer traces in {tmp_path}/run{ESC}: 8 files (current names), without a net: "
                                       "what the names say (pass --net for layers, element types, scales)")
     code, lines = cli(capsys, "traces", run, "--net", FIXTURES / "tidl" / "net_10_01_traces" / "915_tidl_net.bin")
     assert code == 0 and lines[0].startswith(f"TIDL layer traces in {tmp_path}/run{ESC}: 8 files")

@@ -134,7 +134,8 @@ def test_a_solved_io_is_viewed_packed_and_doctored(tmp_path: Any) -> None:
     with pytest.warns(BinparseWarning):
         doc = doctor(tmp_path)
     rep = {f["file"]: f for f in doc["files"]}["7_tidl_io_1.bin"]
-    assert rep["format_version"] == "TIDL 09.02 layout with IN 32, OUT 32, 1 core (solved from the size, unverified)"
+    assert rep["format_version"] == ("J7 io solved from its size: the 09.02 layout with IN 32, OUT 32, 1 core "
+                                     "(unverified; a field list names no SDK)")
     assert rep["version"] == "09.02"  # the artifact's own, as `inspect --json` says it
     assert [f for f in doc["findings"] if f["level"] == "problem"] == []
     assert doc["not_verified"] == ["7_tidl_io_1.bin"]
@@ -181,7 +182,6 @@ def test_text_of_a_candidate_size_is_answered_as_text() -> None:
     assert "a JSON text file, 37,912 bytes" in str(e.value.found) and "netVersion" not in str(e.value)
 
 
-@pytest.mark.xfail(strict=True, reason="new real files of issue 39 in ../shared/real")
 def test_real_io_files_hold_under_the_content_checks() -> None:
     files = sorted(p for p in (REAL / "tidl").rglob("*io*.bin")) if REAL.is_dir() else []
     if not files:
@@ -190,7 +190,7 @@ def test_real_io_files_hold_under_the_content_checks() -> None:
         io = binparse.open(path)
         gen = next(g for g in GENERATIONS if g.io_version == io.io_version)
         assert problems(io, gen) == [], path
-    assert len(files) == 10
+    assert len(files) == 11  # with the midas demo's 983_tidl_io_1.bin (09.00-09.01, 37,272 bytes)
 
 
 def test_a_solved_io_beside_a_net_of_another_sdk_is_a_note_and_its_tensors_are_compared(tmp_path: Any) -> None:

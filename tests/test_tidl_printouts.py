@@ -170,7 +170,9 @@ def test_doctor_reads_ti_folder_layout() -> None:
                "55-56, 59-62, 64-65, 68-71, 73-81, 83, 85-88, 90-98, 100, 102-105, 107-115 (TIDL_ConvolutionLayer) "
                "of the netLog"),
         ("ok", f"subgraph_0_tidl_io_1.bin agrees with {t}_netLog.txt: 1 input(s) and 2 output(s) found by dataId "
-               "with the same dims and name")]
+               "with the same dims and name"),
+        ("ok", f"made by TIDL 10.0-11.1: subgraph_0_tidl_io_1.bin (94,616 bytes) says 10.0-11.1 (the strongest), "
+               f"{t}_netLog.txt (6 dims a tensor) says 9.1-11.2")]
 
 
 def test_printout_check_matches_companion_names_to_the_folder_artifacts() -> None:

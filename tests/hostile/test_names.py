@@ -75,6 +75,6 @@ def test_trace_file_names_in_traces(tmp_path: Path) -> None:
     for f in run_dir.glob("tidl_trace_subgraph_0_0001_*"):
         f.rename(run_dir / ("e\x1b]0;t\x07" + f.name))
     r = run_cli("traces", run_dir, timeout=30)
-    assert r.returncode == 0 and "\x1b" not in r.stdout and "\x07" not in r.stdout
+    assert r.returncode == 2 and "\x1b" not in r.stdout and "\x07" not in r.stdout  # 2: no --net
     ends = [line.rsplit("  ", 1)[-1] for line in r.stdout.splitlines()[2:]]
     assert "e\\x1b]0;t\\x07tidl_trace_subgraph_0_0001_0001_0001_00001_00003_00005x00004.y" in ends

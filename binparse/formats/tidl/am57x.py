@@ -73,9 +73,15 @@ class ParamFile:
     net: NetTda2
     layers: list[dict[str, NDArray[Any]]]
     #: The inferred rule the file was read with, when TI's readers' rule does not give its size
-    #: (`weights.UNSTORED_BN`); not `unverified`: the net's layout is verified, only which arrays
-    #: the file stores is inferred.
+    #: (`weights.UNSTORED_BN`): the net's layout is verified, which arrays the file stores is inferred,
+    #: so the file is not verified (`unverified`: doctor's headline and tally, `inspect`'s exit code 2).
     not_verified: str | None = None
+
+    @property
+    def unverified(self) -> str | None:
+        """Why the file is read but not verified (the inferred rule), None when TI's rule gives its size."""
+        return (f"it matches {self.net_file} only under an inferred rule: {self.not_verified}"
+                if self.not_verified else None)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> ParamFile:

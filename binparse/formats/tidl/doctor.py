@@ -125,19 +125,44 @@ def _padding_notes(rep: FileReport, out: list[Finding]) -> None:
                                        f"wrong; use `binparse view` (or `binparse draw` to see it)", [rep.name]))
 
 
+def _configs(folder: Path) -> list[tuple[Path, dict[str, str]]]:
+    """The TIDL-API configurations of the folder, read (one that cannot be read reports itself)."""
+    out = []
+    for cfg in (p for p in files_in(folder) if p.name.startswith("tidl_config_") and p.suffix == ".txt"):
+        try:
+            out.append((cfg, read_config(cfg.read_text(errors="replace"), cfg.name)))
+        except (FormatError, OSError):
+            continue
+    return out
+
+
+def _param_of(rep: FileReport, folder: Path, configs: list[tuple[Path, dict[str, str]]]) -> tuple[Path | None, str]:
+    """The param file TIDL-API loads with this net (TI's naming tidl_net_X -> tidl_param_X, or the
+    paramsBinFile of a configuration whose netBinFile is this net), and how it was found."""
+    if rep.name.startswith("tidl_net_"):
+        return folder / rep.name.replace("tidl_net_", "tidl_param_", 1), "TI's naming"
+    for cfg, conf in configs:
+        if Path(conf.get("netBinFile", "")).name == rep.name and conf.get("paramsBinFile"):
+            return folder / Path(conf["paramsBinFile"]).name, f"{cfg.name}'s paramsBinFile"
+    return None, ""
+
+
 def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
+    configs = _configs(folder)
     for rep in list(reports):
         if rep.format not in ("tidl.net.am57x", "tidl.net.tda2"):
             continue
         net = rep.obj
-        param = folder / rep.name.replace("tidl_net_", "tidl_param_")
-        if param.exists() and param != folder / rep.name:
+        param, how = _param_of(rep, folder, configs)
+        if param is None or not param.is_file():
+            named = f"{param.name} ({how})" if param is not None else "no tidl_param_*.bin, and no configuration names one"
+            out.append(Finding("note", f"{rep.name}: its parameter file is not in the folder: {named}; TIDL-API "
+                                       "loads a network with its parameters (netBinFile, paramsBinFile), so its "
+                                       "weights are not checked", [rep.name]))
+        else:
             try:
                 _, rule = tda2_weights_read(net, api.map_file(param))
-                if rule:
-                    out.append(Finding("note", f"{param.name} matches {rep.name} only under an inferred rule, so this "
-                                               f"is not verified: {rule}", [rep.name, param.name]))
-                else:
+                if not rule:  # under a rule: the param file is not verified (its `unverified` says why)
                     out.append(Finding("ok", f"{param.name} holds exactly the parameters {rep.name} describes",
                                        [rep.name, param.name]))
                 for other in reports:  # the param file has no header: it is identified by its network
@@ -147,13 +172,8 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                                           f"its size is what {rep.name} describes under an inferred rule")
             except BinparseError as exc:
                 out.append(Finding("problem", f"{param.name} does not match {rep.name}: {exc}", [rep.name, param.name]))
-        for cfg in (p for p in files_in(folder) if p.name.startswith("tidl_config_") and p.suffix == ".txt"):
-            text = cfg.read_text(errors="replace")
-            if rep.name not in text:
-                continue
-            try:
-                conf = read_config(text, cfg.name)
-            except FormatError:  # the configuration's own report says what could not be read
+        for cfg, conf in configs:
+            if rep.name not in cfg.read_text(errors="replace"):
                 continue
             first = net.input_layers()[0] if net.input_layers() else None
             keys = ("inNumChannels", "inHeight", "inWidth")
@@ -171,9 +191,9 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                                          f"{rep.name}'s input data layer {c}x{h}x{w}", [cfg.name, rep.name]))
             else:  # TIDL-API sizes its buffers from the net (ExecutionObject ComputeInputOutputSizes), not these keys
                 out.append(Finding("note", f"{cfg.name}: input {want[0]}x{want[1]}x{want[2]} (C x H x W) differs from "
-                                           f"{rep.name}'s input data layer {c}x{h}x{w}; TIDL-API reads the frame size "
-                                           "from the net, the config's inWidth/inHeight/inNumChannels are the "
-                                           "application's, so whether this input file fits is not verified",
+                                           f"{rep.name}'s input data layer {c}x{h}x{w}; TIDL-API sizes its buffers "
+                                           "from the net, the config's inWidth/inHeight/inNumChannels describe the "
+                                           "application's frames (inData, not in this folder)",
                                    [cfg.name, rep.name]))
 
 

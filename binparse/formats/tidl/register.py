@@ -95,6 +95,7 @@ register_checks_in("binparse.formats.tidl.doctor")
 register_checks_in("binparse.formats.tidl.traces.doctor")
 register_checks_in("binparse.formats.tidl.printouts.checks")
 register_checks_in("binparse.formats.tidl.records.checks")
+register_checks_in("binparse.formats.tidl.sdk")
 
 
 __all__ = ["IO_FORMATS", "NET_FORMATS"]

@@ -204,7 +204,7 @@ def solve(mv: memoryview, file: str | None) -> Format | None:
     fmt = register_solved(Format(
         name=f"tidl.io.solved.{chosen.gen.io_version or 'tda2'}_in{chosen.ins}_out{chosen.outs}_c{chosen.cores}",
         accessor=chosen.solved_class, family="tidl", kind="io_1.bin",
-        version=f"TIDL {chosen.describe()} (solved from the size, unverified)", params=chosen.params,
+        version=f"J7 io solved from its size: the {chosen.describe()} (unverified; a field list names no SDK)", params=chosen.params,
         identified_by=f"size {size}: solved by the io struct rule", exact_size=False,
         describe="sTIDL_IOBufDesc_t of a size no SDK binparse knows writes, solved from its field list"))
     acc_text = unverified_text(chosen, mv.nbytes, group[1:], len(cands) - len(group))

@@ -46,13 +46,13 @@ NONE = "no verified layout: nearest, with a warning"
 # 11.00-11.01 publish no header; TI's 11.02 source reads every net from TIDL_NET_VERSION_FW_11_00_00_00
 # (0x20250429) on through the one sTIDL_Network_t, branching only kernel behaviour on the netVersion
 # (tidl_rt_ovx.c, tidl_batchNorm_ref.c, tidl_layerNorm_ref.c, tidl_transpose.c): the 11.02 layout is nearest.
-ELEVEN = "no header of its own: the 11.02 layout, nearest, with a warning"
+ELEVEN = "no header of its own: the nearest verified layout that holds, 11.02 first, with a warning"
 RELEASED: tuple[NetVersion, ...] = (
     NetVersion(0x20211201, "8.2", "08_2", 82, "layout inferred: real files + netLog"),
     NetVersion(0x20230208, "08.06", "08_06", 86, "layout: 08.06 header"),
     NetVersion(0x20230802, "9.0/9.1", "09_01", 90, "layout inferred: real files + netLog, paramDebug"),
     NetVersion(0x20240401, "09.02", "09_02", 92, "layout: 09.02 header"),
-    NetVersion(0x20240719, "10.00", "10_00", None, "no header or net file: the 10.01 layout, nearest, with a warning"),
+    NetVersion(0x20240719, "10.00", "10_00", None, "no header or net file: the nearest verified layout that holds, 10.01 first, with a warning"),
     NetVersion(0x20241120, "10.01", "10_01", 101, "layout inferred: a real file of a known model"),
     NetVersion(0x20250429, "11.00.04", "11_00_04", None, ELEVEN),
     NetVersion(0x20250630, "11.00", "11_00", None, ELEVEN),

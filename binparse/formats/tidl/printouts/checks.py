@@ -159,8 +159,6 @@ def _param_debug_vs(rows: list[ParamDebugRow], layers: list[NetLogRow], source: 
     ids = sorted({r.layer_id for r in rows})
     diffs = [f"layer {i} is in paramDebug but the {source} has {len(layers)} layers" for i in ids if i >= len(layers)]
     types = sorted({layers[i].layer_type for i in ids if i < len(layers)})
-    if not ids:
-        return diffs, "no layer"
     return diffs, f"{len(ids)} layer(s) {_ranges(ids)} ({', '.join(types)})"
 
 
@@ -222,10 +220,20 @@ def _with_net(out: list[Finding], names: dict[str, str], net_name: str, rows: li
         _report(out, _layer_info_vs_net(info, rows), f"{names['layer_info']} agrees with {net_name}: "
                 f"{len(rows)} layers and their out dataIds", names["layer_info"], [names["layer_info"], net_name])
     if params is not None:
-        diffs, listed = _param_debug_vs(params, rows, "net")
-        _report(out, diffs, f"{names['paramDebug']} lists {listed} of {net_name}", names["paramDebug"],
-                [names["paramDebug"], net_name])
+        _param_debug(out, params, rows, names["paramDebug"], net_name, "net")
     return agrees
+
+
+def _param_debug(out: list[Finding], params: list[ParamDebugRow], layers: list[NetLogRow], name: str, other: str,
+                 source: str) -> None:
+    """paramDebug's layer ids against the net's (or the netLog's) layers; a paramDebug of no row (its header
+    only) has nothing to compare: a note, not an ok."""
+    if not params:
+        out.append(Finding("note", f"{name} lists no layer (TI's header line only): nothing in it to compare with "
+                                   f"{other}", [name, other]))
+        return
+    diffs, listed = _param_debug_vs(params, layers, source)
+    _report(out, diffs, f"{name} lists {listed} of {other if source == 'net' else 'the netLog'}", name, [name, other])
 
 
 def _beside(by_name: dict[str, FileReport], name: str) -> tuple[str, FileReport | None]:
@@ -275,9 +283,7 @@ def check_printouts(reports: list[FileReport], folder: Path) -> list[Finding]:
                     "names", names["layer_info"], files)
             _order_note(out, moved, names["layer_info"], names["netLog"], files)
         if log is not None and params is not None and net is None:
-            diffs, listed = _param_debug_vs(params, log, "netLog")
-            _report(out, diffs, f"{names['paramDebug']} lists {listed} of the netLog", names["paramDebug"],
-                    [names["paramDebug"], names["netLog"]])
+            _param_debug(out, params, log, names["paramDebug"], names["netLog"], "netLog")
         io_rep = _beside(by_name, net_name.replace("_tidl_net.bin", "_tidl_io_1.bin"))[1]
         if log is not None and io_rep is not None and io_rep.format.startswith(("tidl.io.j7", "tidl.io.solved")):
             io = io_rep.obj

@@ -1,26 +1,32 @@
 """`binparse doctor` on TI's records: param.yaml, onnxrtMetaData.txt and allowedNode.txt against the io.
 
 - onnxrtMetaData.txt names each subgraph and its input and output tensors; TI's import names the io
-  `<subGraphName>_tidl_io_1.bin` and writes the same names into it: a different name or count is a
-  contradiction between two of TI's own files (a problem).
+  `<subGraphName>_tidl_io_1.bin` and writes the names TI's tools give them into it (the same names,
+  but an input TI's input optimization casts is named after the Cast, and the order is TIDL's:
+  `names.py`): another name or count is a contradiction between two of TI's own files (a problem).
 - allowedNode.txt and onnxrtMetaData.txt count the same subgraphs.
 - param.yaml's target_device fixes TIDL_MAX_NUM_CORES (itidl_ti.h: 1 on AM62A, J721E, J721S2; 2 on
   J722S; 4 on J784S4), which sizes the 09.02-11.01 io: an io laid out for another core count is one
   that SoC's runtime refuses (TIDL-RT checks the io size). From 11.02 every io is 4-core
   (itidl_io.h): a 4-core io on a smaller SoC says the tools were 11.02. Its input and output names
-  must be the io's; shapes are compared without their leading 1s (ONNX NCHW against TIDL's 6 dims).
+  must be the io's (as `names.py` says TI's tools write them); shapes are compared without their leading
+  1s (ONNX NCHW against TIDL's 6 dims). A solved io's core count is what the solver assumed: that it
+  fits the SoC is said as a note, not an ok.
+Which SDK made the folder is said by `sdk.py` from all the evidence, the records' among it.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from .... import api
 from ....errors import BinparseError
 from ....family import FileReport, Finding, register_check
+from ....paths import files_in
 from ..net.cores import SOC_CORES
+from .folder import artifacts_folder
+from .names import NameMatch, match
 from .read import Record
 
 
@@ -48,13 +54,21 @@ def _metadata(meta: FileReport, by_name: dict[str, FileReport], out: list[Findin
         got = ([t.name for t in io.inputs], [t.name for t in io.outputs])
         counts = (s.num_inputs if s.num_inputs is not None else len(s.inputs),
                   s.num_outputs if s.num_outputs is not None else len(s.outputs))
-        if got == (s.inputs, s.outputs) and counts == (len(got[0]), len(got[1])):
+        names = match(s.inputs, s.outputs, *got)
+        if names.same and counts == (len(got[0]), len(got[1])):
             out.append(Finding("ok", f"{io_name} holds the inputs ({', '.join(s.inputs)}) and outputs "
-                                     f"({', '.join(s.outputs)}) {meta.name} names for subgraph {s.index}", files))
+                                     f"({', '.join(s.outputs)}) {meta.name} names for subgraph {s.index}"
+                                     + _as(names), files))
         else:
             out.append(Finding("problem", f"{meta.name} names subgraph {s.index}'s inputs {s.inputs} and outputs "
                                           f"{s.outputs} ({counts[0]} and {counts[1]}), {io_name} holds {got[0]} and "
-                                          f"{got[1]}: TI's import writes the same names into both", files))
+                                          f"{got[1]}: TI's import writes the record's names into the io (an input TI's "
+                                          "input optimization casts is named after the Cast)", files))
+
+
+def _as(names: NameMatch) -> str:
+    how = names.how()
+    return f" ({how})" if how else ""
 
 
 def _allowed(allowed: FileReport, meta: FileReport | None, out: list[Finding]) -> None:
@@ -73,93 +87,85 @@ def _allowed(allowed: FileReport, meta: FileReport | None, out: list[Finding]) -
                              "offloaded to TIDL", files))
 
 
-def _ios_of(param: FileReport, folder: Path, by_name: dict[str, FileReport]) -> list[tuple[str, Any]]:
+def _ios_of(folder: Path, by_name: dict[str, FileReport]) -> list[tuple[str, Any]]:
+    """The io descriptors param.yaml describes: the folder's, else those of the artifacts folder it names."""
     found = [(r.name, r.obj) for r in by_name.values() if r.name.endswith("_tidl_io_1.bin") and hasattr(r.obj, "inputs")]
-    sub = param.obj.values.get("artifacts_folder")
-    where = folder / str(sub) if sub else None
-    if not found and where is not None and where.is_dir() and where.resolve().is_relative_to(folder.resolve()):
-        for p in sorted(where.glob("*_tidl_io_1.bin")):
+    where = artifacts_folder(folder)
+    if not found and where is not None:
+        rel = where.relative_to(folder).as_posix()
+        for p in sorted(q for q in files_in(where, folder) if q.name.endswith("_tidl_io_1.bin")):
             try:
-                found.append((p.name if where.resolve() == folder.resolve() else f"{sub}/{p.name}", api.open(p)))
+                found.append((f"{rel}/{p.name}" if rel != "." else p.name, api.open(p)))
             except BinparseError:
                 continue  # doctor of that folder says why
     return found
+
+
+def _fit(param: FileReport, device: str, cores: int | None, io_name: str, io: Any, out: list[Finding]) -> None:
+    """param.yaml's target_device against the core count the io is laid out for."""
+    files = [param.name, io_name]
+    layout_cores = int(getattr(io, "cores", 1) or 1) if getattr(io, "io_version", 0) >= 92 else None
+    if cores is None:
+        return
+    if getattr(io, "unverified", None):  # its cores are what the solver assumed, not what a header says
+        if layout_cores is not None:
+            out.append(Finding("note", f"{param.name}: target_device {device} (TIDL_MAX_NUM_CORES {cores}); "
+                                       f"{io_name} was solved with {layout_cores} core(s), an assumption its size "
+                                       "allows, so the two are not compared", files))
+    elif layout_cores is not None and layout_cores != cores:
+        if layout_cores == 4 and getattr(io, "io_version", 0) >= 100:
+            out.append(Finding("note", f"{io_name} is laid out for 4 cores on {device} (TIDL_MAX_NUM_CORES {cores}): "
+                                       "TIDL 11.02 tools write every io so (itidl_io.h), earlier ones only for "
+                                       "J784S4", files))
+        else:
+            out.append(Finding("problem", f"{param.name} says target_device {device} (TIDL_MAX_NUM_CORES {cores}), "
+                                          f"but {io_name} is laid out for {layout_cores} cores: that SoC's runtime "
+                                          "refuses its size", files))
+    else:
+        out.append(Finding("ok", f"{param.name}: target_device {device} (TIDL_MAX_NUM_CORES {cores}) fits "
+                                 f"{io_name} ({io.version})", files))
 
 
 def _param(param: FileReport, folder: Path, by_name: dict[str, FileReport], out: list[Finding]) -> None:
     values = param.obj.values
     device = str(values.get("target_device") or "")
     cores = SOC_CORES.get(device.upper())
-    for io_name, io in _ios_of(param, folder, by_name):
+    for io_name, io in _ios_of(folder, by_name):
         files = [param.name, io_name]
-        layout_cores = int(getattr(io, "cores", 1) or 1) if getattr(io, "io_version", 0) >= 92 else None
-        if cores is not None and layout_cores is not None and layout_cores != cores:
-            if layout_cores == 4 and getattr(io, "io_version", 0) >= 100:
-                out.append(Finding("note", f"{io_name} is laid out for 4 cores on {device} (TIDL_MAX_NUM_CORES {cores}): "
-                                           "TIDL 11.02 tools write every io so (itidl_io.h), earlier ones only for "
-                                           "J784S4", files))
-            else:
-                out.append(Finding("problem", f"{param.name} says target_device {device} (TIDL_MAX_NUM_CORES {cores}), "
-                                              f"but {io_name} is laid out for {layout_cores} cores: that SoC's runtime "
-                                              "refuses its size", files))
-        elif cores is not None:
-            out.append(Finding("ok", f"{param.name}: target_device {device} (TIDL_MAX_NUM_CORES {cores}) fits "
-                                     f"{io_name} ({io.version})", files))
+        _fit(param, device, cores, io_name, io, out)
         for side, details, tensors in (("input", values.get("inputs", []), io.inputs),
                                        ("output", values.get("outputs", []), io.outputs)):
             want = [d["name"] for d in details]
             got = [t.name for t in tensors]
             if not details:
                 continue
-            if want != got:
-                out.append(Finding("problem", f"{param.name} names the model's {side}s {want}, {io_name} holds {got}",
-                                   files))
+            names = match(want, [], got, []) if side == "input" else match([], want, [], got)
+            if not names.same:
+                out.append(Finding("problem", f"{param.name} names the model's {side}s {want}, {io_name} holds {got}"
+                                   + _optimized(values, side), files))
                 continue
-            shapes = [(d["name"], _strip(d["shape"]), _strip(t.shape)) for d, t in zip(details, tensors)]
+            tensor_of = {t.name: t for t in tensors}
+            io_of = {r.record: r.io for r in names.renamed}
+            shapes = [(d["name"], _strip(d["shape"]), _strip(tensor_of[io_of.get(d["name"], d["name"])].shape))
+                      for d in details]
             odd = [f"{n} {a} vs {b}" for n, a, b in shapes if a and a != b]
             if odd:
                 out.append(Finding("note", f"{param.name} and {io_name} give the {side} shapes differently (leading "
                                            f"1s aside): {'; '.join(odd)}; a layout change (NHWC) or the import's "
                                            "reshaping can explain it", files))
-            else:
-                out.append(Finding("ok", f"{param.name}'s {side}s ({', '.join(want)}) are {io_name}'s, same shapes",
-                                   files))
+                continue
+            option = "input_optimization: true; " if names.renamed and values.get("input_optimization") else ""
+            how = names.how()
+            out.append(Finding("ok", f"{param.name}'s {side}s ({', '.join(want)}) are {io_name}'s, same shapes"
+                                     + (f" ({option}{how})" if how else ""), files))
 
 
-def _release(text: str) -> set[tuple[int, int]]:
-    """The (major, minor) releases a version label names: "8.2" -> {(8, 2)}, "9.0/9.1" -> {(9, 0), (9, 1)}."""
-    return {(int(a), int(b)) for a, b in re.findall(r"(\d+)[._](\d+)", text)}
-
-
-def _tools(param: FileReport, by_name: dict[str, FileReport], out: list[Finding]) -> None:
-    """param.yaml's tools version against the netVersion of each J7 net beside it."""
-    version = str(param.obj.values.get("tools version") or "")
-    wanted = _release(version)
-    if not wanted:
-        return
-    for r in by_name.values():
-        if r.format.startswith("tidl.io.j7") and r.obj is not None:  # the io's layout spans releases
-            span = sorted(_release(r.version))
-            files = [param.name, r.name]
-            if span and any(span[0] <= w <= span[-1] for w in wanted):
-                out.append(Finding("ok", f"{param.name}: tools version {version} writes {r.name}'s layout "
-                                         f"({r.version})", files))
-            elif span:
-                out.append(Finding("problem", f"{param.name} says tools version {version}, but {r.name} has the io "
-                                              f"layout of {r.version}: the record and the io are not of one compile",
-                                   files))
-            continue
-        if not r.format.startswith("tidl.net.j7") or r.format == "tidl.net.j7_other" or r.obj is None:
-            continue
-        made = _release(str(getattr(r.obj, "version", "")))
-        files = [param.name, r.name]
-        if made & wanted:
-            out.append(Finding("ok", f"{param.name}: tools version {version} wrote {r.name} (netVersion "
-                                     f"{r.obj.net_version_hex}, TIDL {r.obj.version})", files))
-        elif made:
-            out.append(Finding("problem", f"{param.name} says tools version {version}, but {r.name} has netVersion "
-                                          f"{r.obj.net_version_hex} (TIDL {r.obj.version}): the record and the net "
-                                          "are not of one compile", files))
+def _optimized(values: dict[str, Any], side: str) -> str:
+    """What the record's option says of the names, for a problem line."""
+    if side == "input" and values.get("input_optimization"):
+        return ("; with input_optimization: true TI's optimizers name the input <name>Net_IN (io: TIDL_cast_in) "
+                "or <name>_net_in (io: <name>_cast_out)")
+    return ""
 
 
 @register_check
@@ -170,7 +176,7 @@ def check_records(reports: list[FileReport], folder: Path) -> list[Finding]:
     meta = next((r for r in records if _kind(r) == "onnxrtMetaData record"), None)
     for r in records:
         r.family, r.kind, r.version = "tidl", "record", ""
-        r.evidence = ("edgeai-benchmark's record of the run" if _kind(r) == "param.yaml record" else
+        r.evidence = (f"{r.obj.writer}'s record of the run" if _kind(r) == "param.yaml record" else
                       "the OSRT import's record of the partition")
     if meta is not None:
         _metadata(meta, by_name, out)
@@ -179,7 +185,6 @@ def check_records(reports: list[FileReport], folder: Path) -> list[Finding]:
             _allowed(r, meta, out)
         elif _kind(r) == "param.yaml record":
             _param(r, folder, by_name, out)
-            _tools(r, by_name, out)
     return out
 
 

@@ -82,7 +82,7 @@ class ArtifactsFolder:
     def _files(self) -> list[dict[str, Any]]:
         out = []
         where = [self.path, self.path / "tempDir"]
-        named = _artifacts_folder(self.path)
+        named = artifacts_folder(self.path)
         if named is not None:  # a model-zoo folder: the artifacts its param.yaml names
             where += [named, named / "tempDir"]
         for sub in where:
@@ -99,7 +99,7 @@ class ArtifactsFolder:
 
     def summary(self) -> dict[str, Any]:
         files = self._files()
-        named = _artifacts_folder(self.path)
+        named = artifacts_folder(self.path)
         subs = sorted(p.name for p in self.path.iterdir() if p.is_dir() and p.name != "tempDir"
                       and (named is None or p != named))
         made = sorted({f["made by"] for f in files if f.get("made by") and f["what"] in ("net.bin", "io_1.bin",
@@ -133,7 +133,7 @@ class ArtifactsFolder:
         return "\n".join(lines)
 
 
-def _artifacts_folder(path: Path) -> Path | None:
+def artifacts_folder(path: Path) -> Path | None:
     """The artifacts folder a param.yaml names, when it is a folder inside this one."""
     if not (path / "param.yaml").is_file():
         return None
@@ -154,4 +154,4 @@ def sniff_folder(path: Any, head: bytes) -> Any:
     return ArtifactsFolder if folder_kind(Path(path)) else None
 
 
-__all__ = ["ArtifactsFolder", "folder_kind", "sniff_folder"]
+__all__ = ["ArtifactsFolder", "artifacts_folder", "folder_kind", "sniff_folder"]

@@ -1,8 +1,11 @@
 """Readers of the records TI's tools write beside the artifacts (facts/tidl.md 2.8).
 
-- `param.yaml` (edgeai-benchmark, model zoo): the run's record: `session.target_device` (the SoC),
-  `session.input_details` / `output_details` (ONNX names, shapes), `session.runtime_options`
-  (`tensor_bits`, ...), `tidl_tools_path` and a tools `version` where the benchmark wrote them.
+- `param.yaml`: the run's record, written by edgeai-benchmark (the model zoo, Model Composer) or by
+  edgeai-tidlrunner (SDK 11.x: its settings with a `common:` section naming `edgeai_tidlrunner`):
+  `session.target_device` (the SoC), `session.input_details` / `output_details` (ONNX names, shapes),
+  `session.input_optimization` (TI's optimizer put the mean and scale into the model: its input
+  becomes uint8, renamed, see `names.py`), `session.runtime_options` (`tensor_bits`, ...),
+  `tidl_tools_path` and a tools `version` where the benchmark wrote them.
 - `onnxrtMetaData.txt` (the OSRT import, read back by TI's own `tidl_onnxRtImport_EP.cpp`): `key=value`
   lines, `numGraphNodes=`, then per subgraph `k:subGraphName=`, `k:numInputs=`, `k:numOutputs=`,
   `k:inputIdx=`, `k:inDataNames=` and `k:outDataNames=` (comma-separated).
@@ -22,6 +25,7 @@ from ....errors import FormatError
 from ....text import shown
 
 MAX_RECORD = 4 << 20  # bytes: TI's records are a few KB; anything larger is not one
+BENCHMARK, TIDLRUNNER = "edgeai-benchmark", "edgeai-tidlrunner"
 
 
 def _text(path: str | os.PathLike[str]) -> str:
@@ -52,14 +56,15 @@ class Record:
     kind: str
     values: dict[str, Any]
     subgraphs: list[Subgraph] = field(default_factory=list)
+    writer: str = "TI's OSRT import"  # the tool that wrote it (a param.yaml: edgeai-benchmark or edgeai-tidlrunner)
 
     def summary(self) -> dict[str, Any]:
-        made = "edgeai-benchmark" if self.kind.startswith("param.yaml") else "TI's OSRT import"
-        return {"family": "tidl", "kind": self.kind, "version": made, "values": self.values,
+        return {"family": "tidl", "kind": self.kind, "version": self.writer, "values": self.values,
                 "subgraphs": [vars(s) for s in self.subgraphs]}
 
     def report(self) -> str:
-        lines = [f"TI {self.kind} ({shown(Path(self.file).name)}): `binparse doctor` checks it against the io and net"]
+        by = f", written by {self.writer}" if self.kind.startswith("param.yaml") else ""
+        lines = [f"TI {self.kind} ({shown(Path(self.file).name)}{by}): `binparse doctor` checks it against the io and net"]
         for k, v in self.values.items():
             if isinstance(v, list):  # param.yaml's input/output details
                 v = ", ".join(f"{d.get('name')} {d.get('shape')} {d.get('type') or ''}".rstrip() for d in v) or "-"
@@ -148,14 +153,27 @@ def read_param_yaml(path: str | os.PathLike[str]) -> Record:
         or (opts.get("tidl_tools_path") if opts else None),
         "tensor_bits": opts.get("tensor_bits") if opts else None,
         "model_path": s.get("model_path"), "artifacts_folder": s.get("artifacts_folder"),
-        "session": s.get("session_name"), "task_type": doc.get("task_type")}.items() if v is not None}
+        "session": s.get("session_name"), "task_type": doc.get("task_type"),
+        "input_optimization": s.get("input_optimization") if isinstance(s.get("input_optimization"), bool) else None,
+        }.items() if v is not None}
 
     def tensors(key: str) -> list[dict[str, Any]]:
         items = s.get(key) if isinstance(s.get(key), list) else []
         return [{"name": str(t.get("name")), "shape": t.get("shape"), "type": t.get("type")}
                 for t in items if isinstance(t, dict)]
     values["inputs"], values["outputs"] = tensors("input_details"), tensors("output_details")
-    return Record(os.fspath(path), "param.yaml record", values)
+    return Record(os.fspath(path), "param.yaml record", values, writer=_writer(doc))
+
+
+def _writer(doc: dict[str, Any]) -> str:
+    """Which TI tool wrote a param.yaml: edgeai-tidlrunner writes its settings whole, a `common:` section
+    naming its package (`_package_name: edgeai_tidlrunner.runner`, pipelines/common_base.py
+    `_write_params`); edgeai-benchmark (and the model zoo and Model Composer built on it) has no such section."""
+    common = doc.get("common")
+    if isinstance(common, dict) and ("tidlrunner" in str(common.get("_package_name", ""))
+                                     or common.get("_package_short_name") == "tidlrunner"):
+        return TIDLRUNNER
+    return BENCHMARK
 
 
 READERS = {"param.yaml": read_param_yaml, "onnxrtMetaData.txt": read_metadata, "allowedNode.txt": read_allowed}
@@ -168,4 +186,4 @@ def sniff(path: Any, head: bytes) -> Any:
     return reader if reader is not None and b"\0" not in head[:64] else None
 
 
-__all__ = ["READERS", "Record", "Subgraph", "read_allowed", "read_metadata", "read_param_yaml", "sniff"]
+__all__ = ["BENCHMARK", "READERS", "TIDLRUNNER", "Record", "Subgraph", "read_allowed", "read_metadata", "read_param_yaml", "sniff"]

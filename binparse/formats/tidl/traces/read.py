@@ -258,8 +258,20 @@ class TraceFolder:
                                 found=name if not hits else ", ".join(f.trace.file.name for f in hits))
         return hits[0].tensor_array(None, stored=stored, dequantize=dequantize)
 
+    @property
+    def unverified(self) -> str | None:
+        """Why the folder is not read whole: without its net, no trace is matched to a layer and a `.y` has
+        no known element type (`traces DIR` exits 2 then; `--net NET` reads them)."""
+        if self.net is not None or not self.files:
+            return None
+        return (f"{len(self.files)} trace(s) read without their net: the names give dataIds and dims only; "
+                "the layers, the element type of each .y and the scales need --net NET")
+
     def summary(self) -> dict[str, Any]:
-        return {"family": "tidl", "kind": "traces", "traces": [f.entry() for f in self.files]}
+        doc: dict[str, Any] = {"family": "tidl", "kind": "traces", "traces": [f.entry() for f in self.files]}
+        if self.unverified:
+            doc["unverified"] = self.unverified
+        return doc
 
     def report(self) -> str:
         styles = sorted({f.trace.style for f in self.files})
