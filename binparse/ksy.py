@@ -79,7 +79,7 @@ class Compiled:
         """
         file: str | None = None
         if isinstance(source, (str, os.PathLike)):
-            from .api import map_file
+            from .filemap import map_file
             file = os.fspath(source)
             buf: Any = map_file(file)
         else:

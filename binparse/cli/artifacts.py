@@ -14,6 +14,9 @@ from .common import open_source
 
 
 def inspect(args: argparse.Namespace) -> int:
+    if args.schema:
+        from .ksy import inspect as inspect_schema
+        return inspect_schema(args)
     return said_once(lambda: _inspect(args))
 
 

@@ -55,6 +55,9 @@ def view(args: argparse.Namespace) -> int:
     from .. import api
     from ..progress import LONG_BUFFER_BYTES, task
     files = list(args.files)
+    if args.schema:
+        from .ksy import view as view_schema
+        return view_schema(args)
     if args.tensor is not None or (len(files) == 1 and chosen_kind(args) is None):
         return _view_named(args, files)
     buf = api.map_file(files[-1])

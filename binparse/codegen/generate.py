@@ -18,6 +18,7 @@ from ..runtime import FieldSpec
 from ..schema import Schema, TypeDef, source_hash
 from ..schema.model import Attr
 from ..schema.types import Types, kind_of
+from . import linear
 from .literals import dtype_literal, np_scalar, py_doc, spec_literal
 from .pytypes import RESERVED, annotation, pyname
 
@@ -46,6 +47,10 @@ class _Module:
         self.out: list[str] = []
         self.tables: list[str] = []  # module-level constants (enum member docs)
         self.tail: list[str] = []  # after every class: the enums each class's fields name
+        self.scans: list[str] = []  # compiled readers of linear types (codegen.linear)
+        self.structs: dict[str, str] = {}  # their struct unpackers
+        self.fast: dict[int, str] = {}
+        self.eager: dict[str, int] = {}
 
     def ref(self, t: TypeDef) -> str:
         name = nb.ref_name(t, self.schema)
@@ -65,6 +70,7 @@ class _Module:
         w = self.out.append
         w(f"\n\nclass {cls}(Accessor):\n")
         w(py_doc(t.doc, t.doc_ref, "    "))
+        slots_at = len(self.out)
         w("\n    __slots__ = ()\n")
         w(f"    _SCHEMA: ClassVar[str] = {self.schema.name!r}\n")
         w(f"    _TYPE_PATH: ClassVar[str] = {t.path!r}\n")
@@ -74,6 +80,8 @@ class _Module:
         for f in fields:
             w(f"        {spec_literal(f)},\n")
         w("    )\n")
+        if t.instances:
+            w(f"    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = {tuple(a.id for a in t.instances)!r}\n")
         if insts:
             w("    _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = (\n")
             for f in insts:
@@ -94,6 +102,22 @@ class _Module:
                     w(f"    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({dtype_literal(dt)})\n")
         elif _static_by_params(t):
             w("    _STATIC_BY_PARAMS: ClassVar[bool] = True\n")
+        lin = linear.plan(t, cls, slots=not self.package) if (t.params or nb.type_layout(t) is None) and not calc \
+            else None
+        self.eager = {}
+        if lin is not None:
+            self.scans.append(lin.scan)
+            self.structs.update(lin.structs)
+            self.tail.append(f"{cls}._SCAN = _scan_{cls}\n{cls}._SCAN_ALL = _scan_all_{cls}\n")
+            if not self.package and lin.fill:  # a user's package: plain numbers are slots, set at once
+                self.scans.append(lin.fill)
+                self.eager = lin.eager
+                self.tail.append(f"{cls}._FILL = _fill_{cls}\n{cls}._MAKE = _make_{cls}\n{cls}._ITER = _iter_{cls}\n")
+                w(f"    _EAGER: ClassVar[dict[str, int]] = {lin.eager!r}\n")
+                self.out[slots_at] = f"\n    __slots__ = {tuple(lin.eager)!r}\n"
+                for name in lin.eager:
+                    w(f"    {name}: {'float' if 'f' in (nb.field_specs(t)[lin.eager[name]].fmt or '') else 'int'}\n")
+        self.fast = lin.getters if lin is not None else {}
         for e in t.enums.values():
             self.emit_enum(cls, e)
         for p in t.params:
@@ -162,6 +186,8 @@ class _Module:
 
     def emit_property(self, t: TypeDef, a: Attr, f: FieldSpec, i: int) -> None:
         """One typed property over getter `i` (seq fields first, then pos instances)."""
+        if i < len(t.seq) and pyname(a.id) in self.eager:
+            return  # a slot, set with the record's other plain numbers (`_FILL`)
         typ = annotation(self, t, self.types.attr_type(t, a))
         wrap = ""
         if f.kind == "prim" and not f.repeated and not f.calc_endian and f.enum:
@@ -194,6 +220,16 @@ class _Module:
         w("\n    @property\n")
         w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
+        fast = self.fast.get(i) if i < len(t.seq) else None
+        if fast is not None:  # a linear type: read at its place once the record is known to fit
+            w("        if self._ok is not True and not self._fits():\n")
+            w(f"            return {body}\n")
+            w("        mv, o = self._mv, self._off\n" if "mv" in fast.replace("_mv", "") else "        o = self._off\n")
+            value = f"_as_enum({self.enum_ref(t, f.enum)}, {fast})" if f.enum else fast
+            w(f"        return {value}\n" if value.startswith("self._u8[") else
+              f"        return {value}  # type: ignore[no-any-return]\n" if not f.enum else
+              f"        return cast({typ!r}, {value})\n")
+            return
         w(f"        return {body}\n")
 
     def render(self) -> str:
@@ -215,8 +251,16 @@ class _Module:
             imports.append(f"from {mod} import {cls}" + (f" as {name}  # noqa: E402\n" if name != cls else
                                                            "  # noqa: E402\n"))
         names = [nb.class_name(t) for t in types]
+        if self.structs:
+            head.append("import struct as _struct\n")
+            head.append("_new = object.__new__\n")
+            head.append("from binparse.runtime.getters import _as_enum\n")
+            head.append("\n" + "".join(f"{n} = _struct.Struct({fmt!r}).unpack_from\n"
+                                       for n, fmt in sorted(self.structs.items())))
         if self.tables:
             head.append("\n" + "".join(self.tables))
+        if self.scans:
+            head.append("\n\n" + "\n\n".join(self.scans))
         body = "".join(self.out)
         tail = "".join(["\n\n", *imports, "\n" if imports and self.tail else "", *self.tail])
         return "".join(head) + body + tail.rstrip("\n") + f"\n\n__all__ = {names!r}\n"

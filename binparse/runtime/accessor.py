@@ -18,6 +18,7 @@ from keyword import iskeyword
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .. import expr as ex
 from ..buffers import BufferLike, byte_view
@@ -38,9 +39,11 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     """Base of every generated accessor: a typed window onto one record of a buffer."""
 
     __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root_of", "_params", "_file",
-                 "_path", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le", "_own_io",
-                 "__weakref__")
+                 "_pbase", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le", "_own_io",
+                 "_ok", "_u8", "__weakref__")
 
+    _ok: bool | None  # a linear record fits its data (its compiled getters read at their places)
+    _u8: NDArray[np.uint8]  # the buffer as a uint8 array (byte arrays of linear records are slices of it)
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = ()
     _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = ()
     _PARAMS: ClassVar[tuple[str, ...]] = ()
@@ -52,6 +55,23 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     _ENUMS: ClassVar[dict[str, type[IntEnum]]] = {}
     _ENDIAN: ClassVar[tuple[Expr, tuple[tuple[Any, bool], ...]] | None] = None  # calc-endian: switch-on, cases
     _INHERITS_ENDIAN: ClassVar[bool] = False  # byte order decided by the record that reads this one
+    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ()  # every instance's id (pos and value), as the schema lists them
+    _SCAN: ClassVar[Any] = None  # a linear type's compiled reader: (mv, off, end, params) -> its end, or -1
+    _FILL: ClassVar[Any] = None  # in a user's package, sets a linear record's plain numbers (its slots) at once
+    _EAGER: ClassVar[dict[str, int]] = {}  # those slots: Python name -> seq index
+    _MAKE: ClassVar[Any] = None  # in a user's package, makes such a record found whole with its numbers set
+    _ITER: ClassVar[Any] = None  # ... and makes them one after another (a walk over a repeat of them)
+    _SCAN_ALL: ClassVar[Any] = None  # a linear type's compiled reader run over a repeat of such records
+
+    def _fits(self) -> bool:
+        """Whether this record of a linear type fits its data (its compiled getters may then read
+        at their places); worked out once. A record that does not fit is read the interpreter's way."""
+        ok = self._ok
+        if ok is None:
+            scan = type(self)._SCAN
+            ok = self._ok = scan is not None and self._bit0 is None and \
+                scan(self._mv, self._off, self._io_end, self._params) >= 0
+        return bool(ok)
 
     @property
     def _root(self) -> Accessor:
@@ -122,13 +142,14 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         # is released when its last accessor goes, not at the next garbage collection
         self._params = params
         self._file = file
-        self._path = path
+        self._pbase = path  # the element's path is this and its index (`_path`)
         self._index = index
         self._cache: dict[Any, Any] = {}
         self._ext: dict[int, Ext] = {}
         self._bit0 = bit0
         self._le = le
         self._own_io = parent is None
+        self._ok = None
         cls = type(self)
         if cls._PARAMS:
             key_of = PKEY_OF.get(cls)
@@ -145,11 +166,58 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         else:
             self._pkey, lay = (), self._STATIC
         self._lay: StaticLayout | list[tuple[int, int | None, int | None]] | None = lay if lay is not None else []
-        if lay is None:  # leading fields whose place depends on params only are located once per class
-            pre = type(self)._prefix_for(params) if bit0 is None and len(self._pkey) == len(cls._PARAMS) and \
-                not (cls._PARAMS and self._pkey and type(self._pkey[0]) is object) else _NO_PREFIX
-            # Data shorter than the prefix: walk field by field, so each field gets its bounds check.
-            self._pre = pre if off + pre[1] <= io_end else _NO_PREFIX
+        self._pre = None  # the leading fields placed by params alone: worked out when a field is first located
+
+    def _prefix(self) -> Prefix:
+        """Leading fields whose place depends on params only, located once per class and params."""
+        cls = type(self)
+        pre = cls._prefix_for(self._params) if self._bit0 is None and not (
+            cls._PARAMS and self._pkey and type(self._pkey[0]) is object) else _NO_PREFIX
+        # Data shorter than the prefix: walk field by field, so each field gets its bounds check.
+        self._pre = pre = pre if self._off + pre[1] <= self._io_end else _NO_PREFIX
+        return pre
+
+    @property
+    def _path(self) -> str:
+        """The schema path of this record (`tidl_net_j7.layers[3]`): for errors and `path`."""
+        k = self._index
+        return self._pbase if k is None else f"{self._pbase}[{k}]"
+
+    @classmethod
+    def _lean(cls: type[A], owner: Accessor, off: int, path: str, index: int, mv: memoryview) -> A:
+        """Element `index` of a repeat over `owner`'s own stream, of a linear type that its compiled
+        reader found whole: only what its compiled getters read is set (what a walk over many such
+        records pays per record); the rest is filled from `owner` when first asked for (`__getattr__`)."""
+        obj = cls.__new__(cls)
+        obj._mv, obj._off, obj._parent, obj._pbase, obj._index, obj._ok = mv, off, owner, path, index, True
+        obj._u8 = owner._u8
+        if cls._FILL is not None:
+            cls._FILL(obj, mv, off)
+        return obj
+
+    def __getattr__(self, name: str) -> Any:
+        """The state a lean record (`_lean`) leaves unset, filled from its owner; the byte view of
+        the buffer (`_u8`: byte arrays are slices of it), made once."""
+        if name == "_u8":
+            u8 = self._u8 = np.frombuffer(self._mv, np.uint8)
+            return u8
+        if name == "_mv":  # a lean record reads its owner's buffer
+            mv = self._mv = self._parent._mv
+            return mv
+        eager = type(self)._EAGER
+        if name in eager:  # a plain number of a linear record: set with the others if the record fits
+            if self._fits():
+                type(self)._FILL(self, self._mv, self._off)
+                return object.__getattribute__(self, name)
+            return self._num(eager[name])  # read the interpreter's way: its error names the field
+        if name in _LEAN_FILLED:
+            owner = self._parent
+            self._io_start, self._io_end, self._file = owner._io_start, owner._io_end, owner._file
+            self._root_of = owner._root_of if owner._root_of is not None else owner
+            self._params, self._cache, self._ext, self._bit0, self._le, self._own_io = {}, {}, {}, None, None, False
+            self._pkey, self._lay, self._pre = (), [], None
+            return object.__getattribute__(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _check_fixed_size(self) -> None:
         lay = self._lay
@@ -182,7 +250,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         if isinstance(item, Accessor):
             return item
         cls: type[Accessor] = resolve(type(self), spec.user or "")
-        path = f"{self._path}.{spec.name}" + (f"[{index}]" if index is not None else "")
+        path = f"{self._path}.{spec.name}"
         args = self._args_at(spec.args, cls, pos, io, index)
         parent: Any = MISSING
         if spec.parent is not None:
@@ -261,3 +329,5 @@ class Accessor(Getters, Locate, Evaluate, Whole):
 
 
 _FROM_BUFFER = Accessor.from_buffer.__func__  # type: ignore[attr-defined]
+_LEAN_FILLED = frozenset({"_io_start", "_io_end", "_file", "_root_of", "_params", "_cache", "_ext", "_bit0", "_le",
+                          "_own_io", "_pkey", "_lay", "_pre"})

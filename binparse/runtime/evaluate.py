@@ -72,7 +72,8 @@ class Evaluate:
         _io_start: int
         _io_end: int
         _file: str | None
-        _path: str
+        @property
+        def _path(self) -> str: ...
         _params: dict[str, Any]
         _parent: Any
         _own_io: bool

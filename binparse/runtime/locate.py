@@ -12,36 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .. import budget
 from ..errors import FormatError
 from . import stream as st
 from .kept import resolve
+from .repeats import Ext, Repeats, uses
 from .specs import ABSENT, VARIES, FieldSpec, StaticLayout
 
-_INDEX_USERS: dict[int, bool] = {}  # id(expression) -> whether it reads `_index`
-
-
-def uses(e: Any, name: str) -> bool:
-    key = id(e)
-    hit = _INDEX_USERS.get(key)
-    if hit is None:
-        from ..expr import names
-        hit = _INDEX_USERS[key] = name in names(e)
-    return hit
-
-
-class Ext:
-    """What a field's place needs beyond (offset, count, element size): the position after it
-    (bit state included), each element's item when elements differ, the stream it was read from."""
-
-    __slots__ = ("end", "items", "mv", "io")
-
-    def __init__(self, end: st.Pos, items: list[Any] | None = None, mv: memoryview | None = None,
-                 io: tuple[int, int] | None = None) -> None:
-        self.end, self.items, self.mv, self.io = end, items, mv, io
-
-
-class Locate:
+class Locate(Repeats):
     """Locating fields (see the module doc)."""
 
     __slots__ = ()
@@ -53,7 +30,8 @@ class Locate:
         _io_start: int
         _io_end: int
         _file: str | None
-        _path: str
+        @property
+        def _path(self) -> str: ...
         _params: dict[str, Any]
         _cache: dict[Any, Any]
         _ext: dict[int, Ext]
@@ -69,6 +47,7 @@ class Locate:
         def _elem_value(self, spec: FieldSpec, i: int, k: int | None, start: int, item: Any, io: Any,
                         size: int | None = None) -> Any: ...
         def _sharer_end(self) -> Any: ...
+        def _prefix(self) -> Any: ...
 
     # -- the place of a field ----------------------------------------------------------------------
     def _loc(self, i: int) -> tuple[int, int | None, int | None]:
@@ -79,7 +58,7 @@ class Locate:
         if isinstance(lay, StaticLayout):
             return self._off + lay.offsets[i], lay.counts[i], lay.elem_sizes[i]
         assert lay is not None
-        entries, end = self._pre
+        entries, end = self._pre if self._pre is not None else self._prefix()
         k = len(entries)
         if i < k:
             o, c, z = entries[i]
@@ -221,55 +200,6 @@ class Locate:
                     self._ext[i] = Ext(end, None, ext_mv, ext_io)
                 return s0, n, uniform
         return self._place_items(i, spec, pos, io, rep, [], s0, path, ext_mv, ext_io)
-
-    def _place_items(self, i: int, spec: FieldSpec, pos: st.Pos, io: Any, rep: str, items: list[Any], s0: int,
-                     path: str, ext_mv: Any, ext_io: Any) -> tuple[int, int | None, int | None]:
-        """A repeat read element by element (elements that differ, or a repeat-until)."""
-        mv, start, end = io[:3] if io is not None else (self._mv, self._io_start, self._io_end)
-        uniform = self._uniform_size(spec, pos, io) if rep == "until" else None
-        special = ext_mv is not None or ext_io is not None
-        if rep == "expr":
-            n = int(self._eval_at(spec.count, pos, io))
-            if n < 0:
-                raise FormatError("negative repeat count", file=self._file, path=path, offset=s0,
-                                  expected="a count >= 0", found=n)
-            if n > end - s0 + 1:
-                budget.ask(8 * n, f"the {n:,} elements of {path}", file=self._file)
-            for k in range(n):
-                _, pos, item = self._one(spec, pos, k, io, True)
-                items.append(item)
-        elif rep == "eos":
-            while type(pos) is not int or pos < end:
-                before = pos
-                _, pos, item = self._one(spec, pos, len(items), io, True)
-                items.append(item)
-                if pos == before:
-                    raise FormatError("repeat: eos over elements that take no bytes would never end",
-                                      file=self._file, path=path, offset=st.aligned(pos))
-        else:
-            while True:
-                k = len(items)
-                if uniform is not None:
-                    s = st.aligned(pos)
-                    if s + uniform > end:
-                        raise st.eof_error(uniform, end - s, file=self._file, path=f"{path}[{k}]", offset=s)
-                    after, item = s + uniform, None
-                else:
-                    s, after, item = self._one(spec, pos, k, io, True)
-                items.append(item)
-                value = self._elem_value(spec, i, k, s, item, io, uniform)
-                before, pos = pos, after
-                if self._eval_at(spec.until, pos, io, k, value):
-                    break
-                if pos == before and type(pos) is int and pos >= end:
-                    raise FormatError("repeat: until over elements that take no bytes at the end of the data "
-                                      "would never end", file=self._file, path=path, offset=st.aligned(pos))
-            if uniform is not None:
-                if special:
-                    self._ext[i] = Ext(pos, None, ext_mv, ext_io)
-                return s0, len(items), uniform
-        self._ext[i] = Ext(pos, items, ext_mv, ext_io)
-        return s0, len(items), VARIES
 
     def _uniform_size(self, spec: FieldSpec, pos: st.Pos, io: Any) -> int | None:
         """The size every element has, known before reading any (else None): then element k lies at

@@ -103,14 +103,15 @@ class RecordArray(Generic[A], Sequence[A]):
     """A sequence of accessors over consecutive records; `.array` is the zero-copy structured view
     when the records have a fixed size."""
 
-    __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path", "_sub", "_smv", "_io")
+    __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path", "_sub", "_smv", "_io", "_whole")
 
     def __init__(self, owner: Owner, cls: type[A], offsets: Sequence[int], args: dict[str, Any], path: str,
                  substream: int | None = None, mv: memoryview | None = None,
-                 io: tuple[int, int] | None = None) -> None:
+                 io: tuple[int, int] | None = None, whole: bool = False) -> None:
         self._owner, self._cls, self._offsets, self._args, self._path = owner, cls, offsets, args, path
         self._sub = substream  # records declared with `size` read from a substream of that many bytes
         self._smv, self._io = mv, io  # records read from another stream (an instance's `io`)
+        self._whole = whole  # each record was found whole by its type's compiled reader
 
     def __len__(self) -> int:
         return len(self._offsets)
@@ -121,11 +122,45 @@ class RecordArray(Generic[A], Sequence[A]):
         k = range(len(self._offsets))[i]
         off = self._offsets[k]
         io = self._io if self._sub is None else (off, off + self._sub)
-        return self._owner._child(self._cls, off, self._args, f"{self._path}[{k}]", index=k, io=io, mv=self._smv)
+        if self._whole and self._lean_ok():
+            cls: Any = self._cls
+            return cls._lean(self._owner, off, self._path, k, self._owner._mv)
+        rec = self._owner._child(self._cls, off, self._args, self._path, index=k, io=io, mv=self._smv)
+        if self._whole:
+            rec._ok = True
+        return rec
+
+    def _lean_ok(self) -> bool:
+        """Records that `Accessor._lean` may make: of a type without params, over the owner's stream."""
+        cls: Any = self._cls
+        return self._sub is None and self._smv is None and self._io is None and not cls._PARAMS \
+            and not cls._INHERITS_ENDIAN and cls._SCHEMA == getattr(self._owner, "_SCHEMA", None)
 
     def __iter__(self) -> Iterator[A]:
-        for k in range(len(self._offsets)):
-            yield self[k]
+        cls: Any = self._cls
+        owner: Any = self._owner
+        if self._whole and cls._ITER is not None and self._lean_ok():  # a user's linear records: made in one loop
+            it: Iterator[A] = cls._ITER(owner, self._offsets, self._path, owner._mv, owner._u8)
+            return it
+        return self._iter()
+
+    def _iter(self) -> Iterator[A]:
+        owner: Any
+        cls: Any
+        owner, cls, args, path, smv, sub, io = (self._owner, self._cls, self._args, self._path, self._smv,
+                                                self._sub, self._io)
+        if self._whole and self._lean_ok():
+            mv = owner._mv
+            make = cls._lean
+            for k, off in enumerate(self._offsets):
+                yield make(owner, off, path, k, mv)
+            return
+        child, whole = owner._child, self._whole
+        for k, off in enumerate(self._offsets):
+            rec = child(cls, off, args, path, index=k, io=io if sub is None else (off, off + sub), mv=smv)
+            if whole:
+                rec._ok = True
+            yield rec
 
     @property
     def array(self) -> NDArray[Any]:

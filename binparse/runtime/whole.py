@@ -34,7 +34,8 @@ class Whole:
         _mv: memoryview
         _off: int
         _file: str | None
-        _path: str
+        @property
+        def _path(self) -> str: ...
         _pkey: tuple[Any, ...]
         _lay: StaticLayout | list[tuple[int, int | None, int | None]] | None
 

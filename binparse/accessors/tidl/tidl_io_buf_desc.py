@@ -16,6 +16,604 @@ from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, St
                               ValidSpec, _kdiv)
 
 
+def _scan_TidlIoBufDesc(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((4) if ((params['io_version'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += 8 + n
+    n = ((4) if ((params['io_version'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['io_version'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['io_version'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (512)
+    if n < 0:
+        return -1
+    p += n
+    n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 100)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (512)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 100)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    return p if p <= end else -1
+
+
+def _scan_all_TidlIoBufDesc(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((4) if ((params['io_version'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += 8 + n
+            n = ((4) if ((params['io_version'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['io_version'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['io_version'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (512)
+            if n < 0:
+                return o
+            p += n
+            n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 100)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (512)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 100)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+            if n < 0:
+                return o
+            p += n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((4) if ((params['io_version'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += 8 + n
+        n = ((4) if ((params['io_version'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['io_version'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['io_version'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_in_bufs'])) * (512)
+        if n < 0:
+            return o
+        p += n
+        n = ((((params['max_num_cores'] * params['max_alg_in_bufs'])) * (4)) if ((params['io_version'] >= 100)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (512)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 100)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((((params['max_num_cores'] * params['max_alg_out_bufs'])) * (4)) if ((params['io_version'] >= 92)) else 0)
+        if n < 0:
+            return o
+        p += n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
 class TidlIoBufDesc(Accessor):
     """Input and output tensor descriptor that the J7 TIDL import tool writes as
     `<subgraph>_tidl_io_1.bin` (TIDL-RT: `tidl_io_buff1.bin`). The file is exactly one struct:
@@ -105,6 +703,7 @@ class TidlIoBufDesc(Accessor):
         FieldSpec(name='out_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 100)), repeat='expr'),
         FieldSpec(name='num_valid_tensor_dims', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92)), repeat='expr'),
     )
+    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ('in_slots', 'out_slots')
     _STATIC_BY_PARAMS: ClassVar[bool] = True
 
     @property
@@ -399,6 +998,8 @@ class TidlIoBufDesc(Accessor):
 
 from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
 
+TidlIoBufDesc._SCAN = _scan_TidlIoBufDesc
+TidlIoBufDesc._SCAN_ALL = _scan_all_TidlIoBufDesc
 TidlIoBufDesc._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType, 'tidl_enums::in_data_format': TidlEnums.InDataFormat, 'tidl_enums::in_resize_type': TidlEnums.InResizeType, 'tidl_enums::inference_mode': TidlEnums.InferenceMode, 'tidl_enums::layout': TidlEnums.Layout}
 
 __all__ = ['TidlIoBufDesc']

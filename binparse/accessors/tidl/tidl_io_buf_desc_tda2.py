@@ -16,6 +16,244 @@ from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, St
                               ValidSpec, _kdiv)
 
 
+def _scan_TidlIoBufDescTda2(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += 8 + n
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_in_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = (params['max_alg_out_bufs']) * (4)
+    if n < 0:
+        return -1
+    p += n
+    return p if p <= end else -1
+
+
+def _scan_all_TidlIoBufDescTda2(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += 8 + n
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_in_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = (params['max_alg_out_bufs']) * (4)
+            if n < 0:
+                return o
+            p += n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += 8 + n
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_in_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = (params['max_alg_out_bufs']) * (4)
+        if n < 0:
+            return o
+        p += n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
 class TidlIoBufDescTda2(Accessor):
     """The layer-group input/output descriptor of TDA2x/TDA3x TIDL 01.xx (sTIDL_IOBufDesc.h of Dec 2018),
     8 + 36 * (TIDL_MAX_ALG_IN_BUFS + TIDL_MAX_ALG_OUT_BUFS) bytes (params): 1,160 with the 16 and 16 of
@@ -167,6 +405,8 @@ class TidlIoBufDescTda2(Accessor):
 
 from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
 
+TidlIoBufDescTda2._SCAN = _scan_TidlIoBufDescTda2
+TidlIoBufDescTda2._SCAN_ALL = _scan_all_TidlIoBufDescTda2
 TidlIoBufDescTda2._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType}
 
 __all__ = ['TidlIoBufDescTda2']

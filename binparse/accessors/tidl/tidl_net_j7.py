@@ -14,6 +14,693 @@ from numpy.typing import NDArray
 from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
+import struct as _struct
+_new = object.__new__
+from binparse.runtime.getters import _as_enum
+
+_U_lB = _struct.Struct('<B').unpack_from
+_U_lf = _struct.Struct('<f').unpack_from
+_U_ll = _struct.Struct('<l').unpack_from
+_U_llBB = _struct.Struct('<lBB').unpack_from
+_U_llfffl = _struct.Struct('<lfffl').unpack_from
+_U_llffllllll = _struct.Struct('<lffllllll').unpack_from
+_U_lll = _struct.Struct('<ll').unpack_from
+_U_llll = _struct.Struct('<lll').unpack_from
+_U_lllllfff = _struct.Struct('<llllfff').unpack_from
+_U_llllll = _struct.Struct('<lllll').unpack_from
+_U_llllllll = _struct.Struct('<lllllll').unpack_from
+_U_lllllllll = _struct.Struct('<llllllll').unpack_from
+
+
+def _scan_ActParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((4) if ((params['gen'] >= 112)) else 0)
+    if n < 0:
+        return -1
+    p += 20 + n
+    n = ((4) if ((params['gen'] >= 112)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 112)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 112)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 112)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 112)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    return p if p <= end else -1
+
+
+def _scan_all_ActParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((4) if ((params['gen'] >= 112)) else 0)
+            if n < 0:
+                return o
+            p += 20 + n
+            n = ((4) if ((params['gen'] >= 112)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 112)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 112)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 112)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 112)) else 0)
+            if n < 0:
+                return o
+            p += n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((4) if ((params['gen'] >= 112)) else 0)
+        if n < 0:
+            return o
+        p += 20 + n
+        n = ((4) if ((params['gen'] >= 112)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 112)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 112)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 112)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 112)) else 0)
+        if n < 0:
+            return o
+        p += n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
+def _scan_DataParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((4) if ((params['gen'] >= 86)) else 0)
+    if n < 0:
+        return -1
+    p += 36 + n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((5 if (params['gen'] >= 92) else 3)) * (4)
+    if n < 0:
+        return -1
+    p += 28 + n
+    n = ((6 if (params['gen'] >= 92) else 4)) * (4)
+    if n < 0:
+        return -1
+    p += n
+    n = ((1) if ((params['gen'] >= 113)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((3) if ((params['gen'] >= 113)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    return p if p <= end else -1
+
+
+def _scan_all_DataParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((4) if ((params['gen'] >= 86)) else 0)
+            if n < 0:
+                return o
+            p += 36 + n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((5 if (params['gen'] >= 92) else 3)) * (4)
+            if n < 0:
+                return o
+            p += 28 + n
+            n = ((6 if (params['gen'] >= 92) else 4)) * (4)
+            if n < 0:
+                return o
+            p += n
+            n = ((1) if ((params['gen'] >= 113)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((3) if ((params['gen'] >= 113)) else 0)
+            if n < 0:
+                return o
+            p += n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((4) if ((params['gen'] >= 86)) else 0)
+        if n < 0:
+            return o
+        p += 36 + n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((5 if (params['gen'] >= 92) else 3)) * (4)
+        if n < 0:
+            return o
+        p += 28 + n
+        n = ((6 if (params['gen'] >= 92) else 4)) * (4)
+        if n < 0:
+            return o
+        p += n
+        n = ((1) if ((params['gen'] >= 113)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((3) if ((params['gen'] >= 113)) else 0)
+        if n < 0:
+            return o
+        p += n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
+def _scan_PoolingParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += 32 + n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 92)) else 0)
+    if n < 0:
+        return -1
+    p += 12 + n
+    return p if p <= end else -1
+
+
+def _scan_all_PoolingParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += 32 + n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 92)) else 0)
+            if n < 0:
+                return o
+            p += 12 + n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += 32 + n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 92)) else 0)
+        if n < 0:
+            return o
+        p += 12 + n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
+def _scan_EltwiseParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((24 if (params['gen'] >= 86) else 16)) * (4)
+    if n < 0:
+        return -1
+    p += 20 + n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += 12 + n
+    return p if p <= end else -1
+
+
+def _scan_all_EltwiseParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((24 if (params['gen'] >= 86) else 16)) * (4)
+            if n < 0:
+                return o
+            p += 20 + n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += 12 + n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((24 if (params['gen'] >= 86) else 16)) * (4)
+        if n < 0:
+            return o
+        p += 20 + n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += 12 + n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
+def _scan_InnerProductParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += 8 + n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] < 90)) else 0)
+    if n < 0:
+        return -1
+    p += 4 + n
+    n = ((4) if ((params['gen'] < 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 112)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += 36 + n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    return p if p <= end else -1
+
+
+def _scan_all_InnerProductParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += 8 + n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] < 90)) else 0)
+            if n < 0:
+                return o
+            p += 4 + n
+            n = ((4) if ((params['gen'] < 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 112)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += 36 + n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += 8 + n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] < 90)) else 0)
+        if n < 0:
+            return o
+        p += 4 + n
+        n = ((4) if ((params['gen'] < 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 112)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += 36 + n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
+def _scan_SoftmaxParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += 12 + n
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += n
+    return p if p <= end else -1
+
+
+def _scan_all_SoftmaxParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += 12 + n
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += 12 + n
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
+def _scan_CropParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += 20 + n
+    return p if p <= end else -1
+
+
+def _scan_all_CropParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += 20 + n
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += 20 + n
+        if p > end:
+            return o
+        append(o)
+    return p
+
+
+def _scan_DataConvertParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
+    p = o
+    n = ((4) if ((params['gen'] >= 90)) else 0)
+    if n < 0:
+        return -1
+    p += 8 + n
+    p += 8
+    return p if p <= end else -1
+
+
+def _scan_all_DataConvertParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
+    append = items.append
+    if count < 0:
+        while p < end:
+            o = p
+            n = ((4) if ((params['gen'] >= 90)) else 0)
+            if n < 0:
+                return o
+            p += 8 + n
+            p += 8
+            if p > end or p == o:
+                return o
+            append(o)
+        return p
+    for _ in range(count - len(items)):
+        o = p
+        n = ((4) if ((params['gen'] >= 90)) else 0)
+        if n < 0:
+            return o
+        p += 8 + n
+        p += 8
+        if p > end:
+            return o
+        append(o)
+    return p
 
 
 class TidlNetJ7(Accessor):
@@ -347,27 +1034,42 @@ class ActParams(Accessor):
     @property
     def slope(self) -> int:
         """slope. File offset of the PReLU slopes."""
-        return int(self._num(0))
+        if self._ok is not True and not self._fits():
+            return int(self._num(0))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
 
     @property
     def slope_scale(self) -> float:
         """(no doc in the schema)"""
-        return float(self._num(1))
+        if self._ok is not True and not self._fits():
+            return float(self._num(1))
+        mv, o = self._mv, self._off
+        return _U_lf(mv, o + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def clip_min(self) -> float:
         """(no doc in the schema)"""
-        return float(self._num(2))
+        if self._ok is not True and not self._fits():
+            return float(self._num(2))
+        mv, o = self._mv, self._off
+        return _U_lf(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def clip_max(self) -> float:
         """(no doc in the schema)"""
-        return float(self._num(3))
+        if self._ok is not True and not self._fits():
+            return float(self._num(3))
+        mv, o = self._mv, self._off
+        return _U_lf(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def act_type(self) -> int:
         """actType (TIDL_NoAct 0, RelU 1, PRelU 2, RelU6 3, Clip 4, Sigmoid 5, Tanh 6, HardSigmoid 7, ELU 8, GELU 9)."""
-        return int(self._num(4))
+        if self._ok is not True and not self._fits():
+            return int(self._num(4))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def alpha(self) -> float | None:
@@ -441,47 +1143,74 @@ class DataParams(Accessor):
     @property
     def data_id(self) -> int:
         """dataId. Id of the data buffer (the netLog's buffer id)."""
-        return int(self._num(0))
+        if self._ok is not True and not self._fits():
+            return int(self._num(0))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
 
     @property
     def element_type(self) -> TidlEnums.ElementType | int:
         """elementType."""
-        return cast('TidlEnums.ElementType | int', self._enum(1, TidlEnums.ElementType))
+        if self._ok is not True and not self._fits():
+            return cast('TidlEnums.ElementType | int', self._enum(1, TidlEnums.ElementType))
+        mv, o = self._mv, self._off
+        return cast('TidlEnums.ElementType | int', _as_enum(TidlEnums.ElementType, _U_ll(mv, o + 4)[0]))
 
     @property
     def num_dim(self) -> int:
         """numDim."""
-        return int(self._num(2))
+        if self._ok is not True and not self._fits():
+            return int(self._num(2))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(3))
+        if self._ok is not True and not self._fits():
+            return int(self._num(3))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def min_value(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(4))
+        if self._ok is not True and not self._fits():
+            return int(self._num(4))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def max_value(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(5))
+        if self._ok is not True and not self._fits():
+            return int(self._num(5))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def min_tensor_value(self) -> float:
         """(no doc in the schema)"""
-        return float(self._num(6))
+        if self._ok is not True and not self._fits():
+            return float(self._num(6))
+        mv, o = self._mv, self._off
+        return _U_lf(mv, o + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def max_tensor_value(self) -> float:
         """(no doc in the schema)"""
-        return float(self._num(7))
+        if self._ok is not True and not self._fits():
+            return float(self._num(7))
+        mv, o = self._mv, self._off
+        return _U_lf(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def tensor_scale(self) -> float:
         """tensorScale."""
-        return float(self._num(8))
+        if self._ok is not True and not self._fits():
+            return float(self._num(8))
+        mv, o = self._mv, self._off
+        return _U_lf(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def tensor_zero_point(self) -> int | None:
@@ -498,37 +1227,58 @@ class DataParams(Accessor):
     @property
     def pad_w(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(11))
+        if self._ok is not True and not self._fits():
+            return int(self._num(11))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0))[0]  # type: ignore[no-any-return]
 
     @property
     def pad_h(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(12))
+        if self._ok is not True and not self._fits():
+            return int(self._num(12))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def batch_pad_w(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(13))
+        if self._ok is not True and not self._fits():
+            return int(self._num(13))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def batch_pad_h(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(14))
+        if self._ok is not True and not self._fits():
+            return int(self._num(14))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def num_batch_w(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(15))
+        if self._ok is not True and not self._fits():
+            return int(self._num(15))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def num_batch_h(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(16))
+        if self._ok is not True and not self._fits():
+            return int(self._num(16))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def round_bits(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(17))
+        if self._ok is not True and not self._fits():
+            return int(self._num(17))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def pitch(self) -> NDArray[np.int32]:
@@ -582,6 +1332,7 @@ class Layer(Accessor):
         FieldSpec(name='multi_core_mode', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 92))),
         FieldSpec(name='scratch_mem_required', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 92))),
     )
+    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ('layer_params',)
     _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = (
         FieldSpec(name='layer_params', kind='switch', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), switch_on=('name', 'layer_type'), cases=((1, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='ConvParams', args=(('name', 'gen'),))), (2, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='PoolingParams', args=(('name', 'gen'),))), (5, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='EltwiseParams', args=(('name', 'gen'),))), (6, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='InnerProductParams', args=(('name', 'gen'),))), (7, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='SoftmaxParams', args=(('name', 'gen'),))), (8, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='BatchNormParams')), (11, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='ConvParams', args=(('name', 'gen'),))), (12, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='ConcatParams')), (15, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='CropParams', args=(('name', 'gen'),))), (18, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='ArgMaxParams')), (19, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='DetectOutputParams')), (29, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='DataConvertParams', args=(('name', 'gen'),))), ), pos=('num', 0)),
     )
@@ -728,42 +1479,66 @@ class PoolingParams(Accessor):
     @property
     def num_channels(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(0))
+        if self._ok is not True and not self._fits():
+            return int(self._num(0))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
 
     @property
     def pooling_type(self) -> int:
         """poolingType (max 0, average 1)."""
-        return int(self._num(1))
+        if self._ok is not True and not self._fits():
+            return int(self._num(1))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def kernel_w(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(2))
+        if self._ok is not True and not self._fits():
+            return int(self._num(2))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def kernel_h(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(3))
+        if self._ok is not True and not self._fits():
+            return int(self._num(3))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def stride_w(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(4))
+        if self._ok is not True and not self._fits():
+            return int(self._num(4))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def stride_h(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(5))
+        if self._ok is not True and not self._fits():
+            return int(self._num(5))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def pad_w(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(6))
+        if self._ok is not True and not self._fits():
+            return int(self._num(6))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def pad_h(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(7))
+        if self._ok is not True and not self._fits():
+            return int(self._num(7))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def pad_t(self) -> int | None:
@@ -788,17 +1563,26 @@ class PoolingParams(Accessor):
     @property
     def in_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(12))
+        if self._ok is not True and not self._fits():
+            return int(self._num(12))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0))[0]  # type: ignore[no-any-return]
 
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(13))
+        if self._ok is not True and not self._fits():
+            return int(self._num(13))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def use_ceil(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(14))
+        if self._ok is not True and not self._fits():
+            return int(self._num(14))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def avg_dims(self) -> int | None:
@@ -1136,27 +1920,42 @@ class EltwiseParams(Accessor):
     @property
     def bias(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(0))
+        if self._ok is not True and not self._fits():
+            return int(self._num(0))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
 
     @property
     def num_channels(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(1))
+        if self._ok is not True and not self._fits():
+            return int(self._num(1))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def elt_wise_type(self) -> int:
         """eltWiseType (product 0, sum 1, max 2)."""
-        return int(self._num(2))
+        if self._ok is not True and not self._fits():
+            return int(self._num(2))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def num_in_data(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(3))
+        if self._ok is not True and not self._fits():
+            return int(self._num(3))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def bias_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(4))
+        if self._ok is not True and not self._fits():
+            return int(self._num(4))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def in_data_q(self) -> NDArray[np.int32]:
@@ -1166,27 +1965,42 @@ class EltwiseParams(Accessor):
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(6))
+        if self._ok is not True and not self._fits():
+            return int(self._num(6))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4))[0]  # type: ignore[no-any-return]
 
     @property
     def mma_scale(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(7))
+        if self._ok is not True and not self._fits():
+            return int(self._num(7))
+        mv, o = self._mv, self._off
+        return _U_lB(mv, o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def mma_shift(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(8))
+        if self._ok is not True and not self._fits():
+            return int(self._num(8))
+        mv, o = self._mv, self._off
+        return _U_lB(mv, o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4 + 1)[0]  # type: ignore[no-any-return]
 
     @property
     def align_pad(self) -> NDArray[np.uint8]:
         """(no doc in the schema)"""
-        return self._array(9)
+        if self._ok is not True and not self._fits():
+            return self._array(9)
+        o = self._off
+        return self._u8[o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4 + 1 + 1:o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4 + 1 + 1 + 2]
 
     @property
     def bias_term(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(10))
+        if self._ok is not True and not self._fits():
+            return int(self._num(10))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4 + 1 + 1 + 2)[0]  # type: ignore[no-any-return]
 
     @property
     def is_broadcast(self) -> int | None:
@@ -1243,12 +2057,18 @@ class InnerProductParams(Accessor):
     @property
     def weights(self) -> int:
         """weights. File offset of the weights."""
-        return int(self._num(0))
+        if self._ok is not True and not self._fits():
+            return int(self._num(0))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
 
     @property
     def bias(self) -> int:
         """bias. File offset of the biases."""
-        return int(self._num(1))
+        if self._ok is not True and not self._fits():
+            return int(self._num(1))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def weight_scales(self) -> int | None:
@@ -1288,7 +2108,10 @@ class InnerProductParams(Accessor):
     @property
     def activation_type(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(9))
+        if self._ok is not True and not self._fits():
+            return int(self._num(9))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0))[0]  # type: ignore[no-any-return]
 
     @property
     def num_in_nodes(self) -> int | None:
@@ -1328,47 +2151,74 @@ class InnerProductParams(Accessor):
     @property
     def weights_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(17))
+        if self._ok is not True and not self._fits():
+            return int(self._num(17))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0))[0]  # type: ignore[no-any-return]
 
     @property
     def weight_scale(self) -> float:
         """(no doc in the schema)"""
-        return float(self._num(18))
+        if self._ok is not True and not self._fits():
+            return float(self._num(18))
+        mv, o = self._mv, self._off
+        return _U_lf(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def bias_scale(self) -> float:
         """(no doc in the schema)"""
-        return float(self._num(19))
+        if self._ok is not True and not self._fits():
+            return float(self._num(19))
+        mv, o = self._mv, self._off
+        return _U_lf(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def zero_weight_value(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(20))
+        if self._ok is not True and not self._fits():
+            return int(self._num(20))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def bias_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(21))
+        if self._ok is not True and not self._fits():
+            return int(self._num(21))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def in_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(22))
+        if self._ok is not True and not self._fits():
+            return int(self._num(22))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(23))
+        if self._ok is not True and not self._fits():
+            return int(self._num(23))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def inter_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(24))
+        if self._ok is not True and not self._fits():
+            return int(self._num(24))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def bias_b(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(25))
+        if self._ok is not True and not self._fits():
+            return int(self._num(25))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def is_bias(self) -> int | None:
@@ -1415,17 +2265,26 @@ class SoftmaxParams(Accessor):
     @property
     def num_channels(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(0))
+        if self._ok is not True and not self._fits():
+            return int(self._num(0))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
 
     @property
     def in_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(1))
+        if self._ok is not True and not self._fits():
+            return int(self._num(1))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(2))
+        if self._ok is not True and not self._fits():
+            return int(self._num(2))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def axis(self) -> int | None:
@@ -1559,27 +2418,42 @@ class CropParams(Accessor):
     @property
     def num_channels(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(0))
+        if self._ok is not True and not self._fits():
+            return int(self._num(0))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
 
     @property
     def in_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(1))
+        if self._ok is not True and not self._fits():
+            return int(self._num(1))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(2))
+        if self._ok is not True and not self._fits():
+            return int(self._num(2))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def offset_w(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(3))
+        if self._ok is not True and not self._fits():
+            return int(self._num(3))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def offset_h(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(4))
+        if self._ok is not True and not self._fits():
+            return int(self._num(4))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
 
     @property
     def multi_core_mode(self) -> int | None:
@@ -1641,12 +2515,18 @@ class DataConvertParams(Accessor):
     @property
     def type(self) -> int:
         """type (TIDL_DC_TYPE_INPUT 0, OUTPUT 1, INTERMEDIATE 2)."""
-        return int(self._num(0))
+        if self._ok is not True and not self._fits():
+            return int(self._num(0))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
 
     @property
     def layout(self) -> TidlEnums.Layout | int:
         """(no doc in the schema)"""
-        return cast('TidlEnums.Layout | int', self._enum(1, TidlEnums.Layout))
+        if self._ok is not True and not self._fits():
+            return cast('TidlEnums.Layout | int', self._enum(1, TidlEnums.Layout))
+        mv, o = self._mv, self._off
+        return cast('TidlEnums.Layout | int', _as_enum(TidlEnums.Layout, _U_ll(mv, o + 4)[0]))
 
     @property
     def out_layout(self) -> TidlEnums.Layout | int | None:
@@ -1656,12 +2536,18 @@ class DataConvertParams(Accessor):
     @property
     def in_zero_point(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(3))
+        if self._ok is not True and not self._fits():
+            return int(self._num(3))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0))[0]  # type: ignore[no-any-return]
 
     @property
     def out_zero_point(self) -> int:
         """(no doc in the schema)"""
-        return int(self._num(4))
+        if self._ok is not True and not self._fits():
+            return int(self._num(4))
+        mv, o = self._mv, self._off
+        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + 4)[0]  # type: ignore[no-any-return]
 
 
 class DetectOutputParams(Accessor):
@@ -1847,7 +2733,23 @@ class DetectOutputParams(Accessor):
 from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
 
 TidlNetJ7._ENUMS = {'tidl_enums::inference_mode': TidlEnums.InferenceMode}
+ActParams._SCAN = _scan_ActParams
+ActParams._SCAN_ALL = _scan_all_ActParams
+DataParams._SCAN = _scan_DataParams
+DataParams._SCAN_ALL = _scan_all_DataParams
 DataParams._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType}
+PoolingParams._SCAN = _scan_PoolingParams
+PoolingParams._SCAN_ALL = _scan_all_PoolingParams
+EltwiseParams._SCAN = _scan_EltwiseParams
+EltwiseParams._SCAN_ALL = _scan_all_EltwiseParams
+InnerProductParams._SCAN = _scan_InnerProductParams
+InnerProductParams._SCAN_ALL = _scan_all_InnerProductParams
+SoftmaxParams._SCAN = _scan_SoftmaxParams
+SoftmaxParams._SCAN_ALL = _scan_all_SoftmaxParams
+CropParams._SCAN = _scan_CropParams
+CropParams._SCAN_ALL = _scan_all_CropParams
+DataConvertParams._SCAN = _scan_DataConvertParams
+DataConvertParams._SCAN_ALL = _scan_all_DataConvertParams
 DataConvertParams._ENUMS = {'tidl_enums::layout': TidlEnums.Layout}
 
 __all__ = ['TidlNetJ7', 'CalibParams', 'SysMemHandle', 'ActParams', 'DataParams', 'Layer', 'PoolingParams', 'ConvParams', 'EltwiseParams', 'InnerProductParams', 'SoftmaxParams', 'BatchNormParams', 'ConcatParams', 'CropParams', 'ArgMaxParams', 'DataConvertParams', 'DetectOutputParams']

@@ -1,0 +1,173 @@
+"""The whole value tree of a record read with a user's schema: what `inspect --schema` prints.
+
+JSON (`json_tree`): the root object, its seq fields in order, then its instances; each key the
+field's id. Integers, floats and booleans are JSON numbers and booleans (a float that is not a
+number is the string "NaN", "Infinity" or "-Infinity": the output stays strict JSON); text
+(`str`, `strz`) a string; raw bytes a lowercase hex string; an enum value its member's name (a
+number no member has stays that number); a record an object; a repeat a list; a field whose `if`
+is false `null`. `_io`, `_root`, `_parent` and params are not printed. An instance that cannot be
+read is left out, and its path is returned so that the caller names it (on stderr); so is an
+instance whose record is one the tree is already inside (a value that points back up).
+
+Text (`text_rows`): one row per field, nested records expanded, as `binparse inspect` prints a
+registered format's fields (path, offset, type, value), instances after the seq fields.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import IntEnum
+from keyword import iskeyword
+from typing import Any
+
+import numpy as np
+
+from .errors import BinparseError
+from .runtime import Accessor, FieldSpec, RecordArray, StrArray
+from .runtime.sequences import ItemArray
+from .runtime.specs import ABSENT
+
+MAX_DEPTH = 200
+
+
+def _attr(acc: Accessor, name: str) -> Any:
+    return getattr(acc, name + "_" if iskeyword(name) else name)
+
+
+def value_names(acc: Accessor) -> list[str]:
+    """The value instances of `acc`'s class (instances that are not read from a position)."""
+    cls = type(acc)
+    positioned = {s.name for s in cls._INSTANCES}
+    return [n for n in cls._INSTANCE_ORDER if n not in positioned]
+
+
+def _number(v: float) -> Any:
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    return v
+
+
+def _enum_of(acc: Accessor, spec: FieldSpec | None) -> type[IntEnum] | None:
+    if spec is None or spec.enum is None:
+        return None
+    return type(acc)._ENUMS.get(spec.enum)
+
+
+def plain(v: Any, acc: Accessor, spec: FieldSpec | None, stack: list[Any], skipped: list[str], path: str) -> Any:
+    """`v` (a value `acc` gave for `spec`) as JSON-ready data."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, IntEnum):
+        return v.name
+    if isinstance(v, (int, np.integer)):
+        enum = _enum_of(acc, spec)
+        if enum is not None and int(v) in enum._value2member_map_:
+            return enum(int(v)).name
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return _number(float(v))
+    if isinstance(v, Accessor):
+        return record(v, stack, skipped, path)
+    if isinstance(v, np.ndarray):
+        if v.dtype == np.uint8 and spec is not None and spec.kind in ("bytes", "contents", "switch", "user"):
+            return v.tobytes().hex() if v.ndim == 1 else [r.tobytes().hex() for r in v]
+        return [plain(x, acc, spec, stack, skipped, path) for x in v.tolist()]
+    if isinstance(v, (StrArray, RecordArray, ItemArray, list, tuple)):
+        return [plain(x, acc, spec, stack, skipped, f"{path}[{k}]") for k, x in enumerate(v)]
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    return None  # a stream (`_io`) or anything else that is no value of the file
+
+
+def record(acc: Accessor, stack: list[Any] | None = None, skipped: list[str] | None = None,
+           path: str = "") -> dict[str, Any]:
+    """A record as a JSON object: seq fields, then pos and value instances."""
+    stack = [] if stack is None else stack
+    skipped = [] if skipped is None else skipped
+    path = path or acc._path
+    stack.append(acc)
+    try:
+        out: dict[str, Any] = {}
+        for spec in type(acc)._FIELDS:
+            out[spec.name] = plain(_attr(acc, spec.name), acc, spec, stack, skipped, f"{path}.{spec.name}")
+        positioned = {s.name: s for s in type(acc)._INSTANCES}
+        for name in type(acc)._INSTANCE_ORDER:
+            _instance(acc, name, positioned.get(name), out, stack, skipped, path)
+        return out
+    finally:
+        stack.pop()
+
+
+def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, Any], stack: list[Any],
+              skipped: list[str], path: str) -> None:
+    where = f"{path}.{name}"
+    try:
+        v = _attr(acc, name)
+    except BinparseError as exc:
+        skipped.append(f"{where}: {exc.describe(acc._file)}")
+        return
+    if isinstance(v, Accessor) and (any(v is s for s in stack) or len(stack) > MAX_DEPTH):
+        skipped.append(f"{where}: a record the tree is already inside (not printed again)")
+        return
+    try:
+        out[name] = plain(v, acc, spec, stack, skipped, where)
+    except BinparseError as exc:
+        skipped.append(f"{where}: {exc.describe(acc._file)}")
+
+
+def json_tree(acc: Accessor) -> tuple[dict[str, Any], list[str]]:
+    """The root's JSON object and the instances left out (path: why)."""
+    skipped: list[str] = []
+    return record(acc, [], skipped), skipped
+
+
+def text_rows(acc: Accessor, prefix: str = "", depth: int = 0) -> list[tuple[str, str, str, str]]:
+    """(path, offset, type, value) of every field and instance, nested records expanded."""
+    from .render import type_text, value_text
+    out: list[tuple[str, str, str, str]] = []
+    cls = type(acc)
+    for i, spec in enumerate(cls._FIELDS + cls._INSTANCES):
+        name = prefix + spec.name
+        try:
+            off, count, size = acc._loc(i)
+            if size == ABSENT:
+                out.append((name, str(off), type_text(spec, None, None), "null (if is false)"))
+                continue
+            v = _attr(acc, spec.name)
+        except BinparseError as exc:
+            out.append((name, "", type_text(spec, None, None), f"not read: {exc.message}"))
+            continue
+        _rows_of(out, name, str(off), type_text(spec, count, size), v, spec, depth)
+    for vname in value_names(acc):
+        try:
+            v = _attr(acc, vname)
+        except BinparseError as exc:
+            out.append((prefix + vname, "", "value", f"not read: {exc.message}"))
+            continue
+        if isinstance(v, Accessor):
+            out.append((prefix + vname, str(v._off), "value", f"the record at {v._path}"))
+        else:
+            out.append((prefix + vname, "", "value", value_text(v)))
+    return out
+
+
+def _rows_of(out: list[tuple[str, str, str, str]], name: str, off: str, typ: str, v: Any,
+             spec: FieldSpec, depth: int) -> None:
+    from .render import value_text
+    if isinstance(v, Accessor) and depth < MAX_DEPTH:
+        out.append((name, off, typ, ""))
+        out.extend(text_rows(v, name + ".", depth + 1))
+    elif isinstance(v, (RecordArray, ItemArray)) and depth < MAX_DEPTH:
+        out.append((name, off, typ, f"{len(v)} elements"))
+        for k, item in enumerate(v):
+            if isinstance(item, Accessor):
+                out.extend(text_rows(item, f"{name}[{k}].", depth + 1))
+            else:
+                out.append((f"{name}[{k}]", "", "", value_text(item)))
+    else:
+        out.append((name, off, typ, value_text(v, spec=spec)))
+
+
+__all__ = ["json_tree", "plain", "record", "text_rows", "value_names"]
