@@ -104,7 +104,7 @@ def compile(path: str | os.PathLike[str], import_path: Sequence[str | os.PathLik
     main = Path(path).resolve()
     dirs = [Path(d).resolve() for d in import_path]
     key = hashlib.sha256(("\0".join([str(main), *map(str, dirs)])).encode()).hexdigest()[:24]
-    hit = _MEMO.get(key)
+    hit = _MEMO.get(f"{cache_root()}/{key}")
     if hit is not None and hit[0] == _deps_digest(hit[1]):
         return hit[2]  # type: ignore[no-any-return]
     folder = cache_root() / key
@@ -112,7 +112,7 @@ def compile(path: str | os.PathLike[str], import_path: Sequence[str | os.PathLik
     if compiled is None:
         compiled = _build(main, dirs, folder)
     deps = _read_manifest(folder) or [main]
-    _MEMO[key] = (_deps_digest(deps), deps, compiled)
+    _MEMO[f"{cache_root()}/{key}"] = (_deps_digest(deps), deps, compiled)
     return compiled
 
 

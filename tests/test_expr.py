@@ -47,3 +47,40 @@ def test_names_and_python_rendering() -> None:
 def test_bad_expressions(text: str) -> None:
     with pytest.raises(ex.ExprError):
         ex.parse(text)
+
+
+# One check per level of Kaitai's precedence (Expressions.scala), loosest first: each expression reads
+# differently if that level were ranked the other way round (the value that order would give in brackets).
+@pytest.mark.parametrize("text,value", [
+    ("true or false ? 1 : 2", 1),            # ?: below or                  ((true or false) ? 1 : 2)
+    ("true or false and false", True),       # or below and                 (False if or bound tighter)
+    ("not false and false", False),          # and below not                (True if not took `false and false`)
+    ("not 1 == 2", True),                    # not below comparisons        (not 1 is False; False == 2 is False)
+    ("1 | 2 == 3", True),                    # comparisons below |          (1 | (2 == 3) is 1, as in C)
+    ("1 | 2 ^ 3", 1),                        # | below ^                    ((1 | 2) ^ 3 is 0)
+    ("6 ^ 3 & 5", 7),                        # ^ below &                    ((6 ^ 3) & 5 is 5)
+    ("12 & 3 << 2", 12),                     # & below << >>                ((12 & 3) << 2 is 0)
+    ("1 << 2 + 1", 8),                       # << >> below + -              ((1 << 2) + 1 is 5)
+    ("2 + 3 * 4", 14),                       # + - below * / %              (20)
+    ("-3 % 2", 1),                           # * / % below unary minus      (-(3 % 2) is -1)
+    ("-[1, 2, 3].size", -3),                 # unary below postfix          (size of -[...] is no value)
+    ("8 - 3 - 2", 3), ("16 / 4 / 2", 2),     # left-associative             (7, 8)
+    ("a & 2 != 0", True),                    # the flag test C reads as a & (2 != 0)
+])
+def test_precedence_level_by_level(text: str, value: Any) -> None:
+    assert ex.evaluate(ex.parse(text), Scope()) == value
+
+
+def test_comparisons_do_not_chain() -> None:
+    with pytest.raises(ex.ExprError, match="do not chain"):
+        ex.parse("1 < 2 < 3")
+
+
+@pytest.mark.parametrize("text,value", [
+    ('"a\\tb"', "a\tb"), ("'a\\tb'", "a\\tb"), ('"\\101\\u0042"', "AB"), ('"ab" "cd"', "abcd"),
+    ("[0x41, 66].to_s('ASCII')", "AB"), ('"abc".substring(1, 3).reverse', "cb"), ('"7f".to_i(16)', 127),
+    ("2.9.to_i + -2.9.to_i", 0), ("12.to_s + 'x'", "12x"), ("b[0] + b.last + b.size", 9), ('f"n={a + 1}"', "n=4"),
+    ("[1, 2] == [1, 2]", True), ("[300, 2].size", 2), ("4.", 4.0), (".5 * 2", 1.0),
+])
+def test_literals_and_methods(text: str, value: Any) -> None:
+    assert ex.evaluate(ex.parse(text), Scope()) == value

@@ -1,7 +1,9 @@
 """construct backend: schema model → construct objects that parse and build.
 
-Any type of the subset works here, fixed-size or not (counts over earlier fields, switch-on,
-pos instances, params). `build` is how binparse makes fixtures from values. Constant sizes and
+Types of numbers, strings, byte arrays, records, switches and counted repeats work here, fixed-size
+or not (counts over earlier fields, switch-on, pos instances, params); what it cannot parse and build
+the way Kaitai reads it (bit-sized integers, terminators, size-eos, process, eos and until repeats,
+io instances) is a `SchemaError` naming the feature. `build` is how binparse makes fixtures from values. Constant sizes and
 counts become plain integers, so schemas without data-dependent sizes also `compile()`.
 """
 

@@ -1,0 +1,247 @@
+"""A user's own .ksy: binparse.compile, open(schema=), inspect/view/fixture --schema, generate -o,
+the cache, refusals, and the compiled readers of linear records (their values, views and errors)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import binparse
+from binparse.cli import main
+from binparse.errors import FormatError, SchemaError
+
+REPO = Path(__file__).resolve().parents[1]
+WAV = REPO / "docs" / "ksy" / "wav.ksy"
+SAMPLES = [0, 5657, 8000, 5657, 0, -5657, -8000, -5657]
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BINPARSE_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def tone(tmp_path: Path) -> Path:
+    p = tmp_path / "tone.wav"
+    with wave.open(str(p), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(8000)
+        w.writeframes(struct.pack("<8h", *SAMPLES))
+    return p
+
+
+def schema(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / f"{name}.ksy"
+    p.write_text(text)
+    return p
+
+
+def test_compile_reads_a_wav_with_imported_types_and_zero_copy(tone: Path) -> None:
+    wav = binparse.compile(WAV)
+    t = wav.parse(tone)
+    fmt, data = t.chunks[0].body, t.chunks[1].body
+    assert (t.riff_size, len(t.chunks), t.chunks[0].header.tag, t.chunks[1].header.size) == (52, 2, "fmt ", 16)
+    assert (fmt.codec.name, int(fmt.codec), fmt.channels, fmt.sample_rate, fmt.byte_rate) == ("pcm", 1, 1, 8000, 16000)
+    assert type(t.chunks[0].header).__name__ == "RiffChunk" and t.chunks[0].header.padded_size == 16
+    assert t.chunks[0].header._parent is None  # a type of another schema: no parent, as in Kaitai
+    assert data.values.tolist() == SAMPLES and data.values.dtype == np.int16
+    buf = bytearray(tone.read_bytes())
+    values = wav.parse(buf).chunks[1].body.values
+    assert np.shares_memory(values, np.frombuffer(buf, np.uint8))
+    buf[44:46] = struct.pack("<h", 1234)  # a write through the buffer shows in the view
+    assert values[0] == 1234
+    assert binparse.open(tone, schema=WAV).chunks[1].body.values.tolist() == SAMPLES
+
+
+def test_a_second_process_only_imports_the_compiled_schema(tone: Path, cache: Path) -> None:
+    binparse.compile(WAV)  # fills the cache
+    code = (f"import sys, binparse; r = binparse.compile({str(WAV)!r}).parse({str(tone)!r}); "
+            "print(r.chunks[0].body.sample_rate, 'yaml' in sys.modules, 'binparse.schema.load' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "BINPARSE_CACHE": str(cache), "PYTHONPATH": str(REPO)}, check=True)
+    assert run.stdout.split() == ["8000", "False", "False"]  # no schema read: the generated module imported
+    assert "manifest.txt" in [p.name for p in next(cache.iterdir()).iterdir()]
+
+
+def test_the_cache_follows_the_schemas_content(tmp_path: Path) -> None:
+    p = schema(tmp_path, "one", "meta: {id: one}\nseq:\n  - {id: a, type: u1}\n")
+    assert binparse.compile(p).parse(b"\x07\x09").a == 7
+    p.write_text("meta: {id: one}\nseq:\n  - {id: z, type: u1}\n  - {id: a, type: u1}\n")
+    assert binparse.compile(p).parse(b"\x07\x09").a == 9
+
+
+def test_generate_writes_a_package_whose_modules_import_each_other(tmp_path: Path, tone: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "wavpkg"
+    assert main(["generate", str(WAV), "-o", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["__init__.py", "riff_chunk.py", "wav.py"]
+    assert "from .riff_chunk import RiffChunk" in (out / "wav.py").read_text()
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import wavpkg.wav as w; "
+            f"print(w.Wav.from_buffer(open({str(tone)!r}, 'rb').read()).chunks[1].body.values.tolist())")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    assert json.loads(run.stdout) == SAMPLES
+    assert main(["generate", str(WAV), "-o", str(out)]) == 0
+    assert capsys.readouterr().out.endswith("is up to date\n")
+
+
+JSON_SCHEMA = """meta: {id: shapes, endian: le, encoding: UTF-8}
+params:
+  - {id: extra, type: u1}
+seq:
+  - {id: kind, type: u1, enum: kind}
+  - {id: other, type: u1, enum: kind}
+  - {id: scale, type: f4}
+  - {id: name, type: strz}
+  - {id: raw, size: 2}
+  - {id: flags, type: b3}
+  - {id: on, type: b1}
+  - {id: missing, type: u2, if: kind == kind::circle}
+  - {id: items, type: item, repeat: expr, repeat-expr: 2}
+instances:
+  bad:
+    pos: 1000
+    type: u4
+  doubled:
+    value: items[1].v * 2
+types:
+  item:
+    seq:
+      - {id: v, type: u2}
+enums:
+  kind:
+    1: square
+    2: circle
+"""
+
+
+def test_inspect_json_is_the_whole_tree_as_the_issue_says(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = schema(tmp_path, "shapes", JSON_SCHEMA)
+    data = tmp_path / "shapes.bin"
+    data.write_bytes(bytes([1, 9]) + struct.pack("<f", math.nan) + b"hi\0" + b"\xab\xcd" + bytes([0b10110000])
+                     + struct.pack("<HH", 7, 21))
+    # the root takes a param: the Python API passes it, inspect reads a root without params
+    with pytest.raises(binparse.BinparseError, match="takes params"):
+        binparse.open(data, schema=p)
+    p.write_text(JSON_SCHEMA.replace("params:\n  - {id: extra, type: u1}\n", ""))
+    assert main(["inspect", str(data), "--schema", str(p), "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"kind": "square", "other": 9, "scale": "NaN", "name": "hi", "raw": "abcd",
+                               "flags": 5, "on": True, "missing": None, "items": [{"v": 7}, {"v": 21}],
+                               "doubled": 42}
+    assert "shapes.bad" in err and "instance position outside the data" in err
+
+
+def test_inspect_text_names_every_field(tone: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", str(tone), "--schema", str(WAV)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("tone.wav: wav (" + str(WAV) + "), 60 bytes")
+    assert "chunks[0].body.codec              20      u2 enum codec  pcm (1)" in lines
+    assert any(line.startswith("chunks[1].body.values") and line.endswith(str(SAMPLES)) for line in lines)
+
+
+def test_view_writes_an_array_field(tone: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "v.npy"
+    assert main(["view", str(tone), "--schema", str(WAV), "--tensor", "chunks[1].body.values", "--npy", str(out)]) == 0
+    assert np.load(out).tolist() == SAMPLES
+
+
+def test_fixture_builds_bytes_from_values_and_refuses_what_it_cannot_build(tmp_path: Path) -> None:
+    p = schema(tmp_path, "hdr", "meta: {id: hdr, endian: be}\nseq:\n  - {id: magic, contents: [0xca, 0xfe]}\n"
+               "  - {id: n, type: u2}\n  - {id: items, type: u1, repeat: expr, repeat-expr: n}\n")
+    values = tmp_path / "v.yaml"
+    values.write_text("n: 3\nitems: [1, 2, 3]\n")
+    out = tmp_path / "out.bin"
+    assert main(["fixture", str(values), "--schema", str(p), "-o", str(out)]) == 0
+    assert out.read_bytes() == b"\xca\xfe\x00\x03\x01\x02\x03"
+    bits = schema(tmp_path, "bits", "meta: {id: bits}\nseq:\n  - {id: a, type: b3}\n")
+    assert main(["fixture", str(values), "--schema", str(bits), "-o", str(out)]) == 2
+
+
+def test_refusals_name_file_line_key_and_feature(tmp_path: Path) -> None:
+    p = schema(tmp_path, "fx", "meta: {id: fx}\nseq:\n  - id: a\n    size: 4\n    process: my_fx(3)\n")
+    with pytest.raises(SchemaError) as e:
+        binparse.compile(p)
+    assert (e.value.line, e.value.key) == (5, "process") and "custom routine" in str(e.value)
+    q = schema(tmp_path, "attr", "meta: {id: attr}\nseq:\n  - {id: a, type: t}\ninstances:\n  x: {value: a.nope}\n"
+               "types:\n  t:\n    seq:\n      - {id: b, type: u1}\n")
+    with pytest.raises(SchemaError, match="type 'attr::t' has no field, instance or param 'nope'") as e2:
+        binparse.compile(q)
+    assert e2.value.line == 5
+
+
+def test_a_flag_test_reads_as_kaitai_reads_it(tmp_path: Path) -> None:
+    p = schema(tmp_path, "flags", "meta: {id: flags}\nseq:\n  - {id: flags, type: u1}\ninstances:\n"
+               "  is_encrypted: {value: flags & 2 != 0}\n")
+    assert [binparse.compile(p).parse(bytes([f])).is_encrypted for f in (0, 1, 2, 3)] == [False, False, True, True]
+
+
+LOG = """meta: {id: log, endian: le}
+seq:
+  - {id: records, type: record, repeat: eos}
+types:
+  record:
+    seq:
+      - {id: kind, type: u1}
+      - {id: len, type: u2}
+      - {id: body, size: len}
+      - {id: crc, type: u4}
+"""
+
+
+def log_bytes(n: int) -> bytes:
+    return b"".join(struct.pack("<BH", k, k % 5) + bytes(range(k % 5)) + struct.pack("<I", 1000 + k) for k in range(n))
+
+
+def test_linear_records_are_indexed_once_and_read_at_their_places(tmp_path: Path) -> None:
+    log = binparse.compile(schema(tmp_path, "log", LOG))
+    assert log.root_class._FIELDS[0].kind == "user" and getattr(log.module.Record, "_SCAN") is not None
+    data = bytearray(log_bytes(50))
+    recs = log.parse(data).records
+    walked = [(r.kind, r.len, r.body.tolist(), r.crc) for r in recs]
+    assert walked == [(k, k % 5, list(range(k % 5)), 1000 + k) for k in range(50)]
+    assert [(recs[k].kind, recs[k].crc) for k in (0, 49, -1)] == [(0, 1000), (49, 1049), (49, 1049)]
+    r = recs[3]
+    assert np.shares_memory(r.body, np.frombuffer(data, np.uint8)) and r.nbytes == 10 and r.path == "log.records[3]"
+    assert r._num(3) == r.crc == 1003  # the interpreter's reading agrees with the compiled one
+
+
+def test_a_truncated_linear_record_fails_naming_its_field(tmp_path: Path) -> None:
+    log = binparse.compile(schema(tmp_path, "log", LOG))
+    data = log_bytes(4)[:-2]  # the last crc cut short
+    recs = log.parse(data)
+    with pytest.raises(FormatError) as e:
+        recs.records
+    assert e.value.path == "log.records[3].crc" and e.value.offset == 30  # 7 + 8 + 9 bytes of records, then 3 + 3
+    assert "expected 4 bytes (1 x 4), found 2 bytes left" in str(e.value)
+    one = log.module.Record.from_buffer(data, 24)
+    assert (one.kind, one.len) == (3, 3)  # the fields that are there read, the interpreter's way
+    with pytest.raises(FormatError, match="record.crc"):
+        one.crc
+
+
+def test_huge_counts_of_empty_records_are_refused(tmp_path: Path) -> None:
+    p = schema(tmp_path, "empties", "meta: {id: empties, endian: le}\nseq:\n  - {id: n, type: u4}\n"
+               "  - {id: items, type: empty, repeat: expr, repeat-expr: n}\ntypes:\n  empty: {}\n")
+    with pytest.raises(FormatError, match="larger than the data could describe"):
+        binparse.compile(p).parse(struct.pack("<I", 0xFFFFFFFF)).items
+
+
+def test_errors_in_value_instances_are_binparse_errors(tmp_path: Path) -> None:
+    p = schema(tmp_path, "conv", "meta: {id: conv}\nseq:\n  - {id: s, type: str, size: 3, encoding: ASCII}\n"
+               "instances:\n  n: {value: s.to_i}\n")
+    with pytest.raises(FormatError) as e:
+        binparse.compile(p).parse(b"12x").n
+    assert e.value.path == "conv.n" and getattr(e.value, "kaitai") == "ConversionError"
+
