@@ -169,7 +169,10 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
     readable = [r for r in reports if not r.error]  # the checks see what could be read (they name the rest's absence)
     for check in checks():
         try:
-            findings.extend(check(readable, folder))
+            found = check(readable, folder)
+            findings.extend(found)
+            # a check that could not verify a file says "not verified: ..." about it: the headline says so too
+            not_verified += [f.files[0] for f in found if f.text.startswith("not verified: ") and f.files]
         except Exception as exc:  # one failing check must not hide the others' findings
             findings.append(Finding("problem", f"the {check.__module__} check failed ({type(exc).__name__}: {exc}); "
                                                "please report it"))

@@ -15,7 +15,7 @@ def repair(source: Any, out: Any = None, *, key: str | bytes | None = None) -> b
 
 
 def to_onnx(source: Any, *, model: str | None = None, key: str | bytes | None = None, all_outputs: bool = False,
-            rounding: str = "half-even") -> Any:
+            rounding: str = "auto") -> Any:
     """The `onnx.ModelProto` of an .espdl model (a path, an opened file or model; `model` names one of a
     pack, `key` decrypts): computes what the chip computes (docs/espdl-onnx.md)."""
     from .formats.espdl.onnx.api import export
@@ -23,7 +23,7 @@ def to_onnx(source: Any, *, model: str | None = None, key: str | bytes | None = 
 
 
 def check_onnx(source: Any, *, model: str | None = None, key: str | bytes | None = None,
-               rounding: str = "half-even") -> Any:
+               rounding: str = "auto") -> Any:
     """Each model's ONNX export run in onnxruntime on its own test inputs, against its test outputs."""
     from .formats.espdl.onnx.api import check
     return check(source, model=model, key=key, rounding=rounding)

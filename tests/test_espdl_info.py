@@ -163,7 +163,9 @@ def test_fixture_printouts_round_trip(tmp_path: Path) -> None:
         shutil.copy(MODELS / f"{stem}.info", tmp_path)
         shutil.copy(MODELS / f"{stem}.espdl", tmp_path)
     doc = doctor(tmp_path)
-    assert doc["status"] == "ok"
+    # conv_s8_blocks is a layout fixture, not a runnable net (its Gemm's dims do not chain): its test values
+    # cannot be checked in ONNX, which the doctor says (issue 38), while its printout agrees with it
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["conv_s8_blocks.espdl"]
     assert [t for t in findings(doc, "ok") if ".info agrees" in t] == [
         "conv_s8_blocks.info agrees with conv_s8_blocks.espdl: graph 'conv_s8_blocks', 8 nodes (ops, tensors, "
         "attributes), 9 initializers (dtype, dims, exponents, layout, values), 2 tensor exponents, 2 test values",

@@ -64,8 +64,9 @@ FAMILY = Family(
                "the AES-128 key (32 hex digits) of encrypted .espdl models", {"metavar": "HEX", "type": key_text}),
         Option(("--model",), ("export", "compare"), "the model of a pack (PDL1/PDL2/PDL3) to export",
                {"metavar": "NAME"}),
-        Option(("--rounding",), ("export", "compare"), "the export's rounding: half-even (default: esp-ppq's test "
-               "values, the ESP32-P4) or half-up (what an ESP32-S3 computes)", {"choices": ("half-even", "half-up")}),
+        Option(("--rounding",), ("export", "compare"), "the export's rounding: auto (default: chosen per model from "
+               "its test values, its .json record or its layouts, and said), half-even (ESP32-P4) or half-up "
+               "(ESP32-S3 and C)", {"choices": ("auto", "half-even", "half-up")}),
         Option(("--shape",), _LAYOUT, "with --espdl: the tensor's H,W,C", {"metavar": "H,W,C"}),
         Option(("--padding",), _LAYOUT, "with --espdl: padding rows and columns T,B,L,R", {"metavar": "T,B,L,R"}),
         Option(("--concat",), _LAYOUT, "with --espdl: the channel counts of tensors concatenated in one buffer",

@@ -95,7 +95,8 @@ class EspdlModel:
         t = g.by_name.get(name)
         if t is not None:
             inferred = self.inferred_layouts.get(t.name, "") if t.role == "initializer" and not t.layout else ""
-            lay = WeightLayout.of(t.layout or inferred or None, t.dims, g.depthwise(t.name)) \
+            lay = WeightLayout.of(t.layout or inferred or None, t.dims, g.depthwise(t.name), tensor=t.name,
+                                  file=self.file, matmul=g.matmul_weight(t.name)) \
                 if t.role == "initializer" else WeightLayout.of(None, t.dims)
             meant = g.narrow_by_table.get(t.path, ())
             return ModelTensor(t, lay, self.payload, self.file, self.payload_offset, bool(inferred), meant)
@@ -218,8 +219,11 @@ class EspdlFile(EspdlContainer):
         proto = export(self, model=getattr(options, "model", None), all_outputs=bool(getattr(options, "all_outputs", False)),
                        rounding=rounding)
         data: bytes = proto.SerializeToString()
+        props = {p.key: p.value for p in proto.metadata_props}
+        used = props.get("binparse.rounding", rounding)
+        why = f" (chosen from: {props['binparse.rounding_source']})" if rounding == "auto" else ""
         return data, (f"ONNX opset {proto.opset_import[0].version}, {len(proto.graph.node)} nodes, "
-                      f"{len(proto.graph.input)} input(s), {len(proto.graph.output)} output(s), rounding {rounding}")
+                      f"{len(proto.graph.input)} input(s), {len(proto.graph.output)} output(s), rounding {used}{why}")
 
     def check_export(self, options: Any) -> Any:
         """The `Exportable` protocol: each model's export run on its own test inputs (`onnx.verify`)."""

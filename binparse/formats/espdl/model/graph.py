@@ -281,6 +281,15 @@ class Graph:
         """True when `name` is the weight of a Conv whose group equals its channels (group > 1)."""
         return name in self._depthwise
 
+    def matmul_weight(self, name: str) -> bool:
+        """True when `name` is the second input of a MatMul: esp-ppq lays it out as a matrix [..., C, N]
+        whatever its rank (`ResetParamLayoutPattern`, MatMul)."""
+        return name in self._matmul_weights
+
+    @cached_property
+    def _matmul_weights(self) -> set[str]:
+        return {n.inputs[1] for n in self.nodes if n.op_type == "MatMul" and len(n.inputs) > 1}
+
     @cached_property
     def _depthwise(self) -> set[str]:
         """The weights whose first Conv has group > 1 (one pass over the nodes, not one per weight)."""

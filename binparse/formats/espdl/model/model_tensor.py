@@ -74,13 +74,18 @@ class ModelTensor:
             raise LayoutError(f"{self.info.name!r} ({lay.name or 'no layout'}) has no blocks", file=self.file,
                               path=self.info.path, hint="use logical_view()")
         b, flat = lay.block, self.stored().reshape(-1)
+        if lay.matrix:  # (..., N//b, b, C): element [..., k, lane, c] = logical[..., k·b + lane, c]
+            c, n = lay.dims[-2], lay.dims[-1]
+            nb = n // b
+            m = flat.reshape(lay.batch, n * c)[:, :nb * b * c].reshape(*lay.dims[:-2], nb, c, b)
+            return np.moveaxis(m, -1, -2)
         if lay.depthwise:
             spatial = lay.dims[:-2]
             nb = lay.dims[-2] // b
             v = flat[:nb * b * int(np.prod(spatial))].reshape(nb, *spatial, b)
             return np.moveaxis(v, 0, -2)
-        inner = lay.dims[:-1]
-        nb = lay.dims[-1] // b
+        inner, n = (lay.dims[:-1], lay.dims[-1]) if not lay.grouped else ((*lay.dims[:-2], lay.dims[-1]), lay.dims[-2])
+        nb = n // b
         v = flat[:nb * b * int(np.prod(inner))].reshape(nb, *inner, b)
         return np.moveaxis(v, -1, 1)
 
@@ -126,7 +131,7 @@ class ModelTensor:
 
     def describe(self, *, stored: bool = False, dequantize: bool = False) -> str:
         order = f"stored ({self.layout.name or 'as stored'})" if stored else \
-            ("logical (N, H, W, C)" if self.layout.rank == 4 else "logical (N, W, C)" if self.layout.rank == 3 else "dims as stored")
+            ("logical (N, C) of the matrix [C, N]" if self.layout.matrix else "logical (N, H, W, C)" if self.layout.rank == 4 else "logical (N, W, C)" if self.layout.rank == 3 else "dims as stored")
         how = f", layout {self.layout.name} inferred from the model's named weights" if self.inferred else ""
         if self.as_meant:
             how += (f", {' and '.join(self.as_meant)} read as meant (int32 values in int64 vectors: not verified, "

@@ -38,11 +38,11 @@ TO_LAST = {4: [0, 2, 3, 1], 3: [0, 2, 1]}
 class Builder:
     """Nodes and initializers of the export, and what each ESP-DL tensor is called in it."""
 
-    def __init__(self, model: Any, rounding: str, layout: str) -> None:
+    def __init__(self, model: Any, rounding: str, layout: str, shared: dict[Any, Any] | None = None) -> None:
         from .deps import need
         self.onnx = need("onnx", purpose="exporting an ESP-DL model to ONNX", file=model.file)
         self.model, self.graph = model, model.graph
-        self.rounding, self.layout = rounding, layout  # layout: "nhwc" (EDL2) or "nchw" (EDL1)
+        self.rounding, self.layout = rounding, layout  # "nhwc" (EDL2), "nchw" (EDL1), "onnx" (EDL1 without Conv)
         self.nodes: list[Any] = []
         self.initializers: list[Any] = []
         self.names: dict[str, str] = {}  # ESP-DL tensor -> ONNX value holding it
@@ -52,6 +52,7 @@ class Builder:
         self.state_outputs: list[Any] = []
         self._taken: set[str] = set()
         self._consts: dict[tuple[str, bytes, tuple[int, ...]], str] = {}
+        self.shared: dict[Any, Any] = {} if shared is None else shared  # key -> TensorProto, across exports
         g = self.graph
         self.info = {v.name: v for v in (*g.value_info, *g.inputs, *g.outputs)}
         self.initializer_names = {t.name for t in g.initializers}
@@ -66,12 +67,26 @@ class Builder:
         return name
 
     def const(self, arr: Any, base: str = "const") -> str:
-        a = np.ascontiguousarray(arr)
+        """An initializer of `arr` (one per distinct value). Its TensorProto is made once per model and
+        kept in `shared` (the exports of one model with either rounding hold the same constants); a
+        new one asks the command's budget first (`budget.ask`: its bytes come from the file's dims)."""
+        a = np.asarray(arr)
+        a = a if a.flags.c_contiguous else a.copy()  # (np.ascontiguousarray would make a scalar 1-D)
         key = (a.dtype.str, a.tobytes(), a.shape)
         got = self._consts.get(key)
         if got is None:
             got = self._consts[key] = self.fresh(base)
-            self.initializers.append(self.onnx.numpy_helper.from_array(a, got))
+            proto = self.shared.get(key)
+            if proto is None:
+                from ....budget import ask
+                ask(2 * a.nbytes, f"the ONNX constant {got!r} of {list(a.shape)} {a.dtype}", file=self.model.file)
+                proto = self.shared[key] = self.onnx.numpy_helper.from_array(a, got)
+            if proto.name != got:
+                copy = type(proto)()
+                copy.CopyFrom(proto)
+                copy.name = got
+                proto = copy
+            self.initializers.append(proto)
         return got
 
     def scalar(self, value: float | int, dtype: Any = np.float32) -> str:
@@ -171,11 +186,11 @@ class Builder:
 
     # ---- layouts
     def channels_first(self, x: str, rank: int, base: str) -> str:
-        return x if self.layout == "nchw" or rank not in TO_FIRST else self.op("Transpose", [x], base,
+        return x if self.layout != "nhwc" or rank not in TO_FIRST else self.op("Transpose", [x], base,
                                                                                  perm=TO_FIRST[rank])
 
     def channels_back(self, x: str, rank: int, base: str) -> str:
-        return x if self.layout == "nchw" or rank not in TO_LAST else self.op("Transpose", [x], base,
+        return x if self.layout != "nhwc" or rank not in TO_LAST else self.op("Transpose", [x], base,
                                                                                perm=TO_LAST[rank])
 
 

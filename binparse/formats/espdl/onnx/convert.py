@@ -17,15 +17,75 @@ import numpy as np
 from ....errors import BinparseError, FormatError, UsageError
 from .builder import ROUNDINGS, Builder
 from .ops import OPS
+from .rounding import AUTO, Choice, requested, without_tests
 
 OPSET = 21  # QuantizeLinear/DequantizeLinear of int16, Gelu, ReduceMean with axes as an input
 IR_VERSION = 10
-DEFAULT_ROUNDING = "half-even"
+DEFAULT_ROUNDING = "auto"  # chosen per model from evidence (rounding.py)
 
 
 def layout_of(model: Any) -> str:
-    """"nchw" for EDL1 models (ONNX's dims in the graph), "nhwc" for EDL2 (esp-ppq's N, H, W, C graph)."""
-    return "nchw" if getattr(model, "generation", "edl2") == "edl1" else "nhwc"
+    """"nchw" for EDL1 models (ONNX's dims in the graph), "nhwc" for EDL2 (esp-ppq's N, H, W, C graph);
+    "onnx" for an EDL1 model without a Conv (esp-dl's test-app models of Sub, MatMul, pooling...): its
+    dims are ONNX's and its test values are stored in them, nothing is moved at its edges.
+    An EDL1 model whose graph is N, H, W, C (esp-dl's test-app models: input 1x32x32x16 into a Conv of 16
+    input channels) says so by its Conv inputs: their channels are last, not second (`_conv_votes`)."""
+    if getattr(model, "generation", "edl2") != "edl1":
+        return "nhwc"
+    last, second = _conv_votes(model.graph)
+    more_last, more_second = _spatial_votes(model.graph)
+    last, second = last + more_last, second + more_second
+    if last != second:
+        return "nhwc" if last > second else "nchw"
+    g = model.graph
+    dims = {v.name: v.dims for v in (*g.inputs, *g.outputs)}
+    chip_hwc = any(_hwc(dims.get(t.name)) and tuple(t.dims) != tuple(dims[t.name] or ())
+                   for t in (*g.test_inputs, *g.test_outputs))  # graph 1, C, H, W; test values H, W, C
+    if not chip_hwc and not any(n.op_type == "Conv" for n in g.nodes):
+        return "onnx"  # no image model: the graph's dims are ONNX's own, the test values' too (no transposes)
+    return "nchw"
+
+
+SPATIAL = ("MaxPool", "AveragePool", "GlobalAveragePool", "Resize")
+
+
+def _spatial_votes(g: Any) -> tuple[int, int]:
+    """(pooling/Resize nodes whose 4-D input and output keep the last axis and change axis 1, that keep
+    axis 1 and change the last): channels are the axis such an op never changes."""
+    info = {v.name: v for v in (*g.value_info, *g.inputs, *g.outputs)}
+    last = second = 0
+    for n in g.nodes:
+        if n.op_type not in SPATIAL or not n.inputs or not n.outputs:
+            continue
+        a, b = info.get(n.inputs[0]), info.get(n.outputs[0])
+        if a is None or b is None or a.dims is None or b.dims is None or len(a.dims) != 4 or len(b.dims) != 4:
+            continue
+        if a.dims[3] == b.dims[3] and a.dims[1] != b.dims[1]:
+            last += 1
+        elif a.dims[1] == b.dims[1] and a.dims[3] != b.dims[3]:
+            second += 1
+    return last, second
+
+
+def _conv_votes(g: Any) -> tuple[int, int]:
+    """(Conv inputs whose channels are on the last axis only, on axis 1 only): the channels a Conv reads
+    are its weight's C (dims [H, W, C, N]) times its group, or a depthwise weight's C."""
+    info = {v.name: v for v in (*g.value_info, *g.inputs, *g.outputs)}
+    weights = {t.name: t for t in g.initializers}
+    last = second = 0
+    for n in g.nodes:
+        if n.op_type != "Conv" or len(n.inputs) < 2 or n.inputs[1] not in weights:
+            continue
+        v, w = info.get(n.inputs[0]), weights[n.inputs[1]]
+        if v is None or v.dims is None or len(v.dims) != 4 or len(w.dims) != 4:
+            continue
+        depthwise = g.depthwise(w.name)
+        channels = int(w.dims[2]) * (1 if depthwise else int(n.attributes.get("group") or 1))
+        if v.dims[3] == channels and v.dims[1] != channels:
+            last += 1
+        elif v.dims[1] == channels and v.dims[3] != channels:
+            second += 1
+    return last, second
 
 
 def unsupported(graph: Any) -> list[str]:
@@ -113,21 +173,33 @@ def _exposed(b: Builder, model: Any, names: list[str]) -> list[Any]:
     return out
 
 
-def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_ROUNDING) -> Any:
-    """The ONNX ModelProto of one ESP-DL model (`EspdlModel`: `EspdlFile.models[i]`).
-
-    `all_outputs`: every tensor a node makes is also a graph output (to compare with the chip's
-    dumps layer by layer). `rounding`: the chip's, "half-up" (ESP32-S3) or "half-even" (ESP32-P4).
-    """
-    if rounding not in ROUNDINGS:
-        raise UsageError(f"unknown rounding {rounding!r}", expected=list(ROUNDINGS), found=rounding)
+def need_key(model: Any) -> None:
+    """An encrypted model without its key: the error says to pass it (as `inspect` does)."""
     if getattr(model, "encrypted", False) and getattr(model, "key", None) is None:
         raise BinparseError("the model is encrypted (AES-128-CTR): its graph cannot be read without its key",
                             file=model.file, path=f"model {model.name or '(model)'}",
                             hint="pass --key HEX (32 hex digits; Python: key=...)")
+
+
+def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_ROUNDING,
+            shared: dict[Any, Any] | None = None, choice: Choice | None = None) -> Any:
+    """The ONNX ModelProto of one ESP-DL model (`EspdlModel`: `EspdlFile.models[i]`).
+
+    `all_outputs`: every tensor a node makes is also a graph output (to compare with the chip's
+    dumps layer by layer). `rounding`: the chip's, "half-up" (ESP32-S3) or "half-even" (ESP32-P4), or
+    "auto": from its `.json` record or its layouts (`rounding.without_tests`); `export()` and
+    `check()` (api.py) also run the model's test values (`verify.decide`) and pass their `choice`.
+    `shared`: constants made by an earlier export of the same model (made, and budgeted, once).
+    """
+    if rounding not in (*ROUNDINGS, AUTO):
+        raise UsageError(f"unknown rounding {rounding!r}", expected=[*ROUNDINGS, AUTO], found=rounding)
+    need_key(model)
     refuse_unsupported(model)
+    shared = {} if shared is None else shared
+    choice = choice or requested(rounding) or without_tests(model)
+    rounding = choice.rounding
     g = model.graph
-    b = Builder(model, rounding, layout_of(model))
+    b = Builder(model, rounding, layout_of(model), shared)
     outputs = [v.name for v in g.outputs]
     if all_outputs:
         outputs += [o for n in g.nodes for o in n.outputs if o and o not in outputs]
@@ -159,7 +231,9 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
     except Exception:  # noqa: BLE001  (onnx's InferenceError and others: the run says what is wrong)
         pass
     exps = {name: b.exponent(name) for name in outputs}
-    helper.set_model_props(proto, {"binparse.rounding": rounding, "binparse.source": str(model.file or ""),
+    helper.set_model_props(proto, {"binparse.rounding": rounding, "binparse.rounding_evidence": choice.evidence,
+                                   "binparse.rounding_source": choice.source,
+                                   "binparse.source": str(model.file or ""),
                                    "binparse.exponents": ",".join(f"{k}={v}" for k, v in exps.items() if v is not None)})
     return proto
 
@@ -177,5 +251,5 @@ def pick_model(obj: Any, name: str | None = None) -> Any:
     return models[0]
 
 
-__all__ = ["DEFAULT_ROUNDING", "OPSET", "interface_dims", "layout_of", "pick_model", "refuse_unsupported",
+__all__ = ["DEFAULT_ROUNDING", "OPSET", "interface_dims", "layout_of", "need_key", "pick_model", "refuse_unsupported",
            "to_onnx", "unsupported"]

@@ -109,7 +109,7 @@ def folder_of(other: Any) -> Path:
 
 def compare_layers(model: Any, folder: Path, *, min_snr_db: float = 30.0, rounding: str | None = None) -> LayerComparison:
     from .convert import DEFAULT_ROUNDING, to_onnx
-    from .verify import first_call_state, limit_of, run
+    from .verify import decide, first_call_state, limit_of, run
     files = {name_key(p.stem): p for p in sorted(folder.glob("*.npy")) if p.is_file()}
     g = model.graph
     info = {v.name: v for v in (*g.value_info, *g.inputs, *g.outputs)}
@@ -118,7 +118,8 @@ def compare_layers(model: Any, folder: Path, *, min_snr_db: float = 30.0, roundi
         v = info.get(name)
         return int(v.exponents[0]) if v is not None and len(v.exponents) == 1 else None
 
-    proto = to_onnx(model, all_outputs=True, rounding=rounding or DEFAULT_ROUNDING)
+    choice = decide(model, rounding or DEFAULT_ROUNDING)
+    proto = to_onnx(model, all_outputs=True, rounding=choice.rounding, choice=choice)
     dims = {i.name: [d.dim_value for d in i.type.tensor_type.shape.dim] for i in proto.graph.input}
     tests = {t.name for t in g.test_inputs}
     feeds = {}

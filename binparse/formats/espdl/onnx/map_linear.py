@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import FormatError
+from . import exact
 from .builder import Builder
 
 ACTIVATIONS = ("Linear", "Relu")
@@ -56,8 +57,14 @@ def conv(b: Builder, node: Any) -> None:
     if a.get("auto_pad") not in (None, "", "NOTSET"):
         attrs["auto_pad"] = str(a["auto_pad"])
         attrs.pop("pads", None)
-    inputs = [b.channels_first(b.value(src), rank or spatial + 2, node.name),
-              b.const(np.ascontiguousarray(w, dtype=np.float32), node.inputs[1])]
+    x = b.channels_first(b.value(src), rank or spatial + 2, node.name)
+    if exact.eligible(b, src, node.inputs[1], node.outputs[0]):  # the chip's integers, accumulated exactly
+        q = t.to_logical() if not t.layout.is_view else t.array()
+        q = np.ascontiguousarray(np.moveaxis(q, -1, 0 if t.layout.depthwise else 1))
+        y = exact.conv(b, node, x, q, attrs, rank or spatial + 2)
+        b.bind(node.outputs[0], b.channels_back(y, rank or spatial + 2, node.name), requantize=False)
+        return
+    inputs = [x, b.const(np.ascontiguousarray(w, dtype=np.float32), node.inputs[1])]
     if len(node.inputs) > 2 and node.inputs[2]:
         inputs.append(b.const(b.real(node.inputs[2]).reshape(-1), node.inputs[2]))
     y = _activation(b, node, b.op("Conv", inputs, node.name, **attrs))
@@ -65,14 +72,16 @@ def conv(b: Builder, node: Any) -> None:
 
 
 def _matrix(b: Builder, name: str) -> str:
-    """A weight initializer as the (K, N) matrix of `x @ W` (ESP-DL dims [1, 1, K, N]), or an activation."""
+    """A weight initializer as the (K, N) matrix of `x @ W` (ESP-DL dims [1, 1, K, N], or the matrix
+    [..., K, N] itself), or an activation."""
     if name not in b.initializer_names:
         return b.value(name)
     t = b.model.tensor(name)
     if not t.layout.rank:
         return b.value(name)
-    _, w = _logical_weight(b, name)  # (N, 1, 1, K)
-    return b.const(np.ascontiguousarray(w.reshape(w.shape[0], -1).T, dtype=np.float32), name)
+    _, w = _logical_weight(b, name)  # (N, 1, 1, K) or (..., N, K)
+    m = np.swapaxes(w, -1, -2) if t.layout.matrix else w.reshape(w.shape[0], -1).T
+    return b.const(np.ascontiguousarray(m, dtype=np.float32), name)
 
 
 def gemm(b: Builder, node: Any) -> None:
@@ -80,8 +89,10 @@ def gemm(b: Builder, node: Any) -> None:
     if int(a.get("transA") or 0):
         raise FormatError(f"Gemm {node.name!r} has transA = 1, which ESP-DL's exports do not write", file=b.model.file,
                           expected="transA 0", found=1)
-    y = b.op("MatMul", [b.value(node.inputs[0]), _matrix(b, node.inputs[1])], node.name)
     alpha, beta = float(a.get("alpha", 1.0) or 1.0), float(a.get("beta", 1.0) or 1.0)
+    if alpha == beta == 1.0 and _exact_matmul(b, node):
+        return
+    y = b.op("MatMul", [b.value(node.inputs[0]), _matrix(b, node.inputs[1])], node.name)
     if alpha != 1.0:
         y = b.op("Mul", [y, b.scalar(alpha)], node.name)
     if len(node.inputs) > 2 and node.inputs[2]:
@@ -90,9 +101,52 @@ def gemm(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], _activation(b, node, y))
 
 
+def _exact_matmul(b: Builder, node: Any) -> bool:
+    """x @ W on the chip's integers (`exact.matmul`) when W is a quantized weight initializer."""
+    w = node.inputs[1]
+    if w not in b.initializer_names or node.inputs[0] in b.initializer_names:
+        return False
+    t = b.model.tensor(w)
+    if not t.layout.rank or not exact.eligible(b, node.inputs[0], w, node.outputs[0]):
+        return False
+    q = t.to_logical() if not t.layout.is_view else t.array()
+    m = np.swapaxes(q, -1, -2) if t.layout.matrix else q.reshape(q.shape[0], -1).T
+    y = exact.matmul(b, node, b.value(node.inputs[0]), np.ascontiguousarray(m), int(m.shape[-1]))
+    b.bind(node.outputs[0], y, requantize=False)
+    return True
+
+
+def _unblocked(b: Builder, name: str, base: str) -> str:
+    """A MatMul's second input when it is an activation: esp-ppq inserts the Reshape/Transpose/Slice/
+    Concat nodes that lay it out as the chip's MatMul reads it (`InsertPreNodeOfMatMulPattern`): the
+    matrix form of a weight, [..., C, N] blocked by 16 (int8) or 8 (int16) output lanes on S3/P4, (N, C)
+    on the C target (esp-dl `dl_module_matmul.hpp` takes it as its filter). Undone here by a Gather.
+    Newer esp-ppq marks the layout (`input1_layout`: "packed", or "native_kn" for a row-major operand
+    without those nodes); models made before the attribute are packed (esp-ppq's own comment)."""
+    info = b.info.get(name)
+    if b.exponent(name) is None or info is None or info.dims is None or len(info.dims) < 2 or None in info.dims:
+        return b.value(name)
+    from ..model.weights import WeightLayout
+    from .rounding import c_target
+    block = 0 if c_target(b.model) else 16 if str(info.dtype) == "int8" else 8
+    dims = tuple(int(d) for d in info.dims)
+    lay = WeightLayout("matmul input", "matmul input", dims, 4, block, matrix=True)
+    flat = b.op("Reshape", [b.value(name), b.const(np.array([-1], dtype=np.int64), "flat")], base)
+    x = b.op("Gather", [flat, b.const(lay.stored_index().reshape(-1), f"{name}/unblock")], base, axis=0)
+    x = b.op("Reshape", [x, b.const(np.array(lay.logical_shape, dtype=np.int64), "shape")], base)
+    perm = [*range(len(dims) - 2), len(dims) - 1, len(dims) - 2]
+    return b.op("Transpose", [x], base, perm=perm)
+
+
 def matmul(b: Builder, node: Any) -> None:
+    if _exact_matmul(b, node):
+        return
+    second = node.inputs[1]
+    native = node.attributes.get("input1_layout") == "native_kn"  # esp-ppq 1.3's dynamic operand, row-major
+    w = _matrix(b, second) if second in b.initializer_names else b.value(second) if native else \
+        _unblocked(b, second, node.name)
     y = b.op("MatMul", [_matrix(b, node.inputs[0]) if node.inputs[0] in b.initializer_names else b.value(node.inputs[0]),
-                        _matrix(b, node.inputs[1])], node.name)
+                        w], node.name)
     b.bind(node.outputs[0], _activation(b, node, y))
 
 

@@ -22,13 +22,21 @@ def binary(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], y)
 
 
-def prelu(b: Builder, node: Any) -> None:
+def slope(b: Builder, node: Any) -> str:
+    """PRelu's slope, shaped to broadcast on the channel axis (last in N, H, W, C graphs)."""
     x = node.inputs[0]
-    slope: Any = b.real(node.inputs[1]).reshape(-1)
+    values: Any = b.real(node.inputs[1])
+    if values.ndim >= 2:  # already in the dims ONNX broadcasts (a graph esp-ppq left N, C, H, W: [C, 1, 1])
+        return b.const(values, node.inputs[1])
+    values = values.reshape(-1)
     rank = b.rank(x)
-    if slope.size > 1 and b.layout == "nchw" and rank > 2:  # channels on axis 1
-        slope = slope.reshape((slope.size,) + (1,) * (rank - 2))
-    b.bind(node.outputs[0], b.op("PRelu", [b.value(x), b.const(slope, node.inputs[1])], node.name))
+    if values.size > 1 and b.layout != "nhwc" and rank > 2:  # channels on axis 1
+        values = values.reshape((values.size,) + (1,) * (rank - 2))
+    return b.const(values, node.inputs[1])
+
+
+def prelu(b: Builder, node: Any) -> None:
+    b.bind(node.outputs[0], b.op("PRelu", [b.value(node.inputs[0]), slope(b, node)], node.name))
 
 
 _UNARY_ATTRS = {"LeakyRelu": ("alpha",), "Softmax": ("axis",)}
@@ -40,18 +48,8 @@ def unary(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], y)
 
 
-def reduce(b: Builder, node: Any) -> None:
-    inputs = [b.value(node.inputs[0])]
-    if len(node.inputs) > 1 and node.inputs[1]:
-        inputs.append(b.value(node.inputs[1]))
-    elif node.attributes.get("axes"):
-        inputs.append(b.const(np.array(node.attributes["axes"], dtype=np.int64), f"{node.name}/axes"))
-    y = b.op(node.op_type, inputs, node.name, **b.attrs(node, "keepdims", "noop_with_empty_axes"))
-    b.bind(node.outputs[0], y)
-
-
 def requantize(b: Builder, node: Any) -> None:
     b.bind(node.outputs[0], b.value(node.inputs[0]))
 
 
-__all__ = ["binary", "prelu", "reduce", "requantize", "unary"]
+__all__ = ["binary", "prelu", "requantize", "slope", "unary"]

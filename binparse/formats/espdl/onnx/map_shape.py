@@ -141,7 +141,19 @@ def streaming_cache(b: Builder, node: Any) -> None:
     _bind_moved(b, node, [y])
 
 
+def _check_pads(b: Builder, node: Any) -> None:
+    """Pads a pooling node could have: 0 <= pad < 2^31. esp-ppq's int32-in-int64 defect gives others
+    ([0, 0, 8314877945697009668, ...] where the first int32 values are zeros)."""
+    pads = node.attributes.get("pads") or []
+    if any(not isinstance(p, int) or not 0 <= p < 2 ** 31 for p in pads):
+        raise FormatError(f"{node.op_type} {node.name!r}: pads {list(pads)} are not pads of a pooling window",
+                          file=b.model.file, path=f"node {node.name}.pads", expected="0 <= pad < 2^31", found=list(pads),
+                          hint="int32 values read from an int64 vector (esp-ppq's defect): `binparse repair` the model "
+                               "first")
+
+
 def pool(b: Builder, node: Any) -> None:
+    _check_pads(b, node)
     src = node.inputs[0]
     rank = b.rank(src) or 4
     x = b.channels_first(b.value(src), rank, node.name)

@@ -15,6 +15,7 @@ import numpy as np
 
 from ....exitcodes import OK, PROBLEM, UNVERIFIED
 from ....text import shown
+from .rounding import AUTO, HALF_EVEN, HALF_UP, Choice, by_tests, requested, without_tests
 
 THRESHOLD = 0.99
 
@@ -41,11 +42,13 @@ class OutputCheck:
 
 @dataclass
 class ModelCheck:
-    """One model of the file: its outputs compared, or why they could not be (`reason`)."""
+    """One model of the file: its outputs compared, or why they could not be (`reason`); the rounding
+    used and the evidence it was chosen on (`rounding.py`)."""
 
     name: str
     outputs: list[OutputCheck] = field(default_factory=list)
     reason: str = ""
+    choice: Choice | None = None
 
     @property
     def status(self) -> str:
@@ -75,13 +78,17 @@ class ExportCheck:
         return {"family": "espdl", "kind": "export_check", "file": self.file, "rounding": self.rounding,
                 "status": self.status, "threshold": THRESHOLD,
                 "models": [{"name": m.name, "status": m.status, "reason": m.reason,
+                            "rounding": m.choice.rounding if m.choice else None,
+                            "rounding_evidence": m.choice.evidence if m.choice else None,
                             "outputs": [o.to_json() for o in m.outputs]} for m in self.models]}
 
     def report(self) -> str:
-        lines = [f"{shown(self.file)}: the ONNX export run in onnxruntime on the model's own test inputs "
-                 f"(rounding {self.rounding})"]
+        how = "rounding chosen per model from evidence" if self.rounding == AUTO else f"rounding {self.rounding}"
+        lines = [f"{shown(self.file)}: the ONNX export run in onnxruntime on the model's own test inputs ({how})"]
         for m in self.models:
             label = shown(m.name) or "model"
+            if m.choice is not None and self.rounding == AUTO:
+                lines.append(f"{label}: rounding {m.choice.rounding}: {shown(m.choice.evidence)}")
             if m.reason:
                 lines.append(f"{label}: not verified: {shown(m.reason)}")
                 continue
@@ -138,7 +145,8 @@ def run(proto: Any, feeds: dict[str, Any], *, limit_bytes: int | None = None, fi
 
 
 def compare(name: str, got: Any, want: Any, step: float) -> OutputCheck:
-    """`got` (the export's output) against `want` (the stored test output, real values)."""
+    """`got` (the export's output) against `want` (the stored test output, real values); `step` is
+    2^exponent of a quantized output, or the float tolerance of a float one (`float_step`)."""
     g = np.asarray(got, dtype=np.float64).reshape(-1)
     w = np.asarray(want, dtype=np.float64).reshape(-1)
     if g.size != w.size:
@@ -160,26 +168,86 @@ def limit_of(model: Any) -> int:
     return 8 * len(model.payload) + (256 << 20)
 
 
-def check_model(model: Any, *, rounding: str) -> ModelCheck:
-    """One model's export run on its test inputs and compared with its test outputs."""
+FLOAT_RTOL = 1e-3  # a float output: within 1e-3 of its magnitude (and of the output's largest), not a "step" of 1
+
+
+def float_step(want: Any) -> float:
+    """The tolerance of a float output (Softmax, Sqrt, Log... computed in float by esp-dl): 1e-3 of the
+    output's largest magnitude, at least 1e-6. esp-ppq's float32 and onnxruntime's differ by float32
+    rounding of the same function, far below it."""
+    w = np.abs(np.asarray(want, dtype=np.float64))
+    return float(max(FLOAT_RTOL * (float(w.max()) if w.size else 0.0), 1e-6))
+
+
+def _run_once(model: Any, rounding: str, shared: dict[Any, Any]) -> list[OutputCheck]:
     from .convert import to_onnx
     g = model.graph
-    if not g.test_inputs or not g.test_outputs:
-        return ModelCheck(model.name, reason="the model carries no test inputs/outputs")
-    proto = to_onnx(model, rounding=rounding)
+    proto = to_onnx(model, rounding=rounding, shared=shared)
     feeds = {t.name: model.tensor(t.name).dequantize() for t in g.test_inputs}
     feeds.update(first_call_state(proto))
     got = run(proto, feeds, limit_bytes=limit_of(model), file=model.file)
     out = []
     for t in g.test_outputs:
-        tensor = model.tensor(t.name)
-        step = float(2.0 ** t.exponents[0]) if t.exponents else 0.0
+        want = model.tensor(t.name).dequantize()
+        quantized = bool(t.exponents) and t.dtype in ("int8", "int16")
+        step = float(2.0 ** t.exponents[0]) if quantized else float_step(want)
         if t.name not in got:
             out.append(OutputCheck(t.name, int(np.prod(t.dims)), 0, 0, float("inf"), step))
             continue
-        out.append(compare(t.name, got[t.name], tensor.dequantize(), step))
-    return ModelCheck(model.name, out)
+        out.append(compare(t.name, got[t.name], want, step))
+    return out
 
 
-__all__ = ["THRESHOLD", "ExportCheck", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
+def _totals(outputs: list[OutputCheck]) -> tuple[int, int, int]:
+    return sum(o.count for o in outputs), sum(o.within for o in outputs), sum(o.exact for o in outputs)
+
+
+def check_model(model: Any, *, rounding: str = AUTO, shared: dict[Any, Any] | None = None) -> ModelCheck:
+    """One model's export run on its test inputs and compared with its test outputs; with `auto`, run
+    with both roundings and reported with the one that reproduces more (`rounding.by_tests`)."""
+    from .convert import need_key
+    need_key(model)
+    g = model.graph
+    if not g.test_inputs or not g.test_outputs:
+        return ModelCheck(model.name, reason="the model carries no test inputs/outputs",
+                          choice=requested(rounding) or without_tests(model))
+    shared = {} if shared is None else shared  # the constants of both runs made (and budgeted) once
+    fixed = requested(rounding)
+    if fixed is not None:
+        return ModelCheck(model.name, _run_once(model, fixed.rounding, shared), choice=fixed)
+    runs = {r: _run_once(model, r, shared) for r in (HALF_EVEN, HALF_UP)}
+    choice = by_tests(model, {r: _totals(o) for r, o in runs.items()})
+    return ModelCheck(model.name, runs[choice.rounding], choice=choice)
+
+
+def decide(model: Any, rounding: str = AUTO, shared: dict[Any, Any] | None = None) -> Choice:
+    """The rounding to export `model` with (`rounding.py`): `rounding` when fixed, else from the evidence,
+    running the export on the model's test values when it has them and onnxruntime is installed."""
+    from ....budget import BudgetError
+    from ....errors import BinparseError
+    from .deps import available
+    fixed = requested(rounding)
+    if fixed is not None:
+        return fixed
+    try:
+        has_tests = bool(model.graph.test_inputs and model.graph.test_outputs)
+    except BinparseError:
+        has_tests = False
+    other = without_tests(model)
+    if not has_tests:
+        return Choice(other.rounding, f"no test values; {other.evidence}", other.source)
+    if not available():
+        return other
+    try:
+        choice = check_model(model, rounding=AUTO, shared=shared).choice
+    except BudgetError:
+        raise
+    except BinparseError as exc:  # the export is still made; --check says why it cannot run
+        return Choice(other.rounding, f"its test values could not be run ({exc.message}); {other.evidence}",
+                      f"test values not run, {other.source}")
+    assert choice is not None
+    return choice
+
+
+__all__ = ["FLOAT_RTOL", "THRESHOLD", "ExportCheck", "decide", "float_step", "ModelCheck", "OutputCheck", "bound_tensors", "check_model", "compare", "first_call_state",
            "limit_of", "run"]

@@ -163,7 +163,9 @@ class InfoPrintout:
             raise FormatError(f"the printout gives no dims for {name!r}: only --stored", file=self.file,
                               path=f"line {t.line}")
         from ..model.weights import WeightLayout
-        lay = WeightLayout.of(t.layout if t.role == "initializer" else None, t.dims, self.depthwise(t.name))
+        lay = WeightLayout.of(t.layout if t.role == "initializer" else None, t.dims, self.depthwise(t.name),
+                              tensor=t.name, file=self.file,
+                              matmul=any(n.op_type == "MatMul" and n.inputs[1:2] == (t.name,) for n in self.nodes))
         if vals.size < lay.count:
             raise FormatError(f"fewer values printed for {name!r} than its dims hold", file=self.file,
                               path=f"line {t.line}", expected=f"{lay.count} values for dims {list(t.dims)}",

@@ -68,7 +68,7 @@ def tensor_values(t: dict[str, Any], depthwise: bool) -> tuple[NDArray[Any], byt
     """(logical values, stored bytes) of a tensor description."""
     from ....fixtures.common import pattern
     dims = tuple(int(d) for d in t["dims"])
-    lay = WeightLayout.of(t.get("layout"), dims, depthwise)
+    lay = WeightLayout.of(t.get("layout"), dims, depthwise, tensor=str(t.get("name", "")) or None)
     dt = np.dtype(t.get("dtype", "int8")).newbyteorder("<")
     logical = np.asarray(t["values"], dt).reshape(lay.logical_shape) if "values" in t else pattern(lay.logical_shape, dt)
     stored = np.empty(lay.count, dt)
