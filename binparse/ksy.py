@@ -111,7 +111,8 @@ def compile(path: str | os.PathLike[str], import_path: Sequence[str | os.PathLik
     compiled = _from_cache(folder, main)
     if compiled is None:
         compiled = _build(main, dirs, folder)
-    deps = _read_manifest(folder) or [main]
+    found = _manifest(folder)
+    deps = found[2] if found is not None else [main]
     _MEMO[f"{cache_root()}/{key}"] = (_deps_digest(deps), deps, compiled)
     return compiled
 
@@ -123,29 +124,24 @@ def _deps_digest(deps: Sequence[Path]) -> str:
         return ""
 
 
-def _read_manifest(folder: Path) -> list[Path] | None:
+def _manifest(folder: Path) -> tuple[str, str, list[Path]] | None:
+    """(digest, root schema id, the schema files) a cache folder's manifest names, or None."""
     try:
         lines = (folder / MANIFEST).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
     if len(lines) < 3:
         return None
-    return [Path(p) for p in lines[2:]]
+    return lines[0], lines[1], [Path(p) for p in lines[2:]]
 
 
 def _from_cache(folder: Path, main: Path) -> Compiled | None:
     """The compiled package in `folder`, if its manifest's schemas are unchanged (no YAML read)."""
-    try:
-        lines = (folder / MANIFEST).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+    found = _manifest(folder)
+    if found is None:
         return None
-    if len(lines) < 3:
-        return None
-    digest, schema_id, deps = lines[0], lines[1], [Path(p) for p in lines[2:]]
-    try:
-        if _digest(deps) != digest:
-            return None
-    except OSError:
+    digest, schema_id, deps = found
+    if _deps_digest(deps) != digest:
         return None
     try:
         return Compiled(_import(folder, digest, schema_id), schema_id, main)

@@ -245,3 +245,54 @@ def test_errors_in_value_instances_are_binparse_errors(tmp_path: Path) -> None:
         binparse.compile(p).parse(b"12x").n
     assert e.value.path == "conv.n" and getattr(e.value, "kaitai") == "ConversionError"
 
+
+
+ISSUE_CASES = '''meta: {id: cases, endian: le, encoding: ASCII}
+doc: 'A doc that ends in a quote: "x"'
+seq:
+  - {id: a, type: outer_a}
+  - {id: b, type: outer_b}
+  - {id: name, type: str, size: 3}
+  - {id: has_tail, type: u1}
+instances:
+  tail:
+    pos: 7
+    type: u1
+    if: has_tail != 0
+  label:
+    value: name + "!"
+  first:
+    value: a
+  size_left:
+    value: _io.size - 7
+  name_length:
+    value: name.length
+types:
+  outer_a:
+    seq:
+      - {id: inner, type: inner}
+    types:
+      inner:
+        seq:
+          - {id: x, type: u1}
+  outer_b:
+    seq:
+      - {id: inner, type: inner}
+    types:
+      inner:
+        seq:
+          - {id: y, type: u2}
+'''
+
+
+def test_what_the_issue_found_reads_right(tmp_path: Path) -> None:
+    """Two nested types of one name, `if` on a pos instance, a doc ending in a quote, value
+    instances of text and of a record, `_io` and `.length` in expressions (issue 36's list)."""
+    c = binparse.compile(schema(tmp_path, "cases", ISSUE_CASES))
+    r = c.parse(b"\x05\x06\x07abc\x00")
+    assert (r.a.inner.x, r.b.inner.y, type(r.a.inner).__name__, type(r.b.inner).__name__) == \
+        (5, 0x0706, "CasesOuterAInner", "CasesOuterBInner")
+    assert r.tail is None  # `if` is false: not read (position 7 would hold 0)
+    assert r.label == "abc!" and r.first.inner.x == 5 and r.size_left == 0 and r.name_length == 3
+    assert c.parse(b"\x05\x06\x07abc\x01\x09").tail == 9
+    assert (c.root_class.__doc__ or "").endswith('A doc that ends in a quote: "x"')

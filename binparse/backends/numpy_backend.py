@@ -66,7 +66,7 @@ def _is_node(e: Any) -> bool:
     return isinstance(e, tuple) and bool(e) and isinstance(e[0], str)
 
 
-def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
+def resolve_enums(e: Expr | None, t: TypeDef, busy: frozenset[str] = frozenset()) -> Expr | None:
     """Replace enum literals (`kinds::a`) by their numbers and names of constant value instances
     (`max_alg_in_bufs: {value: 32}`) by their values, so sizes fold to constants."""
     if e is None:
@@ -77,8 +77,8 @@ def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
         return ("num", value)
     if e[0] == "name":
         inst = next((a for a in t.instances if a.id == e[1] and a.kind == "value" and a.cond is None), None)
-        if inst is not None and inst.value is not None and inst.enum is None:
-            inner = resolve_enums(inst.value, t)
+        if inst is not None and inst.value is not None and inst.enum is None and e[1] not in busy:
+            inner = resolve_enums(inst.value, t, busy | {e[1]})
             assert inner is not None
             folded = _fold(inner)
             if folded is not None:
@@ -89,9 +89,9 @@ def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
     parts: list[Any] = []
     for p in e[1:]:
         if _is_node(p):
-            parts.append(resolve_enums(p, t))
+            parts.append(resolve_enums(p, t, busy))
         elif isinstance(p, tuple):
-            parts.append(tuple(resolve_enums(x, t) for x in p))
+            parts.append(tuple(resolve_enums(x, t, busy) for x in p))
         else:
             parts.append(p)
     out = (e[0], *parts)
@@ -142,17 +142,6 @@ def _key(k: Expr | None, t: TypeDef) -> Any:
     return ("expr", r)
 
 
-def _calc(t: TypeDef) -> bool:
-    x: TypeDef | None = t
-    while x is not None:
-        if x.endian_on is not None:
-            return True
-        if x.endian is not None:
-            return False
-        x = x.parent
-    return False
-
-
 def _element(a: Attr, t: TypeDef, kind: str, ref: TypeRef | None, common: dict[str, Any]) -> FieldSpec:
     """The spec of a field (or of one switch case: `kind`/`ref` name the case's type)."""
     def rx(e: Expr | None) -> Any:
@@ -170,7 +159,8 @@ def _element(a: Attr, t: TypeDef, kind: str, ref: TypeRef | None, common: dict[s
         bits = (a.bits, a.bit_endian) if name is None else bits_type(name)
         assert bits is not None
         width, order = bits
-        return FieldSpec(kind="bits", bits=width, bit_le=(order or _bit_endian(t)) == "le", enum=a.enum, **common)
+        return FieldSpec(kind="bits", bits=width, bit_le=(order or t.inherited("bit_endian") or "be") == "le",
+                         enum=a.enum, **common)
     if kind == "str" or (ref is not None and ref.name in ("str", "strz")):
         term = raw["term"]
         if ref is not None and ref.name == "strz" and term is None:
@@ -178,7 +168,7 @@ def _element(a: Attr, t: TypeDef, kind: str, ref: TypeRef | None, common: dict[s
         raw["term"] = term
         size = raw["size"]
         np_type = f"S{size}" if isinstance(size, int) and not raw["size_eos"] else None
-        return FieldSpec(kind="str", np=np_type, encoding=a.encoding or _encoding(t),
+        return FieldSpec(kind="str", np=np_type, encoding=a.encoding or t.inherited("encoding"),
                          zero_terminated=a.zero_terminated or (ref is not None and ref.name == "strz"),
                          **raw, **common)
     if kind in ("bytes", "contents") or (ref is not None and ref.name == "bytes"):
@@ -195,33 +185,10 @@ def _element(a: Attr, t: TypeDef, kind: str, ref: TypeRef | None, common: dict[s
 
 def _prim(name: str, t: TypeDef) -> Any:
     from ..schema.model import primitive
-    x: TypeDef | None = t
-    order = None
-    while x is not None and order is None:
-        order = "calc" if x.endian_on is not None else x.endian
-        x = x.parent
     try:
-        return primitive(name, order or t.schema.endian)
+        return primitive(name, t.inherited("endian"))
     except ValueError:
         return None
-
-
-def _bit_endian(t: TypeDef) -> str:
-    x: TypeDef | None = t
-    while x is not None:
-        if x.bit_endian is not None:
-            return x.bit_endian
-        x = x.parent
-    return "be"
-
-
-def _encoding(t: TypeDef) -> str | None:
-    x: TypeDef | None = t
-    while x is not None:
-        if x.encoding is not None:
-            return x.encoding
-        x = x.parent
-    return None
 
 
 def field_spec(a: Attr, t: TypeDef) -> FieldSpec:
@@ -271,9 +238,18 @@ def _layout_fn(t: TypeDef) -> Any:
     return lambda *args: type_layout(t, dict(zip([p.id for p in t.params], args)))
 
 
+_LAYING: set[int] = set()  # types whose layout is being worked out (a type that holds itself has none)
+
+
 def type_layout(t: TypeDef, params: dict[str, Any] | None = None) -> StaticLayout | None:
     """Static layout of `t` for the given params, or None when it depends on the data."""
-    return static_layout(field_specs(t), params or {}, _namespace(t))
+    if id(t) in _LAYING:
+        return None
+    _LAYING.add(id(t))
+    try:
+        return static_layout(field_specs(t), params or {}, _namespace(t))
+    finally:
+        _LAYING.discard(id(t))
 
 
 def type_dtype(t: TypeDef, params: dict[str, Any] | None = None) -> np.dtype[Any] | None:

@@ -51,6 +51,8 @@ class _Module:
         self.structs: dict[str, str] = {}  # their struct unpackers
         self.fast: dict[int, str] = {}
         self.eager: dict[str, int] = {}
+        self.prop = "property"
+        self.uses_prop = False
 
     def ref(self, t: TypeDef) -> str:
         name = nb.ref_name(t, self.schema)
@@ -67,6 +69,10 @@ class _Module:
         cls = nb.class_name(t)
         fields = nb.field_specs(t)
         insts = nb.instance_specs(t)
+        # a field called `property` would hide the decorator in the class body: that class uses `_property`
+        self.prop = "_property" if "property" in {a.id for a in t.seq + t.instances} | {p.id for p in t.params} \
+            else "property"
+        self.uses_prop |= self.prop == "_property"
         w = self.out.append
         w(f"\n\nclass {cls}(Accessor):\n")
         w(py_doc(t.doc, t.doc_ref, "    "))
@@ -87,7 +93,7 @@ class _Module:
             for f in insts:
                 w(f"        {spec_literal(f)},\n")
             w("    )\n")
-        calc = _calc_endian(t)
+        calc = t.inherited("endian") == "calc"
         if t.endian_on is not None:
             cases = tuple((nb._key(k, t) if k is not None else None, v == "le") for k, v in t.endian_cases)
             w(f"    _ENDIAN: ClassVar[Any] = ({nb.resolve_enums(t.endian_on, t)!r}, {cases!r})\n")
@@ -122,7 +128,7 @@ class _Module:
             self.emit_enum(cls, e)
         for p in t.params:
             typ = annotation(self, t, self.types.param_type(t, p.type, p.enum))
-            w("\n    @property\n")
+            w(f"\n    @{self.prop}\n")
             w(f"    def {pyname(p.id)}(self) -> {typ}:\n")
             w(py_doc(p.doc or f"Param '{p.id}' ({p.type})."))
             w(f"        return cast({typ!r}, self._params[{p.id!r}])\n")
@@ -157,7 +163,7 @@ class _Module:
         code = ex.to_python(a.value, lambda n: _name(n, t), lambda e, m: f"{self.enum_ref(t, e)}.{pyname(m)}",
                             kind_of(self.types, t))
         w = self.out.append
-        w("\n    @property\n")
+        w(f"\n    @{self.prop}\n")
         if a.enum:
             enum = self.enum_ref(t, a.enum)
             typ = f"{enum} | int" + (" | None" if a.cond is not None else "")
@@ -217,7 +223,7 @@ class _Module:
             typ, wrap = f"{typ} | None", ""
         body = f"{wrap}({call})" if wrap else call if typ.startswith("NDArray") else f"cast({typ!r}, {call})"
         w = self.out.append
-        w("\n    @property\n")
+        w(f"\n    @{self.prop}\n")
         w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
         fast = self.fast.get(i) if i < len(t.seq) else None
@@ -251,9 +257,13 @@ class _Module:
             imports.append(f"from {mod} import {cls}" + (f" as {name}  # noqa: E402\n" if name != cls else
                                                            "  # noqa: E402\n"))
         names = [nb.class_name(t) for t in types]
+        if self.uses_prop:
+            head.append("_property = property\n")
         if self.structs:
             head.append("import struct as _struct\n")
             head.append("_new = object.__new__\n")
+            if "_chunks_" in "".join(self.scans):
+                head.append("from itertools import chain as _itertools_chain\n_chain = _itertools_chain.from_iterable\n")
             head.append("from binparse.runtime.getters import _as_enum\n")
             head.append("\n" + "".join(f"{n} = _struct.Struct({fmt!r}).unpack_from\n"
                                        for n, fmt in sorted(self.structs.items())))
@@ -274,17 +284,6 @@ def _fixed_size(f: FieldSpec) -> bool:
     """Every element of the field has the size its `size` says, known before reading it."""
     return f.size is not None and not f.size_eos and f.process is None and (
         isinstance(f.size, int) or not ex.names(f.size) & {"_index", "_io"})
-
-
-def _calc_endian(t: TypeDef) -> bool:
-    x: TypeDef | None = t
-    while x is not None:
-        if x.endian_on is not None:
-            return True
-        if x.endian is not None:
-            return False
-        x = x.parent
-    return False
 
 
 def _name(n: str, t: TypeDef) -> str:

@@ -210,11 +210,17 @@ def _fill(specs: tuple[FieldSpec, ...], cls: str, structs: dict[str, str], param
     if not eager:
         return "", eager
     body = lines[1:]
-    walk = [f"def _iter_{cls}(owner: Any, offsets: Any, path: str, mv: Any, u8: Any) -> Any:",
-            f"    new, cls = _new, {cls}", "    for k, o in enumerate(offsets):", "        self = new(cls)",
-            "        self._off = o", "        self._parent = owner", "        self._pbase = path",
-            "        self._index = k", "        self._ok = True", "        self._u8 = u8",
-            *("    " + x for x in body), "        yield self"]
+    walk = [f"def _chunks_{cls}(owner: Any, offsets: Any, path: str, mv: Any, u8: Any) -> Any:",
+            f"    new, cls, n = _new, {cls}, len(offsets)",
+            "    for first in range(0, n, 512):  # records made 512 at a time, handed out by itertools.chain",
+            "        chunk: list[Any] = []", "        append = chunk.append",
+            "        for k in range(first, min(first + 512, n)):", "            o = offsets[k]",
+            "            self = new(cls)", "            self._off = o", "            self._parent = owner",
+            "            self._pbase = path", "            self._index = k", "            self._ok = True",
+            "            self._u8 = u8", *("        " + x for x in body), "            append(self)",
+            "        yield chunk", "", "",
+            f"def _iter_{cls}(owner: Any, offsets: Any, path: str, mv: Any, u8: Any) -> Any:",
+            f"    return _chain(_chunks_{cls}(owner, offsets, path, mv, u8))"]
     return ("\n".join(lines) + "\n\n\n" + "\n".join(make + body + ["    return self"]) + "\n\n\n"
             + "\n".join(walk) + "\n"), eager
 

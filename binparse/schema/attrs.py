@@ -75,11 +75,14 @@ class AttrReader:
         self.byte_array_keys(at, a)
         typ = a.get("type")
         if "contents" in a:
-            if typ is not None or "size" in a or "size-eos" in a or "terminator" in a:
-                raise self.err("contents takes no type, size or terminator", a, "contents")
+            if typ is not None or "size-eos" in a or "terminator" in a:
+                raise self.err("contents takes no type, size-eos or terminator", a, "contents")
             if "valid" in a:
                 raise self.err("contents and valid cannot be used together", a, "valid")
             at.kind, at.contents = "contents", self.contents(a["contents"], a)
+            if at.size is not None and at.size != ("num", len(at.contents)):
+                raise self.err(f"size must be the contents' length ({len(at.contents)})", a, "size")
+            at.size = None
         elif isinstance(typ, Node):
             at.kind, at.switch = "switch", self.switch(typ, a)
         elif typ in ("str", "strz"):
@@ -163,11 +166,7 @@ class AttrReader:
         return Process(name, args)
 
     def encoding(self, a: Node) -> str:
-        enc = a.get("encoding")
-        t: TypeDef | None = self.t
-        while enc is None and t is not None:
-            enc = t.encoding
-            t = t.parent
+        enc = a.get("encoding") or self.t.inherited("encoding")
         if enc is None:
             raise self.err("a str or strz needs an encoding (this key, or meta/encoding)", a, "type")
         return str(enc)  # one Kaitai does not know fails when text is decoded, as in Kaitai's own code
@@ -204,22 +203,10 @@ class AttrReader:
             at.kind, at.user = "user", self.typeref(typ, a, "type")
 
     def endian(self) -> str | None:
-        t: TypeDef | None = self.t
-        while t is not None:
-            if t.endian_on is not None:
-                return "calc"
-            if t.endian is not None:
-                return t.endian
-            t = t.parent
-        return self.t.schema.endian
+        return self.t.inherited("endian")  # type: ignore[no-any-return]
 
     def bit_endian(self) -> str:
-        t: TypeDef | None = self.t
-        while t is not None:
-            if t.bit_endian is not None:
-                return t.bit_endian
-            t = t.parent
-        return "be"
+        return self.t.inherited("bit_endian") or "be"
 
     def typeref(self, text: Any, node: Node, key: Any) -> TypeRef:
         try:

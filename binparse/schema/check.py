@@ -73,13 +73,16 @@ def check_attr(types: Types, t: TypeDef, a: Attr, visible: set[str]) -> None:
         raise fail(str(exc), "type") from None
     local_until = {"_": element, "_index": INT}
     local_valid = {"_": element}
-    rewrite = _Rewriter(types, t, fail)
+    _Rewriter(types, t, fail).apply(a)  # `x._sizeof` of a field of fixed size is a number, wherever x is
+    own = {a.id} if a.kind == "value" else set()
     for key, get, local in _EXPRS:
+        # a field's own id: in its valid rule (it is read), in its repeat's expressions (the elements so far)
+        mine = {a.id} if key == "valid" or a.repeat is not None and key in ("type", "size", "if", "repeat-until",
+                                                                             "process") else own
         for e in get(a):
             if e is not None:
                 _check_expr(types, t, e, fail, key, local_until if key == "repeat-until" else
-                            local_valid if key == "valid" else {}, visible | ({a.id} if a.kind == "value" else set()))
-    rewrite.apply(a)
+                            local_valid if key == "valid" else {}, visible | mine)
 
 
 _EXPRS: list[tuple[str, Callable[[Attr], list[Expr | None]], None]] = [

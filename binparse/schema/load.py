@@ -255,6 +255,8 @@ class _Loader:
                     value = int(value)
                 if not isinstance(value, int) or isinstance(value, bool):
                     raise self.err("enum keys must be integers", enode, value)
+                if isinstance(member, bool):  # `1: true` is the member `true` (YAML would make it a boolean)
+                    member = str(member).lower()
                 if isinstance(member, Node):
                     self.keys(member, ENUM_MEMBER_KEYS, "an enum member", enode, value)
                     if member.get("doc"):

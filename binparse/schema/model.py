@@ -257,6 +257,19 @@ class TypeDef:
                     return t
         raise KeyError(enum.name)
 
+    def inherited(self, key: str) -> Any:
+        """This type's own `meta` `key` (endian, bit_endian, encoding), else the nearest enclosing type's;
+        for "endian", "calc" when the nearest that says one decides it per record (a switch)."""
+        t: TypeDef | None = self
+        while t is not None:
+            if key == "endian" and t.endian_on is not None:
+                return "calc"
+            value = getattr(t, key)
+            if value is not None:
+                return value
+            t = t.parent
+        return self.schema.endian if key == "endian" else None
+
     def attr(self, name: str) -> Attr | None:
         """The seq field or instance called `name`."""
         return next((a for a in self.seq + self.instances if a.id == name), None)
