@@ -120,17 +120,17 @@ def main() -> None:
             p += 13 + n
         return s
 
-    def binparse_columns() -> float:
-        a = points.parse(fixed).points.array
+    def column_sums(a: Any) -> float:
         return float(a["x"].sum() + a["y"].sum() + a["z"].sum()) + int(a["id"].sum()) + int(a["flags"].sum()) \
             + int(a["kind"].sum()) + int(a["level"].sum())
+
+    def binparse_columns() -> float:
+        return column_sums(points.parse(fixed).points.array)
 
     dtype = points.parse(fixed).points.array.dtype
 
     def numpy_columns() -> float:
-        a = np.frombuffer(fixed, dtype, int(np.frombuffer(fixed, "<u4", 1)[0]), 4)
-        return float(a["x"].sum() + a["y"].sum() + a["z"].sum()) + int(a["id"].sum()) + int(a["flags"].sum()) \
-            + int(a["kind"].sum()) + int(a["level"].sum())
+        return column_sums(np.frombuffer(fixed, dtype, int(np.frombuffer(fixed, "<u4", 1)[0]), 4))
 
     var_cases: list[tuple[str, Any]] = [("struct: hand-written unpack_from loop", struct_walk),
                                         ("binparse: parse + walk every record", binparse_walk)]

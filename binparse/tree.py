@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import BinparseError
+from .errors import BinparseError, FormatError
 from .runtime import Accessor, FieldSpec, RecordArray, StrArray
 from .runtime.sequences import ItemArray
 from .runtime.specs import ABSENT
@@ -87,6 +87,9 @@ def record(acc: Accessor, stack: list[Any] | None = None, skipped: list[str] | N
     stack = [] if stack is None else stack
     skipped = [] if skipped is None else skipped
     path = path or acc._path
+    if len(stack) >= MAX_DEPTH:
+        raise FormatError(f"records nest deeper than {MAX_DEPTH}: the tree is not printed that deep",
+                          file=acc._file, path=path)
     stack.append(acc)
     try:
         out: dict[str, Any] = {}

@@ -296,3 +296,29 @@ def test_what_the_issue_found_reads_right(tmp_path: Path) -> None:
     assert r.label == "abc!" and r.first.inner.x == 5 and r.size_left == 0 and r.name_length == 3
     assert c.parse(b"\x05\x06\x07abc\x01\x09").tail == 9
     assert (c.root_class.__doc__ or "").endswith('A doc that ends in a quote: "x"')
+
+
+def test_hostile_shapes_end_in_a_binparse_error(tmp_path: Path) -> None:
+    """Records nested as deep as the file says (validated without Python recursion, their paths kept
+    short), and a repeat-until over records of no size whose condition never holds (no hang)."""
+    nest = binparse.compile(schema(tmp_path, "nest", "meta: {id: nest}\nseq:\n  - {id: a, type: u1}\n"
+                                   "  - {id: next, type: nest}\n"))
+    with pytest.raises(FormatError) as e:
+        nest.parse(bytes(5000)).validate()
+    assert e.value.offset == 5000 and e.value.path is not None and len(e.value.path) < 400
+    stuck = binparse.compile(schema(tmp_path, "stuck", "meta: {id: stuck}\nseq:\n  - {id: items, type: empty, "
+                                    "repeat: until, repeat-until: 'false'}\ntypes:\n  empty: {}\n"))
+    with pytest.raises(FormatError, match="would never end"):
+        stuck.parse(bytes(10)).items
+
+
+def test_a_fixed_size_repeat_is_one_structured_view_of_the_buffer(tmp_path: Path) -> None:
+    pts = binparse.compile(schema(tmp_path, "pts", "meta: {id: pts, endian: le}\nseq:\n  - {id: n, type: u2}\n"
+                                  "  - {id: p, type: point, repeat: expr, repeat-expr: n}\ntypes:\n  point:\n"
+                                  "    seq:\n      - {id: x, type: f4}\n      - {id: k, type: u1}\n"))
+    buf = bytearray(struct.pack("<H", 3) + b"".join(struct.pack("<fB", x, k) for x, k in ((0.5, 1), (1.5, 2), (2.5, 3))))
+    a = pts.parse(buf).p.array
+    assert a.dtype.names == ("x", "k") and a.dtype.itemsize == 5 and a["x"].tolist() == [0.5, 1.5, 2.5]
+    assert np.shares_memory(a, np.frombuffer(buf, np.uint8)) and not a.flags.owndata
+    buf[2:6] = struct.pack("<f", 9.0)
+    assert a["x"][0] == 9.0 and pts.parse(buf).p[0].x == 9.0

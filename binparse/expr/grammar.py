@@ -336,7 +336,10 @@ def parse(text: str | int | float | bool) -> Expr:
     """Parse an expression (a YAML scalar) into an AST; raises `ExprError`."""
     if isinstance(text, (bool, int, float)):
         return ("num", text)
-    return _Parser(str(text).strip()).parse()
+    try:
+        return _Parser(str(text).strip()).parse()
+    except RecursionError:
+        raise ExprError("the expression nests deeper than binparse follows") from None
 
 
 def parse_type(text: str) -> tuple[str, tuple[Expr, ...]]:

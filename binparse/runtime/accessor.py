@@ -250,7 +250,10 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         if isinstance(item, Accessor):
             return item
         cls: type[Accessor] = resolve(type(self), spec.user or "")
-        path = f"{self._path}.{spec.name}"
+        base = self._path
+        if len(base) > 300:  # records nested as deep as a file says: their paths stay short
+            base = f"{base[:100]}…{base[-180:]}"
+        path = f"{base}.{spec.name}"
         args = self._args_at(spec.args, cls, pos, io, index)
         parent: Any = MISSING
         if spec.parent is not None:

@@ -80,9 +80,15 @@ class Repeats:
             pos = self._scan_items(spec, pos, io, end, n, items)
             scanned = len(items)
         if rep == "expr":
+            stuck = 0
             for k in range(len(items), n):
+                before = pos
                 _, pos, item = self._one(spec, pos, k, io, True)
                 items.append(item)
+                stuck = stuck + 1 if pos == before else 0
+                if stuck > max(1024, end - start):  # records of no size, more than the data could describe
+                    raise FormatError("repeat count larger than the data could describe", file=self._file,
+                                      path=path, offset=st.aligned(pos), expected=f"at most {end - start}", found=n)
         elif rep == "eos":
             while type(pos) is not int or pos < end:
                 before = pos
@@ -92,6 +98,7 @@ class Repeats:
                     raise FormatError("repeat: eos over elements that take no bytes would never end",
                                       file=self._file, path=path, offset=st.aligned(pos))
         else:
+            stuck = 0
             while True:
                 k = len(items)
                 if uniform is not None:
@@ -106,9 +113,10 @@ class Repeats:
                 before, pos = pos, after
                 if self._eval_at(spec.until, pos, io, k, value):
                     break
-                if pos == before and type(pos) is int and pos >= end:
-                    raise FormatError("repeat: until over elements that take no bytes at the end of the data "
-                                      "would never end", file=self._file, path=path, offset=st.aligned(pos))
+                stuck = stuck + 1 if pos == before else 0
+                if pos == before and type(pos) is int and pos >= end or stuck > max(1024, end - start):
+                    raise FormatError("repeat: until over elements that take no bytes, and its condition does not "
+                                      "hold: it would never end", file=self._file, path=path, offset=st.aligned(pos))
             if uniform is not None:
                 if special:
                     self._ext[i] = Ext(pos, None, ext_mv, ext_io)

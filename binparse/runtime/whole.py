@@ -140,20 +140,28 @@ class Whole:
 
     def validate(self) -> None:
         """Read every field now and apply every `valid`/`contents` rule (raises on the first break):
-        everything Kaitai's generated code reads when it parses."""
-        self._validate()
+        everything Kaitai's generated code reads when it parses. Nested records are walked with a
+        stack of their own, so records nested as deep as a file says are no Python recursion."""
+        todo: list[Whole] = [self]
+        try:
+            while todo:
+                todo.extend(reversed(todo.pop()._fields_records()))
+        except RecursionError:  # a record whose end is where records nested in it end, deeper than Python follows
+            raise FormatError("records nest deeper than binparse follows (a type that holds itself, with "
+                              "nothing in the data to end it soon)", file=self._file, path=self._path) from None
 
-    def _validate(self) -> None:
+    def _fields_records(self) -> list[Whole]:
+        """Read every seq field; the records among them (to be read in turn)."""
+        out: list[Whole] = []
         for name in self.field_names():
             v = getattr(self, name if not iskeyword(name) else name + "_")
             if isinstance(v, Whole):
-                v._validate()
+                out.append(v)
             elif isinstance(v, (RecordArray, ItemArray, list)):
-                for r in v:
-                    if isinstance(r, Whole):
-                        r._validate()
+                out.extend(r for r in v if isinstance(r, Whole))
             elif isinstance(v, StrArray):
                 list(v)
+        return out
 
     # -- introspection and copies -----------------------------------------------------------------
     @classmethod

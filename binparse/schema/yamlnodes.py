@@ -46,17 +46,25 @@ class Seq(list):  # type: ignore[type-arg]
     lines: list[int]
 
 
-def _convert(node: yaml.Node, loader: KsyLoader) -> Any:
+MAX_NODES = 1_000_000  # YAML aliases may repeat a node without end ("billion laughs"): a schema is never this big
+
+
+def _convert(node: yaml.Node, loader: KsyLoader, count: list[int] | None = None) -> Any:
+    count = count if count is not None else [0]
+    count[0] += 1
+    if count[0] > MAX_NODES:
+        raise SchemaError(f"more than {MAX_NODES:,} YAML nodes once its aliases are expanded: not a schema",
+                          line=node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         out = Node()
         out.line, out.lines = node.start_mark.line + 1, {}
         for k, v in node.value:
             key = loader.construct_object(k, deep=True)
-            out[key] = _convert(v, loader)
+            out[key] = _convert(v, loader, count)
             out.lines[key] = k.start_mark.line + 1
         return out
     if isinstance(node, yaml.SequenceNode):
-        seq = Seq(_convert(v, loader) for v in node.value)
+        seq = Seq(_convert(v, loader, count) for v in node.value)
         seq.line, seq.lines = node.start_mark.line + 1, [v.start_mark.line + 1 for v in node.value]
         return seq
     return loader.construct_object(node, deep=True)
@@ -71,10 +79,17 @@ def read_yaml(text: str, file: str) -> Node:
         mark = getattr(exc, "problem_mark", None)
         raise SchemaError(f"not valid YAML: {getattr(exc, 'problem', exc)}", file=file,
                           line=mark.line + 1 if mark else None) from exc
+    except RecursionError:
+        raise SchemaError("YAML nested deeper than a schema is", file=file) from None
     finally:
         loader.dispose()
     if node is None or not isinstance(node, yaml.MappingNode):
         raise SchemaError("a .ksy file must be a YAML mapping", file=file, line=1)
-    data = _convert(node, KsyLoader(""))
+    try:
+        data = _convert(node, KsyLoader(""))
+    except SchemaError as exc:
+        raise exc.with_file(file) from None
+    except RecursionError:
+        raise SchemaError("YAML nested deeper than a schema is", file=file) from None
     assert isinstance(data, Node)
     return data
