@@ -53,6 +53,13 @@ def _unreadable(rep: FileReport, path: Path, error: str) -> FileReport:
     return rep
 
 
+def _unreadable_is_unverified(name: str) -> bool:
+    """Whether the family says a file of it that could not be read is "not verified" (`Family.unreadable`)."""
+    from .plugins import family
+    fam = family(name)
+    return fam is not None and fam.unreadable == "not verified"
+
+
 def _lfs_pointer(path: Path) -> bool:
     """True for a Git-LFS pointer (the text git leaves when the artifact itself was not fetched)."""
     try:
@@ -159,8 +166,12 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
     for r in reports:
         if r.error:
             a = "an" if r.family[:1] in "aeiou" else "a"
-            findings.append(Finding("problem", f"{r.name} looks like {a} {r.family} {r.kind} ({r.evidence}) but could "
-                                               f"not be read: {r.error}", [r.name]))
+            said = f"{r.name} looks like {a} {r.family} {r.kind} ({r.evidence}) but could not be read: {r.error}"
+            if _unreadable_is_unverified(r.family):  # as `inspect` says of it (exit code 2)
+                not_verified.append(r.name)
+                findings.append(Finding("note", f"not verified: {said}", [r.name]))
+            else:
+                findings.append(Finding("problem", said, [r.name]))
         unverified = getattr(r.obj, "unverified", None)
         if unverified:  # nothing is proven wrong, nothing is confirmed: said as such, never a problem or an "ok"
             not_verified.append(r.name)
@@ -170,12 +181,14 @@ def doctor(path: str | os.PathLike[str], options: Any = None,
     for check in checks():
         try:
             found = check(readable, folder)
-            findings.extend(found)
-            # a check that could not verify a file says "not verified: ..." about it: the headline says so too
-            not_verified += [f.files[0] for f in found if f.text.startswith("not verified: ") and f.files]
         except Exception as exc:  # one failing check must not hide the others' findings
-            findings.append(Finding("problem", f"the {check.__module__} check failed ({type(exc).__name__}: {exc}); "
-                                               "please report it"))
+            found = [Finding("problem", f"the {check.__module__} check failed ({type(exc).__name__}: {exc}); "
+                                        "please report it")]
+        findings.extend(found)
+        # a check that could not read or verify something of a file says so ("not verified: NAME ..."):
+        # the file is then named in the headline as any other unread file
+        not_verified += [f.files[0] for f in found if f.level == "note" and f.files
+                         and f.text.startswith("not verified: ")]
     confirmed = {r.name for r in reports if r.verified_by and r.name in not_verified}
     if confirmed:  # a check found vendor evidence that confirms what the file's layout could not
         not_verified = [n for n in not_verified if n not in confirmed]

@@ -237,6 +237,9 @@ class Family(NamedTuple):
     when a file shows one of the `signs` (or when every family is needed). `companions`: names of
     sub-folders whose files belong with their folder's (TI's tools write printouts to `tempDir/`).
     `fixtures`: the writer of the family's fixture specs, `write(spec, spec_path, out_dir) -> paths`.
+    `unreadable`: what `doctor` calls a file of the family that looks like an artifact but could not be
+    read: "problem", or "not verified" (exit code 2, as `inspect` says of it: a reader's failure proves
+    nothing of the file).
     """
 
     name: str
@@ -248,6 +251,7 @@ class Family(NamedTuple):
     fixtures: str = ""  # "module:function": writes a fixture spec of `family: <name>` (`binparse fixture`)
     title: str = ""  # e.g. the vendor and product; default: `name`
     examples: tuple[Example, ...] = ()
+    unreadable: str = "problem"
 
 
 _SIGNS: list[Signs] = []

@@ -3,7 +3,8 @@
 A file looks like an artifact by its name (the names the vendor tools write) or by its first bytes
 (a TIDL netVersion, which is a date 0x20YYMMDD, or an ESP-DL magic): each family registers those
 signs (`binparse.family.Signs`). A text or JSON file is never taken for a binary artifact,
-whatever its name: only the text formats (Intel's CSV reports) are matched by name when they are text.
+whatever its name: only the text formats are matched when they are text (Intel's CSV reports by
+name; esp-ppq's printouts and records, whose names say nothing, by their first bytes).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ def describe_text(head: bytes) -> str:
 
 
 def text_kinds() -> str:
-    """The text files binparse reads, with their names (from every family's signs)."""
-    kinds = [f"{s.family} {s.kind} ({', '.join(s.names)})" for s in signs() if not s.binary and s.names]
+    """The text files binparse reads, with their names, or "by its first line" (from every family's signs)."""
+    kinds = [f"{s.family} {s.kind} ({', '.join(s.names) or 'by its first line'})" for s in signs() if not s.binary]
     return "; ".join(dict.fromkeys(kinds)) or "none"
 
 
@@ -53,7 +54,11 @@ def looks_like_artifact(path: Path, head: bytes | None = None) -> Lookalike | No
         for pattern in sign.names:
             if name_matches(path.name, pattern) and sign.binary != text:
                 return Lookalike(sign.family, sign.kind, f"named like {pattern}")
-    if text:
+    if text:  # a text file by the first bytes of a text kind only (a printout whose name says nothing)
+        for sign in signs():
+            why = sign.head(head) if sign.head is not None and not sign.binary and not sign.names else None
+            if why:
+                return Lookalike(sign.family, sign.kind, why)
         return None
     for sign in signs():
         why = sign.head(head) if sign.head is not None else None

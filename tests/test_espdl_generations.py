@@ -104,9 +104,9 @@ def test_an_espdl_name_with_another_magic_is_refused(tmp_path: Path, capsys: pyt
     assert main(["inspect", str(p)]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     err = capsys.readouterr().err
     assert "EDL1 / EDL2 / PDL1 / PDL2 / PDL3" in err and "tidl" not in err
-    assert main(["doctor", str(tmp_path)]) == 1
+    assert main(["doctor", str(tmp_path)]) == 2  # not read, as inspect says: nothing proven (docs/contracts.md)
     out = capsys.readouterr().out
-    assert "[problem] custom.espdl looks like an espdl .espdl" in out and "found b'ESPD'" in out
+    assert "[note] not verified: custom.espdl looks like an espdl .espdl" in out and "found b'ESPD'" in out
 
 
 @pytest.mark.parametrize("name, fmt, models", [
@@ -173,8 +173,10 @@ def test_doctor_with_the_key(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert ("[ok] quantized_320_encry.espdl: unknown (no weight layout names); 135 nodes (Add x1, Concat x4, Conv x98, "
             "GlobalAveragePool x6, Mul x10, Resize x2, Sigmoid x14), 391,912 parameters") in out
-    assert main(["doctor", str(folder), "--key", KEY.hex()]) == 1
-    assert "the decrypted payload's FlatBuffer root is not a Model" in capsys.readouterr().out
+    assert main(["doctor", str(folder), "--key", KEY.hex()]) == 2  # a wrong key: the model is not read
+    out = capsys.readouterr().out
+    assert "[note] not verified: quantized_320_encry.espdl could not be read: " in out
+    assert "the decrypted payload's FlatBuffer root is not a Model" in out and "check the key" in out
 
 
 def test_doctor_pdl1_test_outputs_in_hwc_of_the_nchw_graph() -> None:
@@ -204,12 +206,11 @@ def test_edl1_views_are_zero_copy_and_write_through() -> None:
     assert vec.tolist() == [1791] and np.shares_memory(vec, np.frombuffer(data, np.uint8))
 
 
-@pytest.mark.xfail(strict=True, reason="new real files of issue 38 in ../shared/real")
 def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
-    """espdl_model.yaml `generations.edl1.evidence`: 312 EDL1 raw_data vectors are byte vectors (47 of them
-    16-byte aligned by chance), 263 EDL2 vectors whole aligned 16-byte blocks."""
+    """espdl_model.yaml `generations.edl1.evidence`: 320 EDL1 raw_data vectors are byte vectors (51 of them
+    16-byte aligned by chance), 502 EDL2 vectors whole aligned 16-byte blocks."""
     from binparse.accessors.espdl.espdl_model import SCHEMA
-    assert "312 raw_data vectors" in SCHEMA["generations"]["edl1"]["evidence"]
+    assert "320 raw_data vectors" in SCHEMA["generations"]["edl1"]["evidence"]
     counts = {"edl1": [0, 0], "edl2": [0, 0]}  # vectors, 16-byte aligned
     for p in sorted(real("espdl").rglob("*.espdl")):
         f = binparse.open(p).with_key(bytes.fromhex(REAL_KEY))
@@ -222,20 +223,36 @@ def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
                 assert t.data_offset % (4 if m.generation == "edl1" else 16) == 0
                 counts[m.generation][0] += 1
                 counts[m.generation][1] += t.data_offset % 16 == 0
-    assert counts == {"edl1": [312, 47], "edl2": [263, 263]}
+    assert counts == {"edl1": [320, 51], "edl2": [502, 502]}
 
 
-@pytest.mark.xfail(strict=True, reason="new real files of issue 38 in ../shared/real")
+# what the real folders hold that is not "ok": the P4 mnist's int32 values in int64 vectors (a proven
+# defect: the chip reads them as espdl.fbs declares)
+NOT_OK = {"int32-maxpool-pads": "problem"}
+
+
 def test_doctor_every_real_espdl_folder_with_the_key() -> None:
     from binparse.doctor import doctor
     key = argparse.Namespace(key=REAL_KEY)
     folders = sorted(p for p in real("espdl").iterdir() if p.is_dir())
-    assert [p.name for p in folders] == ["edl1-encrypted", "edl1-house-price", "face-detect-msr", "gemm-16x16-relu",
-                                         "info-td3", "model-properties-info", "pdl1-face-detect", "tutorial-model"]
+    assert [p.name for p in folders] == [
+        "blocked-2d-matmul", "edl1-conv-nhwc", "edl1-encrypted", "edl1-house-price", "face-detect-msr",
+        "gemm-16x16-relu", "info-td3", "int32-maxpool-pads", "model-properties-info", "pdl1-face-detect",
+        "s3-mobilenet-v2-record", "tutorial-model"]
     for folder in folders:
         doc = doctor(folder, key)
-        assert doc["status"] == "ok" and doc["unknown_files"] == [], folder.name
+        assert doc["status"] == NOT_OK.get(folder.name, "ok") and doc["unknown_files"] == [], folder.name
         assert not [f for f in doc["findings"] if "cannot" in f["text"] or "not compared" in f["text"]], folder.name
+        problems = [f["text"] for f in doc["findings"] if f["level"] == "problem"]
+        assert len(problems) == (folder.name == "int32-maxpool-pads"), folder.name
+    assert problems_of("int32-maxpool-pads")[0].startswith("mnist.espdl: 56 int64 vectors hold int32 values (ints of "
+                                                           "21 attributes, dims of 12 tensors, exponents of 23 tensors "
+                                                           "or values)")
+
+
+def problems_of(name: str) -> list[str]:
+    from binparse.doctor import doctor
+    return [f["text"] for f in doctor(real(f"espdl/{name}"))["findings"] if f["level"] == "problem"]
 
 
 def test_unnamed_pdl1_weights_read_as_the_edl2_build_of_the_same_model_names_them() -> None:
@@ -273,3 +290,55 @@ def test_doctor_never_says_a_plain_no_problems_about_a_model_it_could_not_decryp
         "model)"]
     keyed = doctor(folder, argparse.Namespace(key=REAL_KEY))
     assert keyed["status"] == "ok" and keyed["not_verified"] == []
+
+
+def test_an_edl1_with_edl2s_header_and_payload_is_read_as_esp_dl_6d78289e_read_it(tmp_path: Path) -> None:
+    """esp-dl 6d78289e ("align model parameters", 2024-12-20) read an EDL1 record with a 16-byte header and an
+    aligned payload (its fbs_loader.cpp: `model_buf += 16`), and Espressif's models of that commit are so: 12
+    files, each exactly 16 + size bytes with 4 zero bytes after size. Built here from the shape: the EDL2
+    gemm model with the magic EDL1."""
+    src = real("espdl/gemm-16x16-relu/esp32s3.espdl")
+    data = bytearray(src.read_bytes())
+    data[:4] = b"EDL1"
+    (tmp_path / "padded.espdl").write_bytes(bytes(data))
+    f, edl2 = binparse.open(tmp_path / "padded.espdl"), binparse.open(src)
+    (m,) = f.models
+    assert (str(f.magic), m.generation, m.payload_offset) == ("EDL1", "edl2", 16)
+    assert np.array_equal(f.tensor("ops.0.weight").to_logical(), edl2.tensor("ops.0.weight").to_logical())
+    assert f.tensor("ops.0.weight").info.data_offset == edl2.tensor("ops.0.weight").info.data_offset
+    from binparse.doctor import doctor
+    doc = doctor(tmp_path)
+    assert doc["status"] == "ok" and [x["text"] for x in doc["findings"]][0].startswith(
+        "padded.espdl: esp32s3 / esp32p4 (blocked weights: 16 lanes); 1 nodes (Gemm x1)")
+    old = binparse.open(real("espdl/edl1-house-price/house_price.espdl")).models[0]  # 12 + size bytes: as before
+    assert (old.generation, old.payload_offset, old.padded) == ("edl1", 12, None)
+
+
+def test_a_model_binparse_cannot_read_whole_is_named_never_passed_over(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A weight whose named layout binparse cannot apply to its dims (built from the gemm model: its weight's
+    doc_string made `layout ==> (N/16)WC16`, a 1-D Conv layout, on 4 dims). The doctor used to pass such a
+    model over (`except BinparseError: continue`: PP-OCRv6's 2-D MatMul weights and four RL actors said "no
+    problems found", exit 0): now the model has its lines, the tensor is named with why, and the headline
+    and the exit code of doctor and inspect say not verified."""
+    from binparse.doctor import doctor
+    data = bytearray(real("espdl/gemm-16x16-relu/esp32s3.espdl").read_bytes())
+    at = data.find(b"layout ==> (N/16)HWC16")
+    assert at > 0 and int.from_bytes(data[at - 4:at], "little") == 22
+    data[at - 4:at] = (21).to_bytes(4, "little")
+    data[at:at + 23] = b"layout ==> (N/16)WC16\0\0"
+    (tmp_path / "m.espdl").write_bytes(bytes(data))
+    doc = doctor(tmp_path)
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["m.espdl"]
+    assert [f["text"] for f in doc["findings"] if f["text"].startswith("not verified: ")][0] == (
+        "not verified: m.espdl: 1 of 2 initializers could not be read in their layout: ops.0.weight ((N/16)WC16, "
+        "dims [1, 1, 16, 16]: weight 'ops.0.weight': layout (N/16)WC16 needs 3 dims (or 2 or 2 for a MatMul/Gemm "
+        "matrix [..., C, N]), the tensor has 4)")
+    assert doc["findings"][0]["text"].startswith("m.espdl: esp32s3 / esp32p4 (blocked weights: 16 lanes); 1 nodes")
+    assert main(["doctor", str(tmp_path)]) == 2
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"binparse doctor {tmp_path}: NOT VERIFIED: 1 file (m.espdl: read only in part, with a layout no vendor file "
+        "confirms, or not read); nothing else checked")
+    assert main(["inspect", str(tmp_path / "m.espdl")]) == 2
+    assert "not verified: the model: 1 of 2 initializers could not be read in their layout: ops.0.weight" in \
+        capsys.readouterr().out

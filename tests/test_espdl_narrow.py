@@ -220,3 +220,27 @@ def test_repair_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         "need 837 bytes, its raw_data holds 864)")
     assert main(["repair", str(copy), "-o", str(tmp_path / "fixed.espdl")]) == 0
     assert capsys.readouterr().out.startswith(f"{tmp_path / 'fixed.espdl'}: 8,480 bytes; model: 16 int64 vectors")
+
+
+def test_a_vector_whose_first_values_read_as_int64_is_still_sized_by_all_its_elements(tmp_path: Path) -> None:
+    """The P4 mnist (YanKE01/esp_dl_demos): each MaxPool's `pads` is [0, 0, 0, 0] in 4-byte values. Its first
+    16 bytes read as int64 give [0, 0]: plausible, so a rule looking at the first values took the vector as
+    int64, [0, 0, 8314877945697009668, ...], and repair left it. The 8-byte reading runs into the attribute's
+    own name string ("pads", length 4: 0x73646170_00000004), which FlatBuffers never overlaps: int32."""
+    from .conftest import real
+    src = real("espdl/int32-maxpool-pads/mnist.espdl")
+    g = binparse.open(src).models[0].graph
+    pools = [n for n in g.nodes if n.op_type == "MaxPool"]
+    assert [n.attributes["pads"] for n in pools] == [[0, 0, 0, 0], [0, 0, 0, 0]]
+    pads = [n for n in g.narrow if n.path.endswith((".attribute[4].ints", ".attribute[3].ints"))
+            and n.meant == (0, 0, 0, 0)]
+    assert [n.read[2] for n in pads if n.read is not None] == [8314877945697009668] * 2
+    assert (8314877945697009668).to_bytes(8, "little") == b"\x04\x00\x00\x00pads"
+    fixed = tmp_path / "mnist.espdl"
+    assert main(["repair", str(src), "-o", str(fixed)]) == 0
+    f = binparse.open(fixed)
+    assert f.models[0].graph.narrow == [] and f.unverified is None
+    assert [n.attributes["pads"] for n in f.models[0].graph.nodes if n.op_type == "MaxPool"] == [[0, 0, 0, 0]] * 2
+    from binparse.doctor import doctor
+    doc = doctor(tmp_path)  # the repaired model alone: nothing left to say against it
+    assert [x["text"] for x in doc["findings"] if x["level"] == "problem"] == [] and doc["not_verified"] == []

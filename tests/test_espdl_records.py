@@ -72,14 +72,17 @@ def test_the_json_record_is_read_and_cross_checked(tmp_path: Path) -> None:
     model = binparse.open(real(f"{MPI}/pruned_keep14_v2.espdl")).tensor("features.0.0.weight")
     assert model.info.exponents[:3] == (-17, -12, -12)
     assert "pruned_keep14_v2.json agrees with pruned_keep14_v2.espdl: 212 power-of-2 scales are the model's " \
-           "exponents, 132 bit widths its initializers' element types" in texts(doctor(real(MPI)), "ok")
+           "exponents, 132 quantized parameters are stored as esp-ppq stores them; 2 variables not quantized (FP32 " \
+           "or not exported): outside these rules" in texts(doctor(real(MPI)), "ok")
     folder = copy(MPI, tmp_path)
     doc = json.loads((folder / "pruned_keep14_v2.json").read_text())
     doc["values"]["3573900136"]["scale"] = 0.25  # the input's scale: 2^-2 where the model says -1
     (folder / "pruned_keep14_v2.json").write_text(json.dumps(doc))
     assert texts(doctor(folder), "problem") == [
-        "pruned_keep14_v2.json and pruned_keep14_v2.espdl differ: input: the recorded scale is 2^e with e = [-2], "
-        "the model's exponents are [-1]"]
+        "pruned_keep14_v2.json and pruned_keep14_v2.espdl differ: input: esp-ppq quantized it with the scale 2^e, "
+        "e = [-2] (ACTIVATED, op node_Conv_609), the model's exponents are [-1]: the chip scales it by another "
+        "power of two (esp-ppq writes log2 of the scale it quantized with: "
+        "QuantVariableToIntPattern.calculate_exponent)"]
 
 
 def test_printed_floats_are_compared_at_the_precision_printed(tmp_path: Path) -> None:
@@ -110,17 +113,36 @@ def test_printed_floats_are_compared_at_the_precision_printed(tmp_path: Path) ->
         "9.854155e-34, the model 9.854154449263851e-34 (line 12)"]
 
 
-def test_an_empty_graph_is_a_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_graph_is_named_not_verified(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What esp-ppq leaves of an export that stopped before the graph (a 184-byte EDL2 of an empty graph,
+    its `.info` in the `graph NAME {` form, an empty `.json`): read whole, nothing in it to verify or to
+    prove wrong: "not verified" in inspect and doctor alike (exit 2), never "problem" nor "[ok] 0 nodes"."""
     from binparse.formats.espdl.writers.fixtures import espdl_file
-    data = espdl_file({"format": "EDL2", "graph": {"name": "main_graph"}})
+    data = espdl_file({"format": "EDL2", "graph": {"name": "coco_pose_yolo11n_pose_224_p4"}})
     (tmp_path / "empty.espdl").write_bytes(data)
+    (tmp_path / "empty.info").write_text("model properties:\nmetadata_props:\n\n\ngraph coco_pose_yolo11n_pose_224_p4 {"
+                                         "\n  return\n}\n\n\ninitializers value:\n\n\n\nvalues info:\n\n\n\n"
+                                         "test inputs value:\n\n\n\ntest outputs value:\n")
+    (tmp_path / "empty.json").write_text('{\n    "configs": {},\n    "dispatchings": {},\n    "values": {}\n}')
     doc = doctor(tmp_path)
-    assert doc["status"] != "ok"
-    assert texts(doc, "problem") == ["empty.espdl: model (model): the graph has no nodes: the export failed (esp-dl "
-                                     "has nothing to run)"]
-    assert not [t for t in texts(doc, "ok") if "0 nodes" in t]
-    main(["inspect", str(tmp_path / "empty.espdl")])
-    assert "  nodes: 0 (the export failed: nothing to run)" in capsys.readouterr().out.splitlines()
+    assert doc["status"] == "not verified" and doc["not_verified"] == ["empty.espdl"] and texts(doc, "problem") == []
+    assert texts(doc, "note") == [
+        "not verified: empty.espdl is an empty graph 'coco_pose_yolo11n_pose_224_p4': no nodes, 0 inputs, 0 outputs "
+        "(nothing for esp-dl to run), nothing to verify",
+        "empty.json: records no quantized variable (its configs are empty, as esp-ppq writes them when no op was "
+        "quantized): nothing to compare"]
+    assert texts(doc, "ok") == ["empty.info agrees with empty.espdl: graph 'coco_pose_yolo11n_pose_224_p4', 0 nodes "
+                                "(ops, tensors, attributes), 0 initializers (dtype, dims, exponents, layout, values), "
+                                "0 tensor exponents, 0 test values"]
+    assert main(["doctor", str(tmp_path)]) == 2
+    capsys.readouterr()
+    assert main(["inspect", str(tmp_path / "empty.espdl")]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert "  nodes: 0 (an empty graph: nothing to run)" in out and not [x for x in out if "problem" in x]
+    assert out[-2] == ("not verified: the model is an empty graph 'coco_pose_yolo11n_pose_224_p4': no nodes, 0 inputs, "
+                       "0 outputs (nothing for esp-dl to run: its Model reports \"There's no input in model.\"), nothing "
+                       "to verify")
+    assert main(["inspect", str(tmp_path / "empty.info")]) == 0 and main(["inspect", str(tmp_path / "empty.json")]) == 0
 
 
 def test_view_of_an_info_tensor_is_the_models_logical_array(tmp_path: Path,

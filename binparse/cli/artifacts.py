@@ -70,16 +70,16 @@ def _inspect(args: argparse.Namespace) -> tuple[str, int]:
 def read_code(obj: object) -> int:
     """`inspect`'s exit code: 2 when the object says it was read only in part or with a layout no
     vendor file confirms (`unverified`, e.g. a nearest-layout net, an encrypted model without its
-    key), or names what it could not read or check (`summary()["problems"]`, e.g. a payload that
-    does not decode); else 0. `inspect` reads and shows, it proves nothing: `doctor` exits 1."""
+    key), or names what it could not read or check (`summary()["problems"]` or `["unread"]`, e.g. a
+    payload that does not decode); else 0. `inspect` reads and shows, it proves nothing: `doctor` exits 1."""
     if obj is None:
         return exitcodes.OK
     if getattr(obj, "unverified", None):
         return exitcodes.UNVERIFIED
     summary = getattr(obj, "summary", None)
     doc = summary() if callable(summary) else {}
-    return exitcodes.UNVERIFIED if isinstance(doc, dict) and (doc.get("problems") or doc.get("unverified")) \
-        else exitcodes.OK
+    return exitcodes.UNVERIFIED if isinstance(doc, dict) and (doc.get("problems") or doc.get("unverified")
+                                                              or doc.get("unread")) else exitcodes.OK
 
 
 def _shown(args: argparse.Namespace, obj: object, path: str | None = None) -> str:

@@ -16,17 +16,25 @@ def model_head(head: bytes) -> str | None:
 
 
 def info_head(head: bytes) -> str | None:
-    """Why the first bytes look like esp-ppq's .info printout: its graph header line, or newer
+    """Why the first bytes look like esp-ppq's .info printout (`printable_graph` of its helper.py): the
+    graph's header line `graph NAME (`, or `graph NAME {` for a graph without inputs, or newer
     esp-ppq's `model properties:` block before it."""
     if head.startswith(b"model properties:") and b"metadata_props:" in head[:200]:
         return "esp-ppq printout header 'model properties:'"
-    return "esp-ppq printout header 'graph NAME ('" if head.startswith(b"graph ") and b" (" in head[:200] else None
+    line = head[:4096].partition(b"\n")[0].rstrip()
+    if head.startswith(b"graph ") and line.endswith((b" (", b" {")):
+        return f"esp-ppq printout header 'graph NAME {line[-1:].decode()}'"
+    return None
 
 
 def record_head(head: bytes) -> str | None:
-    """Why the first bytes look like the .json quantization record esp-ppq writes beside a model."""
+    """Why the first bytes look like the .json quantization record esp-ppq writes beside a model
+    (`export_quantization_config`: the objects `configs`, `dispatchings` and `values`, in that order;
+    all three empty when no op was quantized)."""
     h = head[:512]
-    if h.lstrip().startswith(b"{") and b'"configs"' in h and b'"bit_width"' in h and b'"policy"' in h:
+    if not h.lstrip().startswith(b"{") or b'"configs"' not in h:
+        return None
+    if (b'"bit_width"' in h and b'"policy"' in h) or b'"dispatchings"' in h:
         return "esp-ppq quantization record ('configs' of bit widths and policies)"
     return None
 
@@ -56,8 +64,9 @@ FAMILY = Family(
     title="Espressif ESP-DL",
     fixtures="binparse.formats.espdl.writers.fixtures:write",
     load="binparse.formats.espdl.register",
+    unreadable="not verified",  # a printout, record or model binparse cannot read is unread, not proven wrong
     signs=(Signs("espdl", ".espdl", names=("*.espdl",)), Signs("espdl", ".espdl", head=model_head),
-           Signs("espdl", "info_printout", names=("*.info",), binary=False, head=info_head),
+           Signs("espdl", "info_printout", binary=False, head=info_head),  # `.info` says nothing: other tools write it
            Signs("espdl", "quantization_record", binary=False, head=record_head)),
     options=(
         Option(("--key",), ("inspect", "view", "draw", "doctor", "repair", "export", "compare"),

@@ -12,8 +12,6 @@ from ...errors import FormatError
 from ...text import is_text
 
 MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")  # fbs_loader.hpp's container formats
-INFO_HEAD = b"graph "  # esp-ppq's printout starts with the graph's header line
-PROPERTIES_HEAD = b"model properties:"  # or, newer, with the model's properties before it
 
 
 def refuse(file: str | None, head: bytes) -> NoReturn:
@@ -33,7 +31,10 @@ def sniff(path: Any, head: bytes) -> Any:
     name = os.fspath(path)
     if name.endswith(".espdl") and head[:4] not in MAGICS and not os.path.isdir(name):
         return lambda source: refuse(name, head)
-    if name.endswith(".info") and (head.startswith(INFO_HEAD) or head.startswith(PROPERTIES_HEAD)) and is_text(head):
+    if name.endswith(".info") and is_text(head):
+        from .plugin import info_head
+        if not info_head(head):
+            return None
         from .printouts.info import InfoPrintout
         return InfoPrintout.read
     if name.endswith(".json") and is_text(head):

@@ -2,11 +2,12 @@
 
 A model's payload is a zero-copy memoryview of the file; an encrypted one (mode 1) is decrypted
 into a new buffer when a key is given (`EspdlFile.with_key`). PDL3 packs carry a SHA-256 that
-`problems()` checks.
+`problems()` checks; `unread()` names what could not be read.
 """
 
 from __future__ import annotations
 
+import struct
 from functools import cached_property
 from typing import Any
 
@@ -27,16 +28,20 @@ class EspdlModel:
     """One model of a file or pack: its payload, graph and tensors."""
 
     def __init__(self, name: str, record: ModelRecord, file: str | None = None, key: bytes | None = None,
-                 magic: str = "EDL2", twin: EspdlModel | None = None) -> None:
+                 magic: str = "EDL2", twin: EspdlModel | None = None, padded: memoryview | None = None) -> None:
         self.name, self.record, self.file, self.key = name, record, file, key
         self.twin = twin  # an earlier entry of the pack whose record this one is (decoded once, by it)
         self.encrypted = int(record.mode) == 1
         self.magic = magic  # of the record (a PDL1 pack holds EDL1 records, PDL2/PDL3 EDL2 records)
         self.generation = GENERATION[magic]
+        # an EDL1 record with EDL2's 16-byte header and payload (`padded_edl1`): the file's bytes
+        self.padded = padded
+        if padded is not None:
+            self.generation = "edl2"
 
     @property
     def payload_offset(self) -> int:
-        return int(self.record.field_info("payload")[0])
+        return int(self.record.field_info("payload")[0]) + (4 if self.padded is not None else 0)
 
     @cached_property
     def payload(self) -> memoryview:
@@ -45,6 +50,8 @@ class EspdlModel:
         if self.twin is not None:
             return self.twin.payload
         data: memoryview = self.record.payload.data.cast("B")
+        if self.padded is not None:
+            data = self.padded[16:16 + int(self.record.size)]
         if not self.encrypted:
             return data
         if self.key is None:
@@ -104,6 +111,18 @@ class EspdlModel:
                           expected=f"one of {len(g.tensors)}: " + ", ".join(t.name for t in g.tensors[:12])
                           + (" ..." if len(g.tensors) > 12 else ""))
 
+    def unreadable_layouts(self) -> list[str]:
+        """The initializers whose named layout binparse cannot apply to their dims, each with why
+        (`NAME (LAYOUT, dims [..]: why)`): read as stored, their logical form not verified."""
+        from .report import once
+        out = []
+        for t in once(self.graph.initializers):
+            try:
+                self.tensor(t.name)
+            except BinparseError as exc:
+                out.append(f"{text_shown(t.name)} ({t.layout or 'no layout'}, dims {list(t.dims)}: {exc.message})")
+        return out
+
     @property
     def narrow(self) -> list[Narrow]:
         """The int64 vectors that hold int32 values (read as meant); [] when the graph is not read."""
@@ -135,6 +154,19 @@ class EspdlModel:
         return doc
 
 
+def padded_edl1(mv: memoryview) -> memoryview | None:
+    """`mv` (a whole file) when it is an EDL1 model laid out as esp-dl 6d78289e (2024-12-20, "align model
+    parameters") wrote and read it until the magic became EDL2: a 16-byte header (magic, mode, size and 4
+    zero bytes) and a payload of EDL2's generation (raw_data in 16-byte blocks). Told from the 12-byte
+    EDL1 of before by its bytes: the file is exactly 16 + size bytes and bytes 12..16 are zero (in a
+    12-byte EDL1 they are the FlatBuffer's root offset, never 0, and the file is 12 + size bytes: 972 of
+    984 EDL1 files of the public sweep; the other 12 are these, all of that esp-dl commit)."""
+    if mv.nbytes < 16 or bytes(mv[:4]) != b"EDL1":
+        return None
+    size, pad = struct.unpack_from("<II", mv, 8)
+    return mv if pad == 0 and size + 16 == mv.nbytes else None
+
+
 class EspdlFile(EspdlContainer):
     """An .espdl file (EDL1/EDL2) or a pack of models (PDL1/PDL2/PDL3)."""
 
@@ -142,8 +174,10 @@ class EspdlFile(EspdlContainer):
 
     @property
     def unverified(self) -> str | None:
-        """Why the file was read only in part (encrypted models without their key), else None: the
-        doctor then says "not verified" instead of "no problems" about what it could not read."""
+        """Why the file was read only in part (encrypted models without their key, int32 values in
+        int64 vectors read as meant), else None: the doctor then says "not verified" instead of "no
+        problems" about what it could not read. Models that could not be read or hold an empty graph
+        are `unread()` (`summary()["unread"]`: `inspect` exits 2; the doctor names each model)."""
         locked = [m.name or "the model" for m in self.models if m.encrypted and m.key is None]
         narrow = [m for m in self.models if m.twin is None and m.narrow]
         why = []
@@ -167,7 +201,7 @@ class EspdlFile(EspdlContainer):
         if got is None:
             key = self._cache.get("espdl.key")
             if self.model is not None:
-                got = [EspdlModel("", self.model, self._file, key, str(self.magic))]
+                got = [EspdlModel("", self.model, self._file, key, str(self.magic), padded=padded_edl1(self._mv))]
             else:
                 inner = "EDL1" if self.magic == "PDL1" else "EDL2"
                 first: dict[int, EspdlModel] = {}  # entries that point at one record share its decoding
@@ -282,7 +316,9 @@ class EspdlFile(EspdlContainer):
         return bytes(self.pdl3_header.sha256), h.digest()
 
     def problems(self) -> list[str]:
-        """What is wrong with the file: a PDL3 digest that differs, models whose graph does not decode."""
+        """What is proven wrong with the file: a PDL3 digest that differs from its bytes (esp-dl's
+        loader checks it) or a package size outside the file. What binparse could not read is not
+        proof of anything: `unread()`."""
         out = []
         try:
             digests = self.sha256()
@@ -290,17 +326,30 @@ class EspdlFile(EspdlContainer):
                 out.append(f"PDL3 sha256 differs: stored {digests[0].hex()}, computed {digests[1].hex()}")
         except BinparseError as exc:
             out.append(str(exc))
+        return out
+
+    def unread(self) -> list[str]:
+        """What of the file's models could not be read or holds nothing to check, each with why:
+        a payload that does not decode, an empty graph (no nodes: nothing for esp-dl to run, nothing
+        to verify). Said as "not verified" (exit code 2) by `inspect` and `doctor` alike."""
+        out = []
         for m in self.models:
             if m.encrypted and m.key is None or m.twin is not None:
                 continue
+            label = f"model {m.name}" if m.name else "the model"
             try:
                 g = m.graph
             except BinparseError as exc:
-                out.append(f"model {m.name or '(model)'}: {exc}")
+                out.append(f"{label} could not be read: {exc}")
                 continue
             if not g.nodes:
-                out.append(f"model {m.name or '(model)'}: the graph has no nodes: the export failed "
-                           "(esp-dl has nothing to run)")
+                out.append(f"{label} is an empty graph {text_shown(repr(g.name))}: no nodes, {len(g.inputs)} inputs, "
+                           f"{len(g.outputs)} outputs (nothing for esp-dl to run: its Model reports \"There's no "
+                           "input in model.\"), nothing to verify")
+            bad = m.unreadable_layouts()
+            if bad:
+                out.append(f"{label}: {len(bad)} of {len(g.initializers)} initializers could not be read in their "
+                           f"layout: {'; '.join(bad[:3])}" + (f"; and {len(bad) - 3} more" if len(bad) > 3 else ""))
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -310,6 +359,7 @@ class EspdlFile(EspdlContainer):
         if digests:
             doc["sha256"] = {"stored": digests[0].hex(), "computed": digests[1].hex(), "ok": digests[0] == digests[1]}
         doc["problems"] = self.problems()
+        doc["unread"] = self.unread()
         return doc
 
     def report(self) -> str:
@@ -339,6 +389,9 @@ class EspdlFile(EspdlContainer):
                 lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
             lines.append(f"problem: {text_shown(p)}")
+        for p in self.unread():  # the models that did not decode said so above ("cannot decode")
+            if " could not be read: " not in p:
+                lines.append(f"not verified: {text_shown(p)}")
         if not verbose and any("  nodes: " in line for line in lines):
             lines.append("(-v: every node, initializer, input, output and test value)")
         return "\n".join(lines)

@@ -2,21 +2,22 @@
 
 Per model: the target its weight layouts point to (the `c` reference layouts, or int8/int16 blocks
 of esp32s3/esp32p4, which share them), ops and parameter count; the test inputs/outputs against
-the graph's inputs/outputs (names, dims); and problems: a PDL3 digest that differs, a payload that
-does not decode, a blocked layout whose channel count contradicts its name. A file that cannot be
-read is one problem line; the report goes on.
+the graph's inputs/outputs (names, dims); and problems: a PDL3 digest that differs, a blocked
+layout whose channel count contradicts its name. What could not be read (a payload that does not
+decode, a weight in a layout binparse cannot apply) and an empty graph are "not verified" lines
+naming the model and why (exit code 2, as `inspect` says of them): no model is passed over.
 """
 
 from __future__ import annotations
 
+from math import prod
 from pathlib import Path
 
 from ....errors import BinparseError
 from ....family import FileReport, Finding, register_check
 from .container import EspdlFile, EspdlModel
-from .graph import Graph
-from .narrow import narrow_findings
 from .graph import shown
+from .narrow import narrow_findings
 from .report import once, ops_text, parameters, target_of
 
 
@@ -26,11 +27,16 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
         return []
     if m.twin is not None:
         return [Finding("note", f"{label}: the same record as {m.twin.name!r} (checked once, there)", [name])]
-    g = m.graph
-    out = []
-    if g.nodes:
-        out.append(Finding("ok", f"{label}: {target_of(g)}; {len(g.nodes)} nodes ({ops_text(g)}), "
-                                 f"{parameters(g):,} parameters", [name]))
+    try:
+        g = m.graph
+    except BinparseError as exc:  # never passed over: the model is named, with why (exit code 2)
+        return [Finding("note", f"not verified: {label} could not be read: {exc.describe(known_file=m.file)}", [name])]
+    if not g.nodes:
+        return [Finding("note", f"not verified: {label} is an empty graph {shown(g.name)!r}: no nodes, "
+                                f"{len(g.inputs)} inputs, {len(g.outputs)} outputs (nothing for esp-dl to run), "
+                                "nothing to verify", [name])]
+    out = [Finding("ok", f"{label}: {target_of(g)}; {len(g.nodes)} nodes ({ops_text(g)}), "
+                         f"{parameters(g):,} parameters", [name])]
     out.extend(narrow_findings(label, g, [name]))
     unnamed = [t.name for t in g.initializers if not t.layout]
     if unnamed:
@@ -42,8 +48,12 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
                               "rule of the block width the model's named weights use (esp-ppq's blocking)"
                               if inferred else "") + f"; {len(unnamed) - len(inferred)} in their stored dims",
                            [name]))
+    unread = m.unreadable_layouts()  # a layout binparse cannot apply to these dims: named, never skipped
     for t in once(g.initializers):  # a table many fields share: checked once
-        lay = m.tensor(t.name).layout
+        try:
+            lay = m.tensor(t.name).layout
+        except BinparseError:
+            continue
         if t.layout and not lay.known:
             out.append(Finding("note", f"{label}: {shown(t.name)} has layout {t.layout!r}, which binparse does not know; "
                                        "its logical form is its stored dims", [name]))
@@ -53,6 +63,10 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
             if (k % lay.block != 0) != unaligned:
                 out.append(Finding("problem", f"{label}: {shown(t.name)} is {t.layout} but has {k} channels "
                                               f"({'a' if k % lay.block == 0 else 'not a'} multiple of {lay.block})", [name]))
+    if unread:
+        out.append(Finding("note", f"not verified: {label}: {len(unread)} of {len(g.initializers)} initializers "
+                                   f"could not be read in their layout: {'; '.join(unread[:3])}"
+                                   + (f"; and {len(unread) - 3} more" if len(unread) > 3 else ""), [name]))
     graph_io = {"test input": {v.name: v for v in g.inputs}, "test output": {v.name: v for v in g.outputs}}
     for role, tensors in (("test input", g.test_inputs), ("test output", g.test_outputs)):
         for t in once(tensors):
@@ -63,14 +77,33 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
                 out.append(Finding("note", f"{label}: {role} {shown(t.name)!r} {list(t.dims)} holds the graph's "
                                            f"{list(v.dims)} in ESP-DL's H, W, C order (the graph keeps ONNX's "
                                            "N, C, H, W dims, N = 1)", [name]))
-            elif v.dims is not None and tuple(v.dims) != t.dims:
-                out.append(Finding("problem", f"{label}: {role} {shown(t.name)!r} has dims {list(t.dims)}, the graph "
-                                              f"{list(v.dims)}", [name]))
+            elif v.dims is not None and tuple(v.dims) != t.dims and None not in v.dims \
+                    and prod(t.dims) == prod(d for d in v.dims if d is not None):
+                out.append(Finding("note", f"{label}: {role} {shown(t.name)!r} has dims {list(t.dims)}, the graph "
+                                           f"{list(v.dims)}: the same {prod(t.dims):,} elements ({_SAME_COUNT[role]})",
+                                   [name]))
+            elif v.dims is not None and tuple(v.dims) != t.dims and None not in v.dims:
+                out.append(Finding("problem", f"{label}: {role} {shown(t.name)!r} has {prod(t.dims):,} elements "
+                                              f"(dims {list(t.dims)}), the graph's {role.split()[1]} "
+                                              f"{prod(d for d in v.dims if d is not None):,} (dims {list(v.dims)}): "
+                                              f"esp-dl's Model::test cannot use it ({_OTHER_COUNT[role]})", [name]))
             else:
                 out.append(Finding("ok", f"{label}: {role} {shown(t.name)!r} {list(t.dims)} matches the graph", [name]))
     if not g.test_inputs and not g.test_outputs:
         out.append(Finding("note", f"{label}: no test inputs/outputs to check a port with", [name]))
     return out
+
+
+# esp-dl's Model::test (dl_model_base.cpp): a test input is copied into the graph input by
+# TensorBase::assign, which needs the same element count, not the same dims; a test output is compared
+# by TensorBase::equal, which compares shapes too (the EDL1 test app of esp-dl 2024-08 compared the
+# raw data alone: test_apps/dl-models/main/test_dl_op.cpp)
+_SAME_COUNT = {"test input": "esp-dl copies a test input into the graph input by its element count: "
+                             "TensorBase::assign", "test output": "esp-dl's EDL1 test app compared a test output's "
+                             "data alone; the Model::test of esp-dl at 12c0616d compares shapes too "
+                             "(TensorBase::equal) and would say it does not match"}
+_OTHER_COUNT = {"test input": "TensorBase::assign needs the same element count",
+                "test output": "TensorBase::equal needs the same shape"}
 
 
 def _hwc_of_nchw(hwc: tuple[int, ...], nchw: tuple[int | None, ...]) -> bool:
@@ -80,19 +113,18 @@ def _hwc_of_nchw(hwc: tuple[int, ...], nchw: tuple[int | None, ...]) -> bool:
 
 @register_check
 def check_espdl(reports: list[FileReport], folder: Path) -> list[Finding]:
-    """Each ESP-DL model: target, ops, parameters, test tensors against the graph, problems."""
+    """Each ESP-DL model: target, ops, parameters, test tensors against the graph, problems; a model
+    that could not be read named as not verified."""
     out: list[Finding] = []
     for rep in reports:
         if rep.family != "espdl" or not isinstance(rep.obj, EspdlFile):
             continue
         try:
-            for p in rep.obj.problems():
-                out.append(Finding("problem", f"{rep.name}: {p}", [rep.name]))
-            for m in rep.obj.models:
-                try:
-                    out.extend(_model_findings(rep.name, m))
-                except BinparseError:
-                    continue  # listed by problems() above
+            out.extend(Finding("problem", f"{rep.name}: {p}", [rep.name]) for p in rep.obj.problems())
+            models = rep.obj.models
         except BinparseError as exc:
-            out.append(Finding("problem", f"{rep.name}: {exc}", [rep.name]))
+            out.append(Finding("note", f"not verified: {rep.name} could not be read: {exc}", [rep.name]))
+            continue
+        for m in models:
+            out.extend(_model_findings(rep.name, m))
     return out

@@ -240,6 +240,21 @@ class Table:
         start = self.fb.target(p, f"{self.path}.{name}")
         return p, start + 4, self.fb.u32(start, f"{self.path}.{name}")
 
+    def objects(self) -> list[int]:
+        """Where this table's own bytes and what its offset fields point at begin: the table, its
+        vtable, and the length prefix of each string and vector (the start of each sub-table). A
+        vector of this table cannot run into any of them (FlatBuffers never shares bytes between
+        objects): `narrow.classify` uses it to tell a vector's element size."""
+        fb = self.fb
+        out = [self.pos, self.pos - int(_I32.unpack_from(fb.buf, self.pos)[0])]
+        for f in self.fields.values():
+            if f.kind not in ("string", "vector", "table", "union") or f.slot >= len(self.slots) or not self.slots[f.slot]:
+                continue
+            p = self.pos + self.slots[f.slot]
+            if p + 4 <= fb.n:
+                out.append(p + int(_U32.unpack_from(fb.buf, p)[0]))
+        return out
+
     def span(self, name: str) -> tuple[int, int, int]:
         """(position, count, element size) of a vector field's elements; (0, 0, size) when absent."""
         f, p = self._where(name)

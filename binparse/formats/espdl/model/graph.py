@@ -128,7 +128,10 @@ class _Decoder:
             return ()
         at, start, count = head
         path = f"{t.path}.{name}"
-        got = classify(self.fb.buf, self.fb.n, at, start, count, kind, path, self.narrow)
+        # the next object of the same table after the vector: 8-byte elements that would run into it
+        # cannot be what the writer meant (`narrow.classify`)
+        limit = min((o for o in t.objects() if o >= start), default=self.fb.n)
+        got = classify(self.fb.buf, self.fb.n, at, start, count, kind, path, self.narrow, limit)
         if got is None:  # neither reading plausible: the schema's reading, refused for dims (an absurd shape)
             if start + 8 * count > self.fb.n:
                 raise self.fb.fail("vector runs past the payload", path, start - 4,

@@ -65,21 +65,31 @@ def _plausible(vals: tuple[int, ...], kind: str) -> bool:
 
 
 def classify(buf: Any, n: int, at: int, start: int, count: int, kind: str, path: str,
-             found: list[Narrow]) -> tuple[int, ...] | None:
+             found: list[Narrow], limit: int | None = None) -> tuple[int, ...] | None:
     """The values of the int64 vector at `start` (`count` elements, its uoffset at `at`) as meant:
-    the int64 reading when plausible, else the int32 one when that is plausible (recorded in
-    `found`); None when neither is (the caller reports the int64 reading or its overrun)."""
+    the int64 reading when plausible and inside `limit` (where the next object of the vector's
+    table begins), else the int32 one when that is plausible (recorded in `found`); None when
+    neither is (the caller reports the int64 reading or its overrun).
+
+    Every element decides, not the first ones: a vector whose 8-byte elements would run into the
+    next object of its own table (its name string, a sibling vector: FlatBuffers never shares bytes)
+    cannot hold 8-byte elements, whatever its first values read as (esp-ppq's MaxPool `pads`
+    [0, 0, 0, 0] as int32 read as [0, 0, then the attribute's name "pads"]); otherwise the int64
+    reading must be implausible within the vector's own first `count x 4` bytes (what lies past
+    them may be damage, not the defect)."""
+    end = n if limit is None else min(n, limit)
     wide: tuple[int, ...] | None = None
     if start + 8 * count <= n:
         wide = struct.unpack_from(f"<{count}q", buf, start)
-        if _plausible(wide, kind):
+        if _plausible(wide, kind) and start + 8 * count <= end:
             return wide
-    if start + 4 * count > n:
+    if start + 4 * count > end:
         return None
     narrow: tuple[int, ...] = struct.unpack_from(f"<{count}i", buf, start)
     if not _plausible(narrow, kind):
         return None
-    if count >= 2 and _plausible(struct.unpack_from(f"<{count // 2}q", buf, start), kind):
+    overlaps = start + 8 * count > end  # 8-byte elements would run into the next object: impossible
+    if not overlaps and count >= 2 and _plausible(struct.unpack_from(f"<{count // 2}q", buf, start), kind):
         return None  # the vector's own bytes read fine as int64: what is wrong lies past them (damage)
     found.append(Narrow(path, kind, at, start, count, wide, narrow))
     return narrow

@@ -61,7 +61,7 @@ def model_summary(g: Graph, generation: str) -> str:
     """A few lines: the graph, what made it, nodes by op, parameters, inputs and outputs."""
     return "\n".join([
         f"graph {shown(g.name)!r}: {generation.upper()} generation, ir_version {g.ir_version}, target {target_of(g)}",
-        f"nodes: {len(g.nodes)}" + (f" ({text_shown(ops_text(g))})" if g.nodes else " (the export failed: nothing to run)"),
+        f"nodes: {len(g.nodes)}" + (f" ({text_shown(ops_text(g))})" if g.nodes else " (an empty graph: nothing to run)"),
         f"parameters: {parameters(g):,} in {len(g.initializers)} initializers",
         f"inputs: {_ports(g.inputs)}",
         f"outputs: {_ports(g.outputs)}",

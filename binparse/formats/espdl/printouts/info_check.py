@@ -1,11 +1,17 @@
 """`binparse doctor`: an esp-ppq `.info` printout against the `.espdl` of the same name.
 
+The rule: esp-ppq prints the printout from the very model it writes (`EspdlExporter.export` passes the
+built FlatBuffer to `helper.printable_graph`, then saves the same bytes), so everything printed is the
+model's own value, read as flatc's classes read it; a difference is two files that say different
+things about the same value: a problem.
+
 Compared: the graph's name, inputs (dims, exponents) and outputs; every node (op type, inputs,
 outputs, attributes, in order); every initializer (dtype, dims, exponents, layout, values) and test value
-(dims, exponents, values); the exponents of the tensor table (`values info`). Values are compared
-with the whole data vector, as esp-ppq prints it (an EDL2 raw_data vector is whole 16-byte blocks,
-so the printout shows the padding too). Each difference is a problem; what the printout shows that
-cannot be a dim or exponent is a note about the printout, not about the model.
+(dims, exponents, values); the exponents of the tensor table (`values info`: line k is the model's
+`value_info[k]`). Values are compared with the whole data vector, as esp-ppq prints it (an EDL2 raw_data
+vector is whole 16-byte blocks, so the printout shows the padding too), floats at the precision printed.
+What the printout shows that cannot be a dim or exponent is a note about the printout: compared with
+the model's vectors as the schema reads them (int32 values in int64 vectors, model/narrow.py).
 """
 
 from __future__ import annotations
@@ -113,8 +119,7 @@ def compare(p: InfoPrintout, m: EspdlModel) -> tuple[list[str], list[str]]:
     if p.graph != g.name:
         diffs.append(f"graph name: printed {p.graph!r}, the model {g.name!r}")
     ins = {v.name: v for v in g.inputs}
-    at = {v.name: f"Model.graph.{role}[{i}]" for role, vs in (("input", g.inputs), ("output", g.outputs),
-                                                                ("value_info", g.value_info)) for i, v in enumerate(vs)}
+    at = {v.name: f"Model.graph.input[{i}]" for i, v in enumerate(g.inputs)}
     if [t.name for t in p.inputs] != list(ins):
         diffs.append(f"graph inputs: printed {[t.name for t in p.inputs]}, the model {list(ins)}")
     for t in p.inputs:
@@ -135,10 +140,10 @@ def compare(p: InfoPrintout, m: EspdlModel) -> tuple[list[str], list[str]]:
                          f"{', '.join(b.outputs)}")
         elif _attributes(a.attribute_values(), b.attributes):
             names = list(b.attributes)
-            read = {names[j]: list(reads[f"Model.graph.node[{k}].attribute[{j}].ints"]) for j in range(len(names))
-                    if f"Model.graph.node[{k}].attribute[{j}].ints" in reads}
+            paths = {names[j]: f"Model.graph.node[{k}].attribute[{j}].ints" for j in range(len(names))}
+            read = {n: list(reads[path]) for n, path in paths.items() if path in reads}
             if read and not _attributes(a.attribute_values(), {**b.attributes, **read}):
-                chip.extend(read)
+                chip.extend(paths[n] for n in read)
             else:
                 diffs.append(f"node {k} (line {a.line}) {b.name} attributes: "
                              f"{_attributes(a.attribute_values(), b.attributes)}")
@@ -154,21 +159,32 @@ def compare(p: InfoPrintout, m: EspdlModel) -> tuple[list[str], list[str]]:
                 diffs.extend(f"{d} (line {t.line})" for d in _tensor(t, have[t.name], m, f"{label} {t.name!r}",
                                                                       reads, chip))
         counts[role] = len(printed)
-    exps = {v.name: v.exponents for v in [*g.inputs, *g.outputs, *g.value_info]}
+    # the tensor table: esp-ppq prints graph.value_info in order (`printable_graph`), so the k-th line is
+    # value_info[k] (a name may be in several tables: the input's exponents are another vector); by
+    # name where the order differs (binparse's own fixture printouts list the inputs and outputs)
+    # a ValueInfo table two lists point at is decoded once (`graph._Decoder.memo`), under the path it
+    # was first read at (inputs, then outputs, then value_info): its int32-in-int64 reading is kept there
+    canon: dict[int, str] = {}
+    for role, vs in (("input", g.inputs), ("output", g.outputs), ("value_info", g.value_info)):
+        for k, v in enumerate(vs):
+            canon.setdefault(id(v), f"Model.graph.{role}[{k}]")
+    table = [(canon[id(v)], v) for v in g.value_info]
+    by_name = {v.name: (canon[id(v)], v) for v in [*g.outputs, *g.inputs]} | {v.name: (path, v) for path, v in table}
     checked = 0
-    for t in p.tensors("value"):
+    for k, t in enumerate(p.tensors("value")):
         shown = t.exponents if t.exponents is not None else t.printed_exponents
-        if shown is None or t.name not in exps:
+        path, v = table[k] if k < len(table) and table[k][1].name == t.name else by_name.get(t.name, ("", None))
+        if shown is None or v is None:
             continue
         checked += 1
-        if not _as_read(shown, exps[t.name], f"{at.get(t.name, '')}.exponents", reads, chip):
-            diffs.append(f"tensor {t.name!r} exponents: printed {list(shown)}, the model {list(exps[t.name])} "
+        if not _as_read(shown, v.exponents, f"{path}.exponents", reads, chip):
+            diffs.append(f"tensor {t.name!r} exponents: printed {list(shown)}, the model {list(v.exponents)} "
                          f"(line {t.line})")
     agrees = [f"graph {g.name!r}", f"{len(g.nodes)} nodes (ops, tensors, attributes)", f"{counts['initializer']} initializers (dtype, dims, "
               "exponents, layout, values)", f"{checked} tensor exponents",
               f"{counts['test_input'] + counts['test_output']} test values"]
     if chip:
-        agrees.append(f"{len(chip)} printed as the chip reads them (int32 values in int64 vectors: esp-ppq "
+        agrees.append(f"{len(set(chip))} printed as the chip reads them (int32 values in int64 vectors: esp-ppq "
                       "printed the model it wrote, read back with the schema; read as meant they agree)")
     return diffs, agrees
 

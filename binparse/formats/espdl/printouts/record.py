@@ -1,12 +1,21 @@
 """The `.json` quantization record esp-ppq writes beside a model (MODEL.json).
 
-Three maps (read from the real files; esp-ppq's quantization settings as it dumps them): `configs`,
-op name -> variable name -> its quantization (`bit_width`, `policy` flags such as POWER_OF_2 and
-PER_CHANNEL, `state` such as ACTIVATED, PASSIVE, OVERLAPPED or FP32, `quant_min`/`quant_max`, and
-`hash`/`dominator`: the keys of its values, an OVERLAPPED variable taking its dominator's);
-`dispatchings`, op name -> the platform it runs on (ESPDL_INT8, ...); `values`, hash -> `scale` and
-`zero_point` (a number, or one per channel). A POWER_OF_2 scale 2^e is ESP-DL's exponent e
-(record_check.py compares it with the model's).
+esp-ppq's `EspdlExporter.export_quantization_config` (esp_ppq/parser/espdl_exporter.py, the same
+from its first espdl exporter of 2024-08 to 1.3.x) dumps, from the graph it exports, three maps:
+`configs`, op name -> variable name -> the op's quantization of it (`bit_width`, `policy` flags such
+as POWER_OF_2 and PER_CHANNEL, `state` such as ACTIVATED, PASSIVE, OVERLAPPED or FP32,
+`quant_min`/`quant_max`, and `hash`/`dominator`: an OVERLAPPED config takes its dominator's values);
+`dispatchings`, op name -> the platform it runs on (ESPDL_INT8, ESPDL_S3_INT8, ...); `values`, hash
+-> `scale` and `zero_point` (a number, or one per channel), written for every dominating config that
+is not FP32. All three are empty when no op was quantized. A variable an op shares with another has
+one config per op (`QuantVar.configs`, in the record's order).
+
+Which configs the exporter applied (`QuantConfig.exported`), by esp-ppq's own rule
+(`EspdlQuantHelper.TQC_Exportable_Check` and `TensorQuantizationConfig.can_export` of
+esp_ppq/core/quant.py): a LINEAR config whose state is ACTIVATED, PASSIVE, BAKED, PASSIVE_BAKED or
+OVERLAPPED and that has a scale. A POWER_OF_2 scale 2^e is the exponent e the exporter writes into
+the model (`QuantVariableToIntPattern.calculate_exponent`); an FP32 variable is not quantized at all
+(record_check.py compares the rest with the model).
 """
 
 from __future__ import annotations
@@ -21,25 +30,73 @@ from ....errors import FormatError
 from ....text import shown
 
 MAX_BYTES = 16 << 20  # a real record of a 760 KB model is 1 MB; read in Python objects within 8 x + 256 MiB
+EXPORTED_STATES = frozenset({"ACTIVATED", "PASSIVE", "BAKED", "PASSIVE_BAKED", "OVERLAPPED"})
 
 
 @dataclass(frozen=True)
-class QuantVar:
-    """One variable's quantization as recorded (its first quantized config, by op order)."""
+class QuantConfig:
+    """One op's quantization of a variable, as recorded."""
 
-    name: str
     op: str
     bit_width: int
     policies: tuple[str, ...]  # the policy flags that are true
     state: str
     scale: tuple[float, ...] | None  # per tensor (one) or per channel; None when FP32 or absent
+    quant_min: int | None = None
+    quant_max: int | None = None
+
+    @property
+    def exported(self) -> bool:
+        """Whether esp-ppq's exporter quantizes the variable with this config (see the module's doc)."""
+        return self.state in EXPORTED_STATES and self.scale is not None and "LINEAR" in self.policies
 
     def exponents(self) -> tuple[int, ...] | None:
         """The exponents of a POWER_OF_2 scale (2^e), None when it is not one."""
-        if self.scale is None or "POWER_OF_2" not in self.policies or any(s <= 0 for s in self.scale):
+        if self.scale is None or "POWER_OF_2" not in self.policies or \
+                any(not math.isfinite(s) or s <= 0 for s in self.scale):
             return None
         e = [math.log2(s) for s in self.scale]
         return tuple(int(x) for x in e) if all(x == int(x) for x in e) else None
+
+
+@dataclass(frozen=True)
+class QuantVar:
+    """A variable's configs, one per op that quantizes it (in the record's order); its first
+    exported config (else its first) gives `bit_width`, `state`, `scale`, `exponents()`."""
+
+    name: str
+    configs: tuple[QuantConfig, ...]
+
+    @property
+    def main(self) -> QuantConfig:
+        return next((c for c in self.configs if c.exported), self.configs[0])
+
+    @property
+    def exported(self) -> list[QuantConfig]:
+        return [c for c in self.configs if c.exported]
+
+    @property
+    def op(self) -> str:
+        return self.main.op
+
+    @property
+    def bit_width(self) -> int:
+        return self.main.bit_width
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        return self.main.policies
+
+    @property
+    def state(self) -> str:
+        return self.main.state
+
+    @property
+    def scale(self) -> tuple[float, ...] | None:
+        return self.main.scale
+
+    def exponents(self) -> tuple[int, ...] | None:
+        return self.main.exponents()
 
 
 @dataclass
@@ -68,18 +125,17 @@ class QuantRecord:
         if not isinstance(configs, dict) or not isinstance(values, dict):
             raise FormatError("not esp-ppq's quantization record", file=file, path="configs",
                               expected="an object with 'configs' and 'values' objects", found=type(doc).__name__)
-        out: dict[str, QuantVar] = {}
+        found: dict[str, list[QuantConfig]] = {}
         for op, variables in configs.items():
             if not isinstance(variables, dict):
                 raise FormatError("a config is not an object", file=file, path=f"configs.{op}")
-            for name, c in variables.items():  # a quantized config before an FP32 one
-                if name not in out or (out[name].state == "FP32" and isinstance(c, dict) and c.get("state") != "FP32"):
-                    out[name] = _var(file, op, name, c, values)
+            for name, c in variables.items():
+                found.setdefault(name, []).append(_config(file, op, name, c, values))
         disp = doc.get("dispatchings", {})
         platforms: dict[str, int] = {}
         for p in (disp.values() if isinstance(disp, dict) else ()):
             platforms[str(p)] = platforms.get(str(p), 0) + 1
-        return cls(file, out, len(configs), platforms)
+        return cls(file, {k: QuantVar(k, tuple(v)) for k, v in found.items()}, len(configs), platforms)
 
     def summary(self) -> dict[str, Any]:
         widths: dict[str, int] = {}
@@ -97,9 +153,19 @@ class QuantRecord:
                 "them with the .espdl of the same name")
 
 
-def _var(file: str | None, op: str, name: str, c: Any, values: dict[str, Any]) -> QuantVar:
+def _int(c: dict[str, Any], key: str, file: str | None, path: str) -> int | None:
+    v = c.get(key)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
+        raise FormatError(f"{key} is not an integer", file=file, path=f"{path}.{key}", found=repr(v)[:40])
+    return int(v)
+
+
+def _config(file: str | None, op: str, name: str, c: Any, values: dict[str, Any]) -> QuantConfig:
+    path = f"configs.{op}.{name}"
     if not isinstance(c, dict) or not isinstance(c.get("policy", {}), dict):
-        raise FormatError("a variable's config is not an object", file=file, path=f"configs.{op}.{name}")
+        raise FormatError("a variable's config is not an object", file=file, path=path)
     val = values.get(str(c.get("dominator"))) or values.get(str(c.get("hash")))
     scale = None
     if isinstance(val, dict) and val.get("scale") is not None:
@@ -108,12 +174,9 @@ def _var(file: str | None, op: str, name: str, c: Any, values: dict[str, Any]) -
             scale = tuple(float(x) for x in raw)
         except (TypeError, ValueError):
             raise FormatError("a scale is not a number", file=file, path=f"values.{c.get('hash')}.scale") from None
-    try:
-        width = int(c.get("bit_width", 0))
-    except (TypeError, ValueError):
-        raise FormatError("bit_width is not a number", file=file, path=f"configs.{op}.{name}.bit_width") from None
-    return QuantVar(name, op, width, tuple(k for k, v in c.get("policy", {}).items() if v is True),
-                    str(c.get("state", "")), scale)
+    width = _int(c, "bit_width", file, path) or 0
+    return QuantConfig(op, width, tuple(k for k, v in c.get("policy", {}).items() if v is True),
+                       str(c.get("state", "")), scale, _int(c, "quant_min", file, path), _int(c, "quant_max", file, path))
 
 
-__all__ = ["MAX_BYTES", "QuantRecord", "QuantVar"]
+__all__ = ["EXPORTED_STATES", "MAX_BYTES", "QuantConfig", "QuantRecord", "QuantVar"]
