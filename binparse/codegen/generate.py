@@ -53,6 +53,7 @@ class _Module:
         self.eager: dict[str, int] = {}
         self.prop = "property"
         self.uses_prop = False
+        self.bases: set[str] = set()
 
     def ref(self, t: TypeDef) -> str:
         name = nb.ref_name(t, self.schema)
@@ -74,7 +75,13 @@ class _Module:
             else "property"
         self.uses_prop |= self.prop == "_property"
         w = self.out.append
-        w(f"\n\nclass {cls}(Accessor):\n")
+        calc = t.inherited("endian") == "calc"
+        # compiled readers for a user's linear records (binparse's own formats are fixed-size where it matters)
+        lin = linear.plan(t, cls, slots=True) if not self.package and (t.params or nb.type_layout(t) is None) \
+            and not calc else None
+        base = "LinearRecord" if lin is not None and lin.fill else "Accessor"
+        self.bases.add(base)
+        w(f"\n\nclass {cls}({base}):\n")
         w(py_doc(t.doc, t.doc_ref, "    "))
         slots_at = len(self.out)
         w("\n    __slots__ = ()\n")
@@ -93,7 +100,6 @@ class _Module:
             for f in insts:
                 w(f"        {spec_literal(f)},\n")
             w("    )\n")
-        calc = t.inherited("endian") == "calc"
         if t.endian_on is not None:
             cases = tuple((nb._key(k, t) if k is not None else None, v == "le") for k, v in t.endian_cases)
             w(f"    _ENDIAN: ClassVar[Any] = ({nb.resolve_enums(t.endian_on, t)!r}, {cases!r})\n")
@@ -108,8 +114,6 @@ class _Module:
                     w(f"    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({dtype_literal(dt)})\n")
         elif _static_by_params(t):
             w("    _STATIC_BY_PARAMS: ClassVar[bool] = True\n")
-        lin = linear.plan(t, cls, slots=not self.package) if (t.params or nb.type_layout(t) is None) and not calc \
-            else None
         self.eager = {}
         if lin is not None:
             self.scans.append(lin.scan)
@@ -251,6 +255,8 @@ class _Module:
                 "from binparse.expr import values as _kv\n",
                 "from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,\n"
                 "                              ValidSpec, _kdiv)\n"]
+        if "LinearRecord" in self.bases:
+            head.append("from binparse.runtime import LinearRecord\n")
         imports = []  # after the classes: schemas may import each other in a circle
         for name, target in sorted(self.imports.items()):
             mod, _, cls = target.partition(":")

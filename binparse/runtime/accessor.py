@@ -39,8 +39,8 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     """Base of every generated accessor: a typed window onto one record of a buffer."""
 
     __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root_of", "_params", "_file",
-                 "_pbase", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le", "_own_io",
-                 "_ok", "_u8", "__weakref__")
+                 "_path", "_pbase", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le",
+                 "_own_io", "_ok", "_u8", "__weakref__")
 
     _ok: bool | None  # a linear record fits its data (its compiled getters read at their places)
     _u8: NDArray[np.uint8]  # the buffer as a uint8 array (byte arrays of linear records are slices of it)
@@ -142,7 +142,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         # is released when its last accessor goes, not at the next garbage collection
         self._params = params
         self._file = file
-        self._pbase = path  # the element's path is this and its index (`_path`)
+        self._path = path if index is None else f"{path}[{index}]"  # path: of the field; index: of the element
         self._index = index
         self._cache: dict[Any, Any] = {}
         self._ext: dict[int, Ext] = {}
@@ -170,54 +170,22 @@ class Accessor(Getters, Locate, Evaluate, Whole):
 
     def _prefix(self) -> Prefix:
         """Leading fields whose place depends on params only, located once per class and params."""
-        cls = type(self)
-        pre = cls._prefix_for(self._params) if self._bit0 is None and not (
-            cls._PARAMS and self._pkey and type(self._pkey[0]) is object) else _NO_PREFIX
+        pkey = self._pkey
+        if self._bit0 is not None or pkey and type(pkey[0]) is object:  # inside a byte, or unhashable params
+            pre = _NO_PREFIX
+        else:
+            pre = STATIC_CACHE.get(("prefix", type(self), pkey)) or type(self)._prefix_for(self._params)
         # Data shorter than the prefix: walk field by field, so each field gets its bounds check.
         self._pre = pre = pre if self._off + pre[1] <= self._io_end else _NO_PREFIX
         return pre
 
-    @property
-    def _path(self) -> str:
-        """The schema path of this record (`tidl_net_j7.layers[3]`): for errors and `path`."""
-        k = self._index
-        return self._pbase if k is None else f"{self._pbase}[{k}]"
-
-    @classmethod
-    def _lean(cls: type[A], owner: Accessor, off: int, path: str, index: int, mv: memoryview) -> A:
-        """Element `index` of a repeat over `owner`'s own stream, of a linear type that its compiled
-        reader found whole: only what its compiled getters read is set (what a walk over many such
-        records pays per record); the rest is filled from `owner` when first asked for (`__getattr__`)."""
-        obj = cls.__new__(cls)
-        obj._mv, obj._off, obj._parent, obj._pbase, obj._index, obj._ok = mv, off, owner, path, index, True
-        obj._u8 = owner._u8
-        if cls._FILL is not None:
-            cls._FILL(obj, mv, off)
-        return obj
-
-    def __getattr__(self, name: str) -> Any:
-        """The state a lean record (`_lean`) leaves unset, filled from its owner; the byte view of
-        the buffer (`_u8`: byte arrays are slices of it), made once."""
-        if name == "_u8":
+    def _bytes_u8(self) -> NDArray[np.uint8]:
+        """The buffer as one uint8 array (the byte arrays of a user's linear records are slices of it)."""
+        try:
+            return self._u8
+        except AttributeError:
             u8 = self._u8 = np.frombuffer(self._mv, np.uint8)
             return u8
-        if name == "_mv":  # a lean record reads its owner's buffer
-            mv = self._mv = self._parent._mv
-            return mv
-        eager = type(self)._EAGER
-        if name in eager:  # a plain number of a linear record: set with the others if the record fits
-            if self._fits():
-                type(self)._FILL(self, self._mv, self._off)
-                return object.__getattribute__(self, name)
-            return self._num(eager[name])  # read the interpreter's way: its error names the field
-        if name in _LEAN_FILLED:
-            owner = self._parent
-            self._io_start, self._io_end, self._file = owner._io_start, owner._io_end, owner._file
-            self._root_of = owner._root_of if owner._root_of is not None else owner
-            self._params, self._cache, self._ext, self._bit0, self._le, self._own_io = {}, {}, {}, None, None, False
-            self._pkey, self._lay, self._pre = (), [], None
-            return object.__getattribute__(self, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _check_fixed_size(self) -> None:
         lay = self._lay
@@ -332,5 +300,3 @@ class Accessor(Getters, Locate, Evaluate, Whole):
 
 
 _FROM_BUFFER = Accessor.from_buffer.__func__  # type: ignore[attr-defined]
-_LEAN_FILLED = frozenset({"_io_start", "_io_end", "_file", "_root_of", "_params", "_cache", "_ext", "_bit0", "_le",
-                          "_own_io", "_pkey", "_lay", "_pre"})

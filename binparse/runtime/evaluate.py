@@ -18,6 +18,20 @@ from .kept import DATA
 from .specs import Expr, Size
 
 _NO_ELEM = object()
+_SEQ_ONLY: dict[tuple[type, int], tuple[Any, bool]] = {}  # (class, id(expression)) -> (it, reads seq fields only)
+
+
+def _of_seq(cls: type, e: Any) -> bool:
+    """Whether `e` reads only the seq fields and params of a record of `cls`, with plain operators (no
+    `_io`, no instance, no attribute of another record): its value does not depend on where a read stands."""
+    key = (cls, id(e))
+    hit = _SEQ_ONLY.get(key)
+    if hit is None or hit[0] is not e:
+        fields = {f.name for f in getattr(cls, "_FIELDS", ())} | set(getattr(cls, "_PARAMS", ()))
+        ok = all(n[0] in ("num", "str", "bin", "un", "cond") or n[0] == "name" and n[1] in fields
+                 for n in ex.nodes(e))
+        hit = _SEQ_ONLY[key] = (e, ok)
+    return hit[1]
 NO_ROOT: Any = object()  # `_root_of` of a record read as a nested type of another schema
 
 
@@ -47,7 +61,12 @@ class _Scope:
                 return a._nbytes_end() - a._off
         if name in a._params:
             return a._params[name]
-        return getattr(a, name if not iskeyword(name) else name + "_")
+        try:
+            return getattr(a, name)
+        except AttributeError:
+            if iskeyword(name):  # a field called `class` is the property `class_`
+                return getattr(a, name + "_")
+            raise
 
     def attr(self, obj: Any, name: str) -> Any:
         if isinstance(obj, Evaluate):
@@ -72,8 +91,7 @@ class Evaluate:
         _io_start: int
         _io_end: int
         _file: str | None
-        @property
-        def _path(self) -> str: ...
+        _path: str
         _params: dict[str, Any]
         _parent: Any
         _own_io: bool
@@ -113,10 +131,13 @@ class Evaluate:
         (`_index`), `elem` the element just read (`_` in repeat-until and valid/expr)."""
         if e is None or isinstance(e, int):
             return e
-        if self._PARAMS and index is None and elem is _NO_ELEM:
-            hit = self._param_only(e)
-            if hit is not DATA:
-                return hit
+        if index is None and elem is _NO_ELEM:
+            if self._PARAMS:
+                hit = self._param_only(e)
+                if hit is not DATA:
+                    return hit
+            if io is None and _of_seq(type(self), e):  # reads seq fields only: where the reading stands is moot
+                return self._run(e, _Scope(self))
         if io is not None and len(io) > 3:  # an instance read from another stream (`io:`): its expressions
             pos, io = io[3], None  # still see this record's own stream, where it stands
         s = io if io is not None else (self._mv, self._io_start, self._io_end)

@@ -39,8 +39,7 @@ class Getters:
         _mv: memoryview
         _off: int
         _file: str | None
-        @property
-        def _path(self) -> str: ...
+        _path: str
         _params: dict[str, Any]
         _pkey: tuple[Any, ...]
         _cache: dict[Any, Any]
@@ -133,7 +132,7 @@ class Getters:
         if hit is not MISSING:
             return hit
         spec = self._spec(i)
-        building = self._cache.get(("building", i))
+        building = self._cache.get(~i)
         if building is not None:  # asked for while its elements are read: those read so far, as in Kaitai
             return self._elements(spec, i, building[0], building[1])
         off, count, size = self._loc(i)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import FormatError
 from . import stream as st
-from .kept import resolve
+from .kept import DATA, resolve
 from .repeats import Ext, Repeats, uses
 from .specs import ABSENT, VARIES, FieldSpec, StaticLayout
 
@@ -30,8 +30,7 @@ class Locate(Repeats):
         _io_start: int
         _io_end: int
         _file: str | None
-        @property
-        def _path(self) -> str: ...
+        _path: str
         _params: dict[str, Any]
         _cache: dict[Any, Any]
         _ext: dict[int, Ext]
@@ -39,8 +38,10 @@ class Locate(Repeats):
         _pre: Any
         _FIELDS: ClassVar[tuple[FieldSpec, ...]]
         _INSTANCES: ClassVar[tuple[FieldSpec, ...]]
+        _PARAMS: ClassVar[tuple[str, ...]]
 
         def _eval(self, e: Any) -> Any: ...
+        def _param_only(self, e: Any) -> Any: ...
         def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = ...) -> Any: ...
         def _child_at(self, spec: FieldSpec, pos: Any, index: int | None, io: Any, item: Any) -> Any: ...
         def _args_at(self, args: Any, cls: Any, pos: Any, io: Any, index: int | None = None) -> dict[str, Any]: ...
@@ -156,15 +157,15 @@ class Locate(Repeats):
             return st.aligned(pos), None, ABSENT
         rep = spec.repeat or ("expr" if spec.count is not None else None)
         uniform = self._uniform_size(spec, pos, io)
-        s0 = st.aligned(pos) if spec.kind != "bits" else (pos if type(pos) is int else pos[0] - 1)
-        path = f"{self._path}.{spec.name}"
+        s0 = (pos if type(pos) is int else pos[0]) if spec.kind != "bits" else (pos if type(pos) is int else pos[0] - 1)
+        path = self._path + "." + spec.name
         if rep is not None and uniform is None:
             items: list[Any] = []
-            self._cache[("building", i)] = (items, io)
+            self._cache[~i] = (items, io)
             try:
                 return self._place_items(i, spec, pos, io, rep, items, s0, path, ext_mv, ext_io)
             finally:
-                del self._cache[("building", i)]
+                del self._cache[~i]
         if rep is None:
             if uniform is not None:
                 if s0 + uniform > end:
@@ -221,6 +222,10 @@ class Locate(Repeats):
             return None
         if isinstance(spec.size, int):
             return spec.size
+        if self._PARAMS:  # a size over params only: worked out once per class and params
+            hit = self._param_only(spec.size)
+            if hit is not DATA:
+                return int(hit)
         if uses(spec.size, "_index") or uses(spec.size, "_io"):
             return None
         return int(self._eval_at(spec.size, pos, io))

@@ -122,9 +122,10 @@ class RecordArray(Generic[A], Sequence[A]):
         k = range(len(self._offsets))[i]
         off = self._offsets[k]
         io = self._io if self._sub is None else (off, off + self._sub)
-        if self._whole and self._lean_ok():
-            cls: Any = self._cls
-            return cls._lean(self._owner, off, self._path, k, self._owner._mv)
+        cls: Any = self._cls
+        if self._whole and cls._MAKE is not None and self._lean_ok():
+            owner: Any = self._owner
+            return cls._MAKE(owner, off, self._path, k, owner._mv, owner._bytes_u8())  # type: ignore[no-any-return]
         rec = self._owner._child(self._cls, off, self._args, self._path, index=k, io=io, mv=self._smv)
         if self._whole:
             rec._ok = True
@@ -140,7 +141,7 @@ class RecordArray(Generic[A], Sequence[A]):
         cls: Any = self._cls
         owner: Any = self._owner
         if self._whole and cls._ITER is not None and self._lean_ok():  # a user's linear records: made in one loop
-            it: Iterator[A] = cls._ITER(owner, self._offsets, self._path, owner._mv, owner._u8)
+            it: Iterator[A] = cls._ITER(owner, self._offsets, self._path, owner._mv, owner._bytes_u8())
             return it
         return self._iter()
 
@@ -149,12 +150,6 @@ class RecordArray(Generic[A], Sequence[A]):
         cls: Any
         owner, cls, args, path, smv, sub, io = (self._owner, self._cls, self._args, self._path, self._smv,
                                                 self._sub, self._io)
-        if self._whole and self._lean_ok():
-            mv = owner._mv
-            make = cls._lean
-            for k, off in enumerate(self._offsets):
-                yield make(owner, off, path, k, mv)
-            return
         child, whole = owner._child, self._whole
         for k, off in enumerate(self._offsets):
             rec = child(cls, off, args, path, index=k, io=io if sub is None else (off, off + sub), mv=smv)

@@ -34,8 +34,7 @@ class Whole:
         _mv: memoryview
         _off: int
         _file: str | None
-        @property
-        def _path(self) -> str: ...
+        _path: str
         _pkey: tuple[Any, ...]
         _lay: StaticLayout | list[tuple[int, int | None, int | None]] | None
 

@@ -14,83 +14,6 @@ from numpy.typing import NDArray
 from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
-import struct as _struct
-_new = object.__new__
-from binparse.runtime.getters import _as_enum
-
-_U_lL = _struct.Struct('<L').unpack_from
-_U_lLLL = _struct.Struct('<LLL').unpack_from
-
-
-def _scan_ModelRecord(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    if p + 4 + 4 > end:
-        return -1
-    v1 = _U_lL(mv, p + 4)[0]
-    n = (params['header_size'] - 12)
-    if n < 0:
-        return -1
-    p += 8 + n
-    p += v1
-    return p if p <= end else -1
-
-
-def _scan_all_ModelRecord(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            if p + 4 + 4 > end:
-                return o
-            v1 = _U_lL(mv, p + 4)[0]
-            n = (params['header_size'] - 12)
-            if n < 0:
-                return o
-            p += 8 + n
-            p += v1
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        if p + 4 + 4 > end:
-            return o
-        v1 = _U_lL(mv, p + 4)[0]
-        n = (params['header_size'] - 12)
-        if n < 0:
-            return o
-        p += 8 + n
-        p += v1
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_PackEntry(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    p += 12
-    return p if p <= end else -1
-
-
-def _scan_all_PackEntry(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            p += 12
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        p += 12
-        if p > end:
-            return o
-        append(o)
-    return p
 
 
 class EspdlContainer(Accessor):
@@ -176,26 +99,17 @@ class ModelRecord(Accessor):
     @property
     def size(self) -> int:
         """size. Bytes of the FlatBuffer payload."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_lL(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(1))
 
     @property
     def reserved(self) -> NDArray[np.uint8]:
         """4 zero bytes in the EDL2 generation (the payload is 16-byte aligned)."""
-        if self._ok is not True and not self._fits():
-            return self._array(2)
-        o = self._off
-        return self._u8[o + 4 + 4:o + 4 + 4 + (self._params['header_size'] - 12)]
+        return self._array(2)
 
     @property
     def payload(self) -> NDArray[np.uint8]:
         """The FlatBuffer (espdl.fbs root Model), possibly encrypted."""
-        if self._ok is not True and not self._fits():
-            return self._array(3)
-        mv, o = self._mv, self._off
-        return self._u8[o + 4 + 4 + (self._params['header_size'] - 12):o + 4 + 4 + (self._params['header_size'] - 12) + _U_lL(mv, o + 4)[0]]
+        return self._array(3)
 
 
 class Pdl3Header(Accessor):
@@ -255,26 +169,17 @@ class PackEntry(Accessor):
     @property
     def data_off(self) -> int:
         """File offset of the model record."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_lL(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def name_off(self) -> int:
         """File offset of the model name."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_lL(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(1))
 
     @property
     def name_len(self) -> int:
         """Length of the model name."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_lL(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(2))
 
     @property
     def name(self) -> str:
@@ -287,10 +192,6 @@ class PackEntry(Accessor):
         return cast('ModelRecord', self._get(4))
 
 
-ModelRecord._SCAN = _scan_ModelRecord
-ModelRecord._SCAN_ALL = _scan_all_ModelRecord
 ModelRecord._ENUMS = {'crypt_mode': EspdlContainer.CryptMode}
-PackEntry._SCAN = _scan_PackEntry
-PackEntry._SCAN_ALL = _scan_all_PackEntry
 
 __all__ = ['EspdlContainer', 'ModelRecord', 'Pdl3Header', 'PackEntry']

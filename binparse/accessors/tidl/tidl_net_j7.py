@@ -14,693 +14,6 @@ from numpy.typing import NDArray
 from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
-import struct as _struct
-_new = object.__new__
-from binparse.runtime.getters import _as_enum
-
-_U_lB = _struct.Struct('<B').unpack_from
-_U_lf = _struct.Struct('<f').unpack_from
-_U_ll = _struct.Struct('<l').unpack_from
-_U_llBB = _struct.Struct('<lBB').unpack_from
-_U_llfffl = _struct.Struct('<lfffl').unpack_from
-_U_llffllllll = _struct.Struct('<lffllllll').unpack_from
-_U_lll = _struct.Struct('<ll').unpack_from
-_U_llll = _struct.Struct('<lll').unpack_from
-_U_lllllfff = _struct.Struct('<llllfff').unpack_from
-_U_llllll = _struct.Struct('<lllll').unpack_from
-_U_llllllll = _struct.Struct('<lllllll').unpack_from
-_U_lllllllll = _struct.Struct('<llllllll').unpack_from
-
-
-def _scan_ActParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((4) if ((params['gen'] >= 112)) else 0)
-    if n < 0:
-        return -1
-    p += 20 + n
-    n = ((4) if ((params['gen'] >= 112)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 112)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 112)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 112)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 112)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    return p if p <= end else -1
-
-
-def _scan_all_ActParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((4) if ((params['gen'] >= 112)) else 0)
-            if n < 0:
-                return o
-            p += 20 + n
-            n = ((4) if ((params['gen'] >= 112)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 112)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 112)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 112)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 112)) else 0)
-            if n < 0:
-                return o
-            p += n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((4) if ((params['gen'] >= 112)) else 0)
-        if n < 0:
-            return o
-        p += 20 + n
-        n = ((4) if ((params['gen'] >= 112)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 112)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 112)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 112)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 112)) else 0)
-        if n < 0:
-            return o
-        p += n
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_DataParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((4) if ((params['gen'] >= 86)) else 0)
-    if n < 0:
-        return -1
-    p += 36 + n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((5 if (params['gen'] >= 92) else 3)) * (4)
-    if n < 0:
-        return -1
-    p += 28 + n
-    n = ((6 if (params['gen'] >= 92) else 4)) * (4)
-    if n < 0:
-        return -1
-    p += n
-    n = ((1) if ((params['gen'] >= 113)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((3) if ((params['gen'] >= 113)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    return p if p <= end else -1
-
-
-def _scan_all_DataParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((4) if ((params['gen'] >= 86)) else 0)
-            if n < 0:
-                return o
-            p += 36 + n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((5 if (params['gen'] >= 92) else 3)) * (4)
-            if n < 0:
-                return o
-            p += 28 + n
-            n = ((6 if (params['gen'] >= 92) else 4)) * (4)
-            if n < 0:
-                return o
-            p += n
-            n = ((1) if ((params['gen'] >= 113)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((3) if ((params['gen'] >= 113)) else 0)
-            if n < 0:
-                return o
-            p += n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((4) if ((params['gen'] >= 86)) else 0)
-        if n < 0:
-            return o
-        p += 36 + n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((5 if (params['gen'] >= 92) else 3)) * (4)
-        if n < 0:
-            return o
-        p += 28 + n
-        n = ((6 if (params['gen'] >= 92) else 4)) * (4)
-        if n < 0:
-            return o
-        p += n
-        n = ((1) if ((params['gen'] >= 113)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((3) if ((params['gen'] >= 113)) else 0)
-        if n < 0:
-            return o
-        p += n
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_PoolingParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += 32 + n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 92)) else 0)
-    if n < 0:
-        return -1
-    p += 12 + n
-    return p if p <= end else -1
-
-
-def _scan_all_PoolingParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += 32 + n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 92)) else 0)
-            if n < 0:
-                return o
-            p += 12 + n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += 32 + n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 92)) else 0)
-        if n < 0:
-            return o
-        p += 12 + n
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_EltwiseParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((24 if (params['gen'] >= 86) else 16)) * (4)
-    if n < 0:
-        return -1
-    p += 20 + n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += 12 + n
-    return p if p <= end else -1
-
-
-def _scan_all_EltwiseParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((24 if (params['gen'] >= 86) else 16)) * (4)
-            if n < 0:
-                return o
-            p += 20 + n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += 12 + n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((24 if (params['gen'] >= 86) else 16)) * (4)
-        if n < 0:
-            return o
-        p += 20 + n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += 12 + n
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_InnerProductParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += 8 + n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] < 90)) else 0)
-    if n < 0:
-        return -1
-    p += 4 + n
-    n = ((4) if ((params['gen'] < 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 112)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += 36 + n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    return p if p <= end else -1
-
-
-def _scan_all_InnerProductParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += 8 + n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] < 90)) else 0)
-            if n < 0:
-                return o
-            p += 4 + n
-            n = ((4) if ((params['gen'] < 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 112)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += 36 + n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += 8 + n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] < 90)) else 0)
-        if n < 0:
-            return o
-        p += 4 + n
-        n = ((4) if ((params['gen'] < 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 112)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += 36 + n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_SoftmaxParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += 12 + n
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += n
-    return p if p <= end else -1
-
-
-def _scan_all_SoftmaxParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += 12 + n
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += 12 + n
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += n
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_CropParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += 20 + n
-    return p if p <= end else -1
-
-
-def _scan_all_CropParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += 20 + n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += 20 + n
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_DataConvertParams(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((4) if ((params['gen'] >= 90)) else 0)
-    if n < 0:
-        return -1
-    p += 8 + n
-    p += 8
-    return p if p <= end else -1
-
-
-def _scan_all_DataConvertParams(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((4) if ((params['gen'] >= 90)) else 0)
-            if n < 0:
-                return o
-            p += 8 + n
-            p += 8
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((4) if ((params['gen'] >= 90)) else 0)
-        if n < 0:
-            return o
-        p += 8 + n
-        p += 8
-        if p > end:
-            return o
-        append(o)
-    return p
 
 
 class TidlNetJ7(Accessor):
@@ -1034,42 +347,27 @@ class ActParams(Accessor):
     @property
     def slope(self) -> int:
         """slope. File offset of the PReLU slopes."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def slope_scale(self) -> float:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return float(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_lf(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return float(self._num(1))
 
     @property
     def clip_min(self) -> float:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return float(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_lf(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
+        return float(self._num(2))
 
     @property
     def clip_max(self) -> float:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return float(self._num(3))
-        mv, o = self._mv, self._off
-        return _U_lf(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return float(self._num(3))
 
     @property
     def act_type(self) -> int:
         """actType (TIDL_NoAct 0, RelU 1, PRelU 2, RelU6 3, Clip 4, Sigmoid 5, Tanh 6, HardSigmoid 7, ELU 8, GELU 9)."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(4))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(4))
 
     @property
     def alpha(self) -> float | None:
@@ -1143,74 +441,47 @@ class DataParams(Accessor):
     @property
     def data_id(self) -> int:
         """dataId. Id of the data buffer (the netLog's buffer id)."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def element_type(self) -> TidlEnums.ElementType | int:
         """elementType."""
-        if self._ok is not True and not self._fits():
-            return cast('TidlEnums.ElementType | int', self._enum(1, TidlEnums.ElementType))
-        mv, o = self._mv, self._off
-        return cast('TidlEnums.ElementType | int', _as_enum(TidlEnums.ElementType, _U_ll(mv, o + 4)[0]))
+        return cast('TidlEnums.ElementType | int', self._enum(1, TidlEnums.ElementType))
 
     @property
     def num_dim(self) -> int:
         """numDim."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(2))
 
     @property
     def data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(3))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(3))
 
     @property
     def min_value(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(4))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(4))
 
     @property
     def max_value(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(5))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(5))
 
     @property
     def min_tensor_value(self) -> float:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return float(self._num(6))
-        mv, o = self._mv, self._off
-        return _U_lf(mv, o + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return float(self._num(6))
 
     @property
     def max_tensor_value(self) -> float:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return float(self._num(7))
-        mv, o = self._mv, self._off
-        return _U_lf(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return float(self._num(7))
 
     @property
     def tensor_scale(self) -> float:
         """tensorScale."""
-        if self._ok is not True and not self._fits():
-            return float(self._num(8))
-        mv, o = self._mv, self._off
-        return _U_lf(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return float(self._num(8))
 
     @property
     def tensor_zero_point(self) -> int | None:
@@ -1227,58 +498,37 @@ class DataParams(Accessor):
     @property
     def pad_w(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(11))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0))[0]  # type: ignore[no-any-return]
+        return int(self._num(11))
 
     @property
     def pad_h(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(12))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(12))
 
     @property
     def batch_pad_w(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(13))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(13))
 
     @property
     def batch_pad_h(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(14))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(14))
 
     @property
     def num_batch_w(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(15))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(15))
 
     @property
     def num_batch_h(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(16))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(16))
 
     @property
     def round_bits(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(17))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 86)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(17))
 
     @property
     def pitch(self) -> NDArray[np.int32]:
@@ -1479,66 +729,42 @@ class PoolingParams(Accessor):
     @property
     def num_channels(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def pooling_type(self) -> int:
         """poolingType (max 0, average 1)."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(1))
 
     @property
     def kernel_w(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(2))
 
     @property
     def kernel_h(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(3))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(3))
 
     @property
     def stride_w(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(4))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(4))
 
     @property
     def stride_h(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(5))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(5))
 
     @property
     def pad_w(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(6))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(6))
 
     @property
     def pad_h(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(7))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(7))
 
     @property
     def pad_t(self) -> int | None:
@@ -1563,26 +789,17 @@ class PoolingParams(Accessor):
     @property
     def in_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(12))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0))[0]  # type: ignore[no-any-return]
+        return int(self._num(12))
 
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(13))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(13))
 
     @property
     def use_ceil(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(14))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(14))
 
     @property
     def avg_dims(self) -> int | None:
@@ -1920,42 +1137,27 @@ class EltwiseParams(Accessor):
     @property
     def bias(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def num_channels(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(1))
 
     @property
     def elt_wise_type(self) -> int:
         """eltWiseType (product 0, sum 1, max 2)."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(2))
 
     @property
     def num_in_data(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(3))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(3))
 
     @property
     def bias_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(4))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(4))
 
     @property
     def in_data_q(self) -> NDArray[np.int32]:
@@ -1965,42 +1167,27 @@ class EltwiseParams(Accessor):
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(6))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4))[0]  # type: ignore[no-any-return]
+        return int(self._num(6))
 
     @property
     def mma_scale(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(7))
-        mv, o = self._mv, self._off
-        return _U_lB(mv, o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(7))
 
     @property
     def mma_shift(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(8))
-        mv, o = self._mv, self._off
-        return _U_lB(mv, o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4 + 1)[0]  # type: ignore[no-any-return]
+        return int(self._num(8))
 
     @property
     def align_pad(self) -> NDArray[np.uint8]:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return self._array(9)
-        o = self._off
-        return self._u8[o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4 + 1 + 1:o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4 + 1 + 1 + 2]
+        return self._array(9)
 
     @property
     def bias_term(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(10))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + ((24 if (self._params['gen'] >= 86) else 16)) * (4) + 4 + 1 + 1 + 2)[0]  # type: ignore[no-any-return]
+        return int(self._num(10))
 
     @property
     def is_broadcast(self) -> int | None:
@@ -2057,18 +1244,12 @@ class InnerProductParams(Accessor):
     @property
     def weights(self) -> int:
         """weights. File offset of the weights."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def bias(self) -> int:
         """bias. File offset of the biases."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(1))
 
     @property
     def weight_scales(self) -> int | None:
@@ -2108,10 +1289,7 @@ class InnerProductParams(Accessor):
     @property
     def activation_type(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(9))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0))[0]  # type: ignore[no-any-return]
+        return int(self._num(9))
 
     @property
     def num_in_nodes(self) -> int | None:
@@ -2151,74 +1329,47 @@ class InnerProductParams(Accessor):
     @property
     def weights_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(17))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0))[0]  # type: ignore[no-any-return]
+        return int(self._num(17))
 
     @property
     def weight_scale(self) -> float:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return float(self._num(18))
-        mv, o = self._mv, self._off
-        return _U_lf(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4)[0]  # type: ignore[no-any-return]
+        return float(self._num(18))
 
     @property
     def bias_scale(self) -> float:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return float(self._num(19))
-        mv, o = self._mv, self._off
-        return _U_lf(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4)[0]  # type: ignore[no-any-return]
+        return float(self._num(19))
 
     @property
     def zero_weight_value(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(20))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(20))
 
     @property
     def bias_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(21))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(21))
 
     @property
     def in_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(22))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(22))
 
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(23))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(23))
 
     @property
     def inter_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(24))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(24))
 
     @property
     def bias_b(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(25))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + 4 + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] < 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 90)) else 0) + ((4) if ((self._params['gen'] >= 112)) else 0) + 4 + 4 + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(25))
 
     @property
     def is_bias(self) -> int | None:
@@ -2265,26 +1416,17 @@ class SoftmaxParams(Accessor):
     @property
     def num_channels(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def in_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(1))
 
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(2))
 
     @property
     def axis(self) -> int | None:
@@ -2418,42 +1560,27 @@ class CropParams(Accessor):
     @property
     def num_channels(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def in_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(1))
 
     @property
     def out_data_q(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(2))
 
     @property
     def offset_w(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(3))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(3))
 
     @property
     def offset_h(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(4))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(4))
 
     @property
     def multi_core_mode(self) -> int | None:
@@ -2515,18 +1642,12 @@ class DataConvertParams(Accessor):
     @property
     def type(self) -> int:
         """type (TIDL_DC_TYPE_INPUT 0, OUTPUT 1, INTERMEDIATE 2)."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(0))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o)[0]  # type: ignore[no-any-return]
+        return int(self._num(0))
 
     @property
     def layout(self) -> TidlEnums.Layout | int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return cast('TidlEnums.Layout | int', self._enum(1, TidlEnums.Layout))
-        mv, o = self._mv, self._off
-        return cast('TidlEnums.Layout | int', _as_enum(TidlEnums.Layout, _U_ll(mv, o + 4)[0]))
+        return cast('TidlEnums.Layout | int', self._enum(1, TidlEnums.Layout))
 
     @property
     def out_layout(self) -> TidlEnums.Layout | int | None:
@@ -2536,18 +1657,12 @@ class DataConvertParams(Accessor):
     @property
     def in_zero_point(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(3))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0))[0]  # type: ignore[no-any-return]
+        return int(self._num(3))
 
     @property
     def out_zero_point(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(4))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + ((4) if ((self._params['gen'] >= 90)) else 0) + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(4))
 
 
 class DetectOutputParams(Accessor):
@@ -2733,23 +1848,7 @@ class DetectOutputParams(Accessor):
 from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
 
 TidlNetJ7._ENUMS = {'tidl_enums::inference_mode': TidlEnums.InferenceMode}
-ActParams._SCAN = _scan_ActParams
-ActParams._SCAN_ALL = _scan_all_ActParams
-DataParams._SCAN = _scan_DataParams
-DataParams._SCAN_ALL = _scan_all_DataParams
 DataParams._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType}
-PoolingParams._SCAN = _scan_PoolingParams
-PoolingParams._SCAN_ALL = _scan_all_PoolingParams
-EltwiseParams._SCAN = _scan_EltwiseParams
-EltwiseParams._SCAN_ALL = _scan_all_EltwiseParams
-InnerProductParams._SCAN = _scan_InnerProductParams
-InnerProductParams._SCAN_ALL = _scan_all_InnerProductParams
-SoftmaxParams._SCAN = _scan_SoftmaxParams
-SoftmaxParams._SCAN_ALL = _scan_all_SoftmaxParams
-CropParams._SCAN = _scan_CropParams
-CropParams._SCAN_ALL = _scan_all_CropParams
-DataConvertParams._SCAN = _scan_DataConvertParams
-DataConvertParams._SCAN_ALL = _scan_all_DataConvertParams
 DataConvertParams._ENUMS = {'tidl_enums::layout': TidlEnums.Layout}
 
 __all__ = ['TidlNetJ7', 'CalibParams', 'SysMemHandle', 'ActParams', 'DataParams', 'Layer', 'PoolingParams', 'ConvParams', 'EltwiseParams', 'InnerProductParams', 'SoftmaxParams', 'BatchNormParams', 'ConcatParams', 'CropParams', 'ArgMaxParams', 'DataConvertParams', 'DetectOutputParams']

@@ -14,117 +14,6 @@ from numpy.typing import NDArray
 from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
-import struct as _struct
-_new = object.__new__
-from binparse.runtime.getters import _as_enum
-
-_U_ll = _struct.Struct('<l').unpack_from
-_U_lll = _struct.Struct('<ll').unpack_from
-_U_lllllll = _struct.Struct('<llllll').unpack_from
-
-
-def _scan_TidlNetTda2(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = ((4) if ((params['api'] == 12)) else 0)
-    if n < 0:
-        return -1
-    p += 28 + n
-    n = (256) * ((1888 if (params['api'] == 12) else 1892))
-    if n < 0:
-        return -1
-    p += 4 + n
-    return p if p <= end else -1
-
-
-def _scan_all_TidlNetTda2(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = ((4) if ((params['api'] == 12)) else 0)
-            if n < 0:
-                return o
-            p += 28 + n
-            n = (256) * ((1888 if (params['api'] == 12) else 1892))
-            if n < 0:
-                return o
-            p += 4 + n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = ((4) if ((params['api'] == 12)) else 0)
-        if n < 0:
-            return o
-        p += 28 + n
-        n = (256) * ((1888 if (params['api'] == 12) else 1892))
-        if n < 0:
-            return o
-        p += 4 + n
-        if p > end:
-            return o
-        append(o)
-    return p
-
-
-def _scan_Layer(mv: Any, o: int, end: int, params: dict[str, Any]) -> int:
-    p = o
-    n = (16) * (52)
-    if n < 0:
-        return -1
-    p += 212 + n
-    n = (16) * (52)
-    if n < 0:
-        return -1
-    p += n
-    n = ((4) if ((params['api'] >= 13)) else 0)
-    if n < 0:
-        return -1
-    p += 12 + n
-    return p if p <= end else -1
-
-
-def _scan_all_Layer(mv: Any, p: int, end: int, params: dict[str, Any], count: int, items: list[int]) -> int:
-    append = items.append
-    if count < 0:
-        while p < end:
-            o = p
-            n = (16) * (52)
-            if n < 0:
-                return o
-            p += 212 + n
-            n = (16) * (52)
-            if n < 0:
-                return o
-            p += n
-            n = ((4) if ((params['api'] >= 13)) else 0)
-            if n < 0:
-                return o
-            p += 12 + n
-            if p > end or p == o:
-                return o
-            append(o)
-        return p
-    for _ in range(count - len(items)):
-        o = p
-        n = (16) * (52)
-        if n < 0:
-            return o
-        p += 212 + n
-        n = (16) * (52)
-        if n < 0:
-            return o
-        p += n
-        n = ((4) if ((params['api'] >= 13)) else 0)
-        if n < 0:
-            return o
-        p += 12 + n
-        if p > end:
-            return o
-        append(o)
-    return p
 
 
 class TidlNetTda2(Accessor):
@@ -169,50 +58,32 @@ class TidlNetTda2(Accessor):
     @property
     def weights_element_size(self) -> int:
         """weightsElementSize. Bytes per weight in the param file."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(1))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(1))
 
     @property
     def slope_element_size(self) -> int:
         """slopeElementSize."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(2))
 
     @property
     def bias_element_size(self) -> int:
         """biasElementSize. Bytes per bias in the param file."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(3))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(3))
 
     @property
     def data_element_size(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(4))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(4))
 
     @property
     def inter_element_size(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(5))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(5))
 
     @property
     def quantization_style(self) -> int:
         """quantizationStyle (fixed 0, dynamic 1, custom 10)."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(6))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(6))
 
     @property
     def stride_offset_method(self) -> int | None:
@@ -222,10 +93,7 @@ class TidlNetTda2(Accessor):
     @property
     def reserved(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(8))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 4 + 4 + 4 + 4 + 4 + 4 + 4 + ((4) if ((self._params['api'] == 12)) else 0))[0]  # type: ignore[no-any-return]
+        return int(self._num(8))
 
     @property
     def layers(self) -> RecordArray[Layer]:
@@ -356,34 +224,22 @@ class Layer(Accessor):
     @property
     def layer_params_raw(self) -> NDArray[np.uint8]:
         """layerParams, the sTIDL_LayerParams_t union (200 bytes) as raw bytes."""
-        if self._ok is not True and not self._fits():
-            return self._array(0)
-        o = self._off
-        return self._u8[o:o + 200]
+        return self._array(0)
 
     @property
     def layer_type(self) -> TidlEnums.LayerTypeTda2 | int:
         """layerType (eTIDL_LayerType)."""
-        if self._ok is not True and not self._fits():
-            return cast('TidlEnums.LayerTypeTda2 | int', self._enum(1, TidlEnums.LayerTypeTda2))
-        mv, o = self._mv, self._off
-        return cast('TidlEnums.LayerTypeTda2 | int', _as_enum(TidlEnums.LayerTypeTda2, _U_ll(mv, o + 200)[0]))
+        return cast('TidlEnums.LayerTypeTda2 | int', self._enum(1, TidlEnums.LayerTypeTda2))
 
     @property
     def num_in_bufs(self) -> int:
         """numInBufs (-1 on the network's input data layers)."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(2))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 200 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(2))
 
     @property
     def num_out_bufs(self) -> int:
         """numOutBufs (-1 on the network's output data layers)."""
-        if self._ok is not True and not self._fits():
-            return int(self._num(3))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 200 + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(3))
 
     @property
     def in_data(self) -> RecordArray[DataParams]:
@@ -398,26 +254,17 @@ class Layer(Accessor):
     @property
     def core_id(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(6))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 200 + 4 + 4 + 4 + (16) * (52) + (16) * (52))[0]  # type: ignore[no-any-return]
+        return int(self._num(6))
 
     @property
     def layers_group_id(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(7))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 200 + 4 + 4 + 4 + (16) * (52) + (16) * (52) + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(7))
 
     @property
     def weights_element_size_in_bits(self) -> int:
         """(no doc in the schema)"""
-        if self._ok is not True and not self._fits():
-            return int(self._num(8))
-        mv, o = self._mv, self._off
-        return _U_ll(mv, o + 200 + 4 + 4 + 4 + (16) * (52) + (16) * (52) + 4 + 4)[0]  # type: ignore[no-any-return]
+        return int(self._num(8))
 
     @property
     def stride_offset_method(self) -> int | None:
@@ -1206,11 +1053,7 @@ class DetectOutputParams(Accessor):
 
 from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
 
-TidlNetTda2._SCAN = _scan_TidlNetTda2
-TidlNetTda2._SCAN_ALL = _scan_all_TidlNetTda2
 DataParams._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType}
-Layer._SCAN = _scan_Layer
-Layer._SCAN_ALL = _scan_all_Layer
 Layer._ENUMS = {'tidl_enums::layer_type_tda2': TidlEnums.LayerTypeTda2}
 
 __all__ = ['TidlNetTda2', 'SBuffer', 'DataParams', 'Layer', 'ReluParams', 'PoolingParams', 'ConvParams', 'EltwiseParams', 'InnerProductParams', 'SoftmaxParams', 'BatchNormParams', 'BiasParams', 'ConcatParams', 'CropParams', 'ArgMaxParams', 'DetectOutputParams']

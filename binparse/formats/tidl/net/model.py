@@ -93,7 +93,7 @@ class _Network(Accessor):
     def used_layers(self) -> NDArray[Any]:
         """Structured view of the used layers (zero-copy)."""
         n = self._num(0 if isinstance(self, TidlNetTda2) else 2)
-        arr: NDArray[Any] = self.layers.array[:n]
+        arr: NDArray[Any] = self.layers.array[:n]  # type: ignore[attr-defined]
         return arr
 
     def table(self) -> LayerTable:
