@@ -1,8 +1,8 @@
 """Compiled reading of records whose fields lie one after another at places their own numbers give.
 
 Many variable-size records are "linear": every field's size is a constant or an expression over the
-record's earlier numbers and its params (`len: u2` then `body: size: len`). For such a type the
-generator writes, besides the field specs, plain Python that the interpreter would otherwise
+record's earlier numbers and its params (`len: u2` then `body: size: len`). For such a type of a
+user's package (`binparse.compile`, `binparse generate S.ksy -o DIR`) the generator writes, besides the field specs, plain Python that the interpreter would otherwise
 work out field by field:
 
 - `_scan_<Class>(mv, off, end, params)`: where the record ends (or -1 when the data does not hold
