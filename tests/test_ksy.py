@@ -131,16 +131,22 @@ def test_inspect_json_is_the_whole_tree_as_the_issue_says(tmp_path: Path, capsys
     data = tmp_path / "shapes.bin"
     data.write_bytes(bytes([1, 9]) + struct.pack("<f", math.nan) + b"hi\0" + b"\xab\xcd" + bytes([0b10110000])
                      + struct.pack("<HH", 7, 21))
-    # the root takes a param: the Python API passes it, inspect reads a root without params
+    # the root takes a param: the Python API passes it as a keyword, inspect as --param NAME=VALUE
     with pytest.raises(binparse.BinparseError, match="takes params"):
         binparse.open(data, schema=p)
-    p.write_text(JSON_SCHEMA.replace("params:\n  - {id: extra, type: u1}\n", ""))
-    assert main(["inspect", str(data), "--schema", str(p), "--json"]) == 2
+    assert main(["inspect", str(data), "--schema", str(p), "--json"]) == 3
+    assert "shapes's root type takes params ['extra']: give each as --param NAME=VALUE; found []" \
+        in capsys.readouterr().err
+    assert main(["inspect", str(data), "--schema", str(p), "--param", "extra=0x10", "--json"]) == 2
     out, err = capsys.readouterr()
     assert json.loads(out) == {"kind": "square", "other": 9, "scale": "NaN", "name": "hi", "raw": "abcd",
                                "flags": 5, "on": True, "missing": None, "items": [{"v": 7}, {"v": 21}],
                                "doubled": 42}
     assert "shapes.bad" in err and "instance position outside the data" in err
+    assert main(["inspect", str(data), "--schema", str(p), "--param", "extra=ten"]) == 3
+    assert "--param extra: the value is no Kaitai literal" in capsys.readouterr().err
+    assert main(["inspect", str(data), "--param", "extra=1"]) == 3
+    assert "give --schema too" in capsys.readouterr().err
 
 
 def test_inspect_text_names_every_field(tone: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -322,3 +328,26 @@ def test_a_fixed_size_repeat_is_one_structured_view_of_the_buffer(tmp_path: Path
     assert np.shares_memory(a, np.frombuffer(buf, np.uint8)) and not a.flags.owndata
     buf[2:6] = struct.pack("<f", 9.0)
     assert a["x"][0] == 9.0 and pts.parse(buf).p[0].x == 9.0
+
+
+def test_params_of_the_root_are_kaitai_literals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = schema(tmp_path, "pr", """meta: {id: pr, endian: le}
+params:
+  - {id: count, type: u1}
+  - {id: tag, type: str}
+  - {id: keys, type: 'u1[]'}
+seq:
+  - {id: vals, type: u2, repeat: expr, repeat-expr: count}
+instances:
+  label: {value: tag}
+  second_key: {value: 'keys[1]'}
+""")
+    data = tmp_path / "pr.bin"
+    data.write_bytes(struct.pack("<3H", 1, 2, 3))
+    assert main(["inspect", str(data), "--schema", str(p), "--param", "count=2", "--param", "tag='a,b'",
+                 "--param", "keys=[4, 5]", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"vals": [1, 2], "label": "a,b", "second_key": 5}
+    out = tmp_path / "v.npy"
+    assert main(["view", str(data), "--schema", str(p), "--param", "count=3", "--param", 'tag=""',
+                 "--param", "keys=[0, 1]", "--tensor", "vals", "--npy", str(out)]) == 0
+    assert np.load(out).tolist() == [1, 2, 3]

@@ -14,6 +14,8 @@ from .common import open_source
 
 
 def inspect(args: argparse.Namespace) -> int:
+    if args.param and not args.schema:
+        raise UsageError("--param gives a param of a --schema's root type: give --schema too")
     if args.schema:
         from .ksy import inspect as inspect_schema
         return inspect_schema(args)

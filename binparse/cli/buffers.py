@@ -55,6 +55,8 @@ def view(args: argparse.Namespace) -> int:
     from .. import api
     from ..progress import LONG_BUFFER_BYTES, task
     files = list(args.files)
+    if args.param and not args.schema:
+        raise UsageError("--param gives a param of a --schema's root type: give --schema too")
     if args.schema:
         from .ksy import view as view_schema
         return view_schema(args)

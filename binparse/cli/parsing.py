@@ -209,6 +209,7 @@ def _inspect(c: argparse.ArgumentParser) -> None:
     c.add_argument("--format", metavar="NAME", help="read PATH as this format (`binparse schemas` lists them); "
                                                     "default: detected from its size, magic and name")
     _schema_options(c, "read PATH with this Kaitai Struct schema (a .ksy of your own): every field and instance")
+    _param_option(c)
 
 
 def _schema_options(c: argparse.ArgumentParser, what: str) -> None:
@@ -216,6 +217,12 @@ def _schema_options(c: argparse.ArgumentParser, what: str) -> None:
     c.add_argument("--import-path", action="append", metavar="DIR",
                    help="a folder the schema's imports are looked up in (repeatable; absolute imports `/name` "
                         "only look here)")
+
+
+def _param_option(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="with --schema, a param of the schema's root type, VALUE a Kaitai literal: 3, 0x10, true, "
+                        "'text', [1, 2] (repeatable)")
 
 
 def _source_options(c: argparse.ArgumentParser) -> None:
@@ -237,6 +244,7 @@ def _view(c: argparse.ArgumentParser) -> None:
     _source_options(c)
     _schema_options(c, "read FILE with this Kaitai Struct schema; --tensor then names an array field, as an "
                        "expression on the root (frames[2].pixels)")
+    _param_option(c)
 
 
 def _draw(c: argparse.ArgumentParser) -> None:
