@@ -351,3 +351,51 @@ instances:
     assert main(["view", str(data), "--schema", str(p), "--param", "count=3", "--param", 'tag=""',
                  "--param", "keys=[0, 1]", "--tensor", "vals", "--npy", str(out)]) == 0
     assert np.load(out).tolist() == [1, 2, 3]
+
+
+def test_a_param_given_on_the_command_line_is_checked_against_its_type(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    p = schema(tmp_path, "tp", """meta: {id: tp, endian: le}
+params:
+  - {id: n, type: u1}
+  - {id: scale, type: f8}
+  - {id: kind, type: u1, enum: animal}
+  - {id: raw, type: bytes}
+seq:
+  - {id: vals, type: s2, repeat: expr, repeat-expr: n}
+instances:
+  k: {value: kind}
+  s: {value: scale * 2}
+  r: {value: raw}
+enums:
+  animal: {1: cat, 2: dog}
+""")
+    data = tmp_path / "tp.bin"
+    data.write_bytes(struct.pack("<2h", -1, 5))
+    ok = ["--param", "scale=1", "--param", "raw=[0xab, 1]"]
+
+    def run(*extra: str) -> tuple[int, str, str]:
+        code = main(["inspect", str(data), "--schema", str(p), "--json", *ok, *extra])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, out, _ = run("--param", "n=2", "--param", "kind=animal::dog")  # an enum literal of the schema
+    assert code == 0 and json.loads(out) == {"vals": [-1, 5], "k": "dog", "s": 2.0, "r": "ab01"}
+    code, out, _ = run("--param", "n=1", "--param", "kind=2")  # a number that is a member: the member
+    assert code == 0 and json.loads(out) == {"vals": [-1], "k": "dog", "s": 2.0, "r": "ab01"}
+    code, out, _ = run("--param", "n=0", "--param", "kind=9")  # a number no member has stays the number
+    assert code == 0 and json.loads(out) == {"vals": [], "k": 9, "s": 2.0, "r": "ab01"}
+    for value, said in [("n=1.5", "--param n: the value is no u1; expected an integer 0..255, found 1.5"),
+                        ("n=256", "--param n: the value is no u1; expected an integer 0..255, found 256"),
+                        ("n=-1", "--param n: the value is no u1; expected an integer 0..255, found -1"),
+                        ("n=true", "--param n: the value is no u1; expected an integer 0..255, found true"),
+                        ("n='2'", "--param n: the value is no u1; expected an integer 0..255, found '2'")]:
+        code, out, err = run("--param", value, "--param", "kind=1")
+        assert (code, out) == (3, "") and said in err, value
+    code, _, err = run("--param", "n=1", "--param", "kind=animal::cow")
+    assert code == 3 and "--param kind: the value is no Kaitai literal" in err
+    code, _, err = run("--param", "n=1", "--param", "kind=300")
+    assert code == 3 and "--param kind: the value is no u1 of enum animal; expected an integer 0..255" in err
+    p.write_text(p.read_text().replace("{id: raw, type: bytes}", "{id: raw, type: struct}"))
+    code, _, err = run("--param", "n=1", "--param", "kind=1")
+    assert code == 3 and "--param raw: a param of type struct cannot be given on the command line" in err

@@ -21,32 +21,10 @@ def compiled(args: argparse.Namespace) -> Any:
     return compile_ksy(args.schema, import_path=args.import_path or [])
 
 
-def root_params(args: argparse.Namespace) -> dict[str, Any]:
-    """The `--param NAME=VALUE` options: the root type's params, each VALUE a Kaitai literal."""
-    from ..expr import DictScope, ExprError, evaluate, parse
-    out: dict[str, Any] = {}
-    for item in getattr(args, "param", None) or []:
-        name, eq, text = item.partition("=")
-        name = name.strip()
-        if not eq or not name.isidentifier():
-            raise UsageError("--param takes NAME=VALUE", found=item, expected="e.g. --param count=3")
-        try:
-            out[name] = evaluate(parse(text), DictScope({}, {}))
-        except (ExprError, KeyError, TypeError, ValueError):
-            raise UsageError(f"--param {name}: the value is no Kaitai literal", found=text,
-                             expected="a number (3, 0x10, 1.5), true or false, a string in quotes, or a list [1, 2]") \
-                from None
-    return out
-
-
 def parsed(reader: Any, file: str, args: argparse.Namespace) -> Any:
     """The root accessor of `file`, with the root's params from `--param`."""
-    params = root_params(args)
-    declared = list(reader.root_class._PARAMS)
-    if sorted(params) != sorted(declared):
-        raise UsageError(f"{reader.id}'s root type takes params {declared}: give each as --param NAME=VALUE"
-                         if declared else f"{reader.id}'s root type takes no params", found=sorted(params))
-    return reader.parse(file, **params)
+    from .ksyparams import root_params
+    return reader.parse(file, **root_params(args, reader))
 
 
 def inspect(args: argparse.Namespace) -> int:

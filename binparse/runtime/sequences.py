@@ -125,7 +125,7 @@ class RecordArray(Generic[A], Sequence[A]):
         cls: Any = self._cls
         if self._whole and cls._MAKE is not None and self._lean_ok():
             owner: Any = self._owner
-            return cls._MAKE(owner, off, self._path, k, owner._mv, owner._bytes_u8())  # type: ignore[no-any-return]
+            return cls._MAKE(owner, off, self._path, k, owner._mv, owner._bytes_u8())
         rec = self._owner._child(self._cls, off, self._args, self._path, index=k, io=io, mv=self._smv)
         if self._whole:
             rec._ok = True
