@@ -9,6 +9,7 @@ accessor runtime using the same field specs.
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Any
 
 import numpy as np
@@ -26,13 +27,15 @@ def camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
 
 
-_NAMES: dict[int, dict[int, str]] = {}
+# per schema (by id, with a weak reference that tells a schema from a later one at the same id)
+_NAMES: dict[int, tuple[weakref.ref[Any], dict[int, str]]] = {}
 
 
 def class_name(t: TypeDef) -> str:
     """Python class name of a type: its CamelCase name, or, when two types of its schema would
     share that name, the CamelCase of its whole path (`OuterInner`)."""
-    names = _NAMES.get(id(t.schema))
+    entry = _NAMES.get(id(t.schema))
+    names = entry[1] if entry is not None and entry[0]() is t.schema else None
     if names is None or id(t) not in names:
         types = t.schema.root.all_types()
         counts: dict[str, int] = {}
@@ -48,7 +51,7 @@ def class_name(t: TypeDef) -> str:
                     name += "_"
                 taken.add(name)
             names[id(x)] = name
-        _NAMES[id(t.schema)] = names
+        _NAMES[id(t.schema)] = (weakref.ref(t.schema), names)
     return names[id(t)]
 
 
