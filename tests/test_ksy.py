@@ -399,3 +399,17 @@ enums:
     p.write_text(p.read_text().replace("{id: raw, type: bytes}", "{id: raw, type: struct}"))
     code, _, err = run("--param", "n=1", "--param", "kind=1")
     assert code == 3 and "--param raw: a param of type struct cannot be given on the command line" in err
+
+
+def test_a_size_or_count_that_is_null_is_a_format_error_naming_the_field(tmp_path: Path) -> None:
+    """Kaitai's Python stops with a TypeError deep in its runtime (the gallery's sqlite3.ksy on a
+    record whose serial type has no length); binparse names the field and what it found."""
+    p = schema(tmp_path, "nul", "meta: {id: nul}\nseq:\n  - {id: code, type: u1}\n  - {id: body, size: n}\n"
+               "  - {id: tail, type: u1, repeat: expr, repeat-expr: n}\n"
+               "instances:\n  n: {value: code - 12, if: code >= 12}\n")
+    c = binparse.compile(p)
+    assert c.parse(bytes([14, 7, 8, 1, 2])).body.tobytes() == b"\x07\x08"
+    with pytest.raises(FormatError) as e:
+        c.parse(bytes([3, 7, 8])).validate()
+    assert e.value.path == "nul.body" and "size of this field is not an integer" in str(e.value)
+    assert "null" in str(e.value)

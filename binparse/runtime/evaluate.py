@@ -11,6 +11,8 @@ from __future__ import annotations
 from keyword import iskeyword
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import numpy as np
+
 from .. import expr as ex
 from ..errors import BinparseError, FormatError
 from . import stream as st
@@ -125,6 +127,15 @@ class Evaluate:
             if hit is not DATA:
                 return hit
         return self._run(e, _Scope(self))
+
+    def _int_at(self, e: Any, pos: Any, io: Any, what: str, path: str, index: Any = None) -> int:
+        """A size or a count: `e` evaluated at `pos`, which must be an integer (a null, from a
+        value whose `if` is false, or a float is a FormatError naming the field, never a guess)."""
+        v = self._eval_at(e, pos, io, index)
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise FormatError(f"the {what} of this field is not an integer", file=self._file, path=path,
+                              expected=f"an integer {what}", found="null" if v is None else repr(v))
+        return int(v)
 
     def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = _NO_ELEM) -> Any:
         """`e` evaluated while reading at `pos` (what `_io.pos` says), element `index` of a repeat

@@ -43,6 +43,7 @@ class Locate(Repeats):
         def _eval(self, e: Any) -> Any: ...
         def _param_only(self, e: Any) -> Any: ...
         def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = ...) -> Any: ...
+        def _int_at(self, e: Any, pos: Any, io: Any, what: str, path: str, index: Any = None) -> int: ...
         def _child_at(self, spec: FieldSpec, pos: Any, index: int | None, io: Any, item: Any) -> Any: ...
         def _args_at(self, args: Any, cls: Any, pos: Any, io: Any, index: int | None = None) -> dict[str, Any]: ...
         def _elem_value(self, spec: FieldSpec, i: int, k: int | None, start: int, item: Any, io: Any,
@@ -177,7 +178,7 @@ class Locate(Repeats):
             self._ext[i] = Ext(e, [item], ext_mv, ext_io)
             return s, None, (e - s if type(e) is int and spec.kind != "bits" else VARIES if e is not None else None)
         if rep == "expr":
-            n = int(self._eval_at(spec.count, pos, io))
+            n = self._int_at(spec.count, pos, io, "repeat count", path)
             if n < 0:
                 raise FormatError("negative repeat count", file=self._file, path=path, offset=s0,
                                   expected="a count >= 0", found=n)
@@ -228,7 +229,7 @@ class Locate(Repeats):
                 return int(hit)
         if uses(spec.size, "_index") or uses(spec.size, "_io"):
             return None
-        return int(self._eval_at(spec.size, pos, io))
+        return self._int_at(spec.size, pos, io, "size", f"{self._path}.{spec.name}")
 
     def _one(self, spec: FieldSpec, pos: st.Pos, k: int | None, io: tuple[memoryview, int, int] | None,
              need_end: bool = False) -> tuple[int, st.Pos, Any]:
@@ -261,7 +262,7 @@ class Locate(Repeats):
             return s, child._seq_end(), child  # kept: its fields were placed where Kaitai reads them
         # byte arrays, strings and records read from them
         if spec.size is not None:
-            n = int(self._eval_at(spec.size, pos, io, k))
+            n = self._int_at(spec.size, pos, io, "size", path, k)
             if n < 0:
                 raise FormatError("negative size", file=self._file, path=path, offset=s, expected="a size >= 0",
                                   found=n)
