@@ -413,3 +413,14 @@ def test_a_size_or_count_that_is_null_is_a_format_error_naming_the_field(tmp_pat
         c.parse(bytes([3, 7, 8])).validate()
     assert e.value.path == "nul.body" and "size of this field is not an integer" in str(e.value)
     assert "null" in str(e.value)
+
+
+def test_a_switch_case_of_an_imported_type_reads(tmp_path: Path) -> None:
+    """The gallery's pcap.ksy: a packet's body is `switch-on` the link type, its cases types of
+    imported schemas that no other field of pcap names."""
+    schema(tmp_path, "frame", "meta: {id: frame, endian: be}\nseq:\n  - {id: kind, type: u2}\n")
+    p = schema(tmp_path, "cap", "meta: {id: cap, imports: [frame]}\nseq:\n  - {id: link, type: u1}\n"
+               "  - id: body\n    size: 2\n    type:\n      switch-on: link\n      cases:\n        1: frame\n")
+    root = binparse.compile(p, import_path=[tmp_path]).parse(bytes([1, 0x08, 0x06]))
+    assert root.body.kind == 0x0806
+    assert binparse.compile(p, import_path=[tmp_path]).parse(bytes([2, 0x08, 0x06])).body.tobytes() == b"\x08\x06"

@@ -186,6 +186,13 @@ def _element(a: Attr, t: TypeDef, kind: str, ref: TypeRef | None, common: dict[s
                      args=tuple(rx(x) for x in ref.args), parent=parent, **raw, **common)
 
 
+def user_targets(a: Attr, t: TypeDef) -> list[TypeDef]:
+    """The user types field `a` of `t` may hold: its type, or every user type among its switch's cases."""
+    refs = [a.user] if a.user is not None else [r for _, r in a.switch.cases] if a.switch is not None else []
+    return [t.resolve_type(r.name) for r in refs
+            if r.name not in ("str", "strz", "bytes") and not bits_type(r.name) and _prim(r.name, t) is None]
+
+
 def _prim(name: str, t: TypeDef) -> Any:
     from ..schema.model import primitive
     try:

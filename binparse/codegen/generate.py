@@ -70,6 +70,9 @@ class _Module:
         cls = nb.class_name(t)
         fields = nb.field_specs(t)
         insts = nb.instance_specs(t)
+        for a in t.seq + t.instances:  # an imported type any field may hold (a switch's cases too) is imported
+            for target in nb.user_targets(a, t):
+                self.ref(target)
         # a field called `property` would hide the decorator in the class body: that class uses `_property`
         self.prop = "_property" if "property" in {a.id for a in t.seq + t.instances} | {p.id for p in t.params} \
             else "property"
