@@ -28,6 +28,7 @@ from .runtime.sequences import ItemArray
 from .runtime.specs import ABSENT
 
 MAX_DEPTH = 200
+BYTES_VALUE = FieldSpec(name="", kind="bytes", np="|u1")  # how a value instance of bytes is shown
 
 
 def _attr(acc: Accessor, name: str) -> Any:
@@ -106,6 +107,8 @@ def record(acc: Accessor, stack: list[Any] | None = None, skipped: list[str] | N
 def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, Any], stack: list[Any],
               skipped: list[str], path: str) -> None:
     where = f"{path}.{name}"
+    if spec is None and name in type(acc)._BYTES_VALUES:
+        spec = BYTES_VALUE
     try:
         v = _attr(acc, name)
     except BinparseError as exc:
@@ -152,7 +155,8 @@ def text_rows(acc: Accessor, prefix: str = "", depth: int = 0) -> list[tuple[str
         if isinstance(v, Accessor):
             out.append((prefix + vname, str(v._off), "value", f"the record at {v._path}"))
         else:
-            out.append((prefix + vname, "", "value", value_text(v)))
+            out.append((prefix + vname, "", "value",
+                        value_text(v, spec=BYTES_VALUE if vname in cls._BYTES_VALUES else None)))
     return out
 
 

@@ -115,6 +115,10 @@ instances:
     type: u4
   doubled:
     value: items[1].v * 2
+  raw_again:
+    value: raw
+  raws:
+    value: '[raw, raw]'
 types:
   item:
     seq:
@@ -141,7 +145,7 @@ def test_inspect_json_is_the_whole_tree_as_the_issue_says(tmp_path: Path, capsys
     out, err = capsys.readouterr()
     assert json.loads(out) == {"kind": "square", "other": 9, "scale": "NaN", "name": "hi", "raw": "abcd",
                                "flags": 5, "on": True, "missing": None, "items": [{"v": 7}, {"v": 21}],
-                               "doubled": 42}
+                               "doubled": 42, "raw_again": "abcd", "raws": ["abcd", "abcd"]}
     assert "shapes.bad" in err and "instance position outside the data" in err
     assert main(["inspect", str(data), "--schema", str(p), "--param", "extra=ten"]) == 3
     assert "--param extra: the value is no Kaitai literal" in capsys.readouterr().err

@@ -17,7 +17,7 @@ from ..backends import numpy_backend as nb
 from ..runtime import FieldSpec
 from ..schema import Schema, TypeDef, source_hash
 from ..schema.model import Attr
-from ..schema.types import Types, kind_of
+from ..schema.types import BYTES, Types, kind_of
 from . import linear
 from .literals import dtype_literal, np_scalar, py_doc, spec_literal
 from .pytypes import RESERVED, annotation, pyname
@@ -98,6 +98,10 @@ class _Module:
         w("    )\n")
         if t.instances:
             w(f"    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = {tuple(a.id for a in t.instances)!r}\n")
+            raw = tuple(a.id for a in t.instances if a.kind == "value" and a.enum is None
+                        and self.types.attr_type(t, a) in (BYTES, ("array", BYTES)))
+            if raw:  # value instances whose values are byte arrays (shown as bytes, not as lists of numbers)
+                w(f"    _BYTES_VALUES: ClassVar[tuple[str, ...]] = {raw!r}\n")
         if insts:
             w("    _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = (\n")
             for f in insts:

@@ -55,6 +55,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     _ENUMS: ClassVar[dict[str, type[IntEnum]]] = {}
     _ENDIAN: ClassVar[tuple[Expr, tuple[tuple[Any, bool], ...]] | None] = None  # calc-endian: switch-on, cases
     _INHERITS_ENDIAN: ClassVar[bool] = False  # byte order decided by the record that reads this one
+    _BYTES_VALUES: ClassVar[tuple[str, ...]] = ()  # value instances whose values are byte arrays
     _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ()  # every instance's id (pos and value), as the schema lists them
     _SCAN: ClassVar[Any] = None  # a linear type's compiled reader: (mv, off, end, params) -> its end, or -1
     _FILL: ClassVar[Any] = None  # in a user's package, sets a linear record's plain numbers (its slots) at once
