@@ -104,6 +104,20 @@ def record(acc: Accessor, stack: list[Any] | None = None, skipped: list[str] | N
         stack.pop()
 
 
+def _same_record(a: Accessor, b: Accessor) -> bool:
+    """`a` is `b`, or the same type read at the same place of the same stream with the same params
+    (an instance that reads its own record again, as Kaitai's cast_to_top: never printed inside itself)."""
+    if a is b:
+        return True
+    if type(a) is not type(b) or a._off != b._off or (a._io_start, a._io_end) != (b._io_start, b._io_end) \
+            or a._mv.obj is not b._mv.obj:
+        return False
+    try:
+        return bool(a._params == b._params)
+    except Exception:  # params that do not compare as one truth value (arrays): not the same
+        return False
+
+
 def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, Any], stack: list[Any],
               skipped: list[str], path: str) -> None:
     where = f"{path}.{name}"
@@ -114,7 +128,7 @@ def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, A
     except BinparseError as exc:
         skipped.append(f"{where}: {exc.describe(acc._file)}")
         return
-    if isinstance(v, Accessor) and (any(v is s for s in stack) or len(stack) > MAX_DEPTH):
+    if isinstance(v, Accessor) and (any(_same_record(v, s) for s in stack) or len(stack) > MAX_DEPTH):
         skipped.append(f"{where}: a record the tree is already inside (not printed again)")
         return
     try:
@@ -129,8 +143,11 @@ def json_tree(acc: Accessor) -> tuple[dict[str, Any], list[str]]:
     return record(acc, [], skipped), skipped
 
 
-def text_rows(acc: Accessor, prefix: str = "", depth: int = 0) -> list[tuple[str, str, str, str]]:
-    """(path, offset, type, value) of every field and instance, nested records expanded."""
+def text_rows(acc: Accessor, prefix: str = "", depth: int = 0,
+              above: tuple[Accessor, ...] = ()) -> list[tuple[str, str, str, str]]:
+    """(path, offset, type, value) of every field and instance, nested records expanded (a record
+    the rows are already inside, `above`, is named, not expanded again)."""
+    above = (*above, acc)
     from .render import type_text, value_text
     out: list[tuple[str, str, str, str]] = []
     cls = type(acc)
@@ -145,7 +162,7 @@ def text_rows(acc: Accessor, prefix: str = "", depth: int = 0) -> list[tuple[str
         except BinparseError as exc:
             out.append((name, "", type_text(spec, None, None), f"not read: {exc.message}"))
             continue
-        _rows_of(out, name, str(off), type_text(spec, count, size), v, spec, depth)
+        _rows_of(out, name, str(off), type_text(spec, count, size), v, spec, depth, above)
     for vname in value_names(acc):
         try:
             v = _attr(acc, vname)
@@ -161,16 +178,19 @@ def text_rows(acc: Accessor, prefix: str = "", depth: int = 0) -> list[tuple[str
 
 
 def _rows_of(out: list[tuple[str, str, str, str]], name: str, off: str, typ: str, v: Any,
-             spec: FieldSpec, depth: int) -> None:
+             spec: FieldSpec, depth: int, above: tuple[Accessor, ...]) -> None:
     from .render import value_text
-    if isinstance(v, Accessor) and depth < MAX_DEPTH:
+    same = next((s for s in above if _same_record(v, s)), None) if isinstance(v, Accessor) else None
+    if same is not None:
+        out.append((name, off, typ, f"the same record as {same._path} (not expanded inside itself)"))
+    elif isinstance(v, Accessor) and depth < MAX_DEPTH:
         out.append((name, off, typ, ""))
-        out.extend(text_rows(v, name + ".", depth + 1))
+        out.extend(text_rows(v, name + ".", depth + 1, above))
     elif isinstance(v, (RecordArray, ItemArray)) and depth < MAX_DEPTH:
         out.append((name, off, typ, f"{len(v)} elements"))
         for k, item in enumerate(v):
             if isinstance(item, Accessor):
-                out.extend(text_rows(item, f"{name}[{k}].", depth + 1))
+                out.extend(text_rows(item, f"{name}[{k}].", depth + 1, above))
             else:
                 out.append((f"{name}[{k}]", "", "", value_text(item)))
     else:

@@ -428,3 +428,24 @@ def test_a_switch_case_of_an_imported_type_reads(tmp_path: Path) -> None:
     root = binparse.compile(p, import_path=[tmp_path]).parse(bytes([1, 0x08, 0x06]))
     assert root.body.kind == 0x0806
     assert binparse.compile(p, import_path=[tmp_path]).parse(bytes([2, 0x08, 0x06])).body.tobytes() == b"\x08\x06"
+
+
+def test_an_instance_that_reads_its_own_record_again_is_printed_once(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Kaitai's cast_to_top: `header` (pos 1, the root's own type) has a `header` too, at the same
+    place: a new record each time it is read, which the tree names instead of printing it forever."""
+    p = schema(tmp_path, "top", "meta: {id: top}\nseq:\n  - {id: code, type: u1}\n"
+               "instances:\n  header: {pos: 1, type: top}\n  again: {value: header.as<top>}\n")
+    data = tmp_path / "top.bin"
+    data.write_bytes(b"\x50\x41")
+    assert main(["inspect", str(data), "--schema", str(p), "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"code": 0x50, "header": {"code": 0x41}, "again": {"code": 0x41}}
+    assert "top.header.header: a record the tree is already inside (not printed again)" in err
+    assert main(["inspect", str(data), "--schema", str(p)]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
+    assert rows == [["code", "0", "u1", "80"], ["header", "1", "Top"], ["header.code", "1", "u1", "65"],
+                    ["header.header", "1", "Top", "the", "same", "record", "as", "top.header", "(not", "expanded",
+                     "inside", "itself)"],
+                    ["header.again", "1", "value", "the", "record", "at", "top.header.header"],
+                    ["again", "1", "value", "the", "record", "at", "top.header"]]
