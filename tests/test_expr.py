@@ -84,3 +84,15 @@ def test_comparisons_do_not_chain() -> None:
 ])
 def test_literals_and_methods(text: str, value: Any) -> None:
     assert ex.evaluate(ex.parse(text), Scope()) == value
+
+
+def test_an_array_cast_to_bytes_is_bytes_in_the_interpreter_and_in_python() -> None:
+    """Kaitai's expr_bytes_non_literal: `[one, two].as<bytes>` of two u1 fields is a byte array."""
+    e = ex.parse("[a, b[2] * 51].as<bytes>")
+    assert ex.evaluate(e, Scope()) == b"\x03\xff"
+    code = ex.to_python(e, lambda n: f"s.{n}", lambda e, m: "0")
+    assert code.startswith("_kv.cast([") and code.endswith("], 'bytes')")
+    s = type("S", (), {"a": 3, "b": [1, 2, 5]})
+    assert eval(code, {"_kv": __import__("binparse.expr.values", fromlist=["x"]), "s": s}) == b"\x03\xff"
+    with pytest.raises(ValueError):
+        ex.evaluate(ex.parse("[a * 100].as<bytes>"), Scope())

@@ -83,7 +83,7 @@ def evaluate(e: Expr, scope: Scope) -> Any:
     if op == "list":
         return v.list_value([evaluate(i, scope) for i in e[1]], is_byte_literal(e[1]))
     if op == "cast":
-        return evaluate(e[1], scope)
+        return v.cast(evaluate(e[1], scope), e[2])
     if op == "fstr":
         return "".join(v.to_s(evaluate(p, scope)) for p in e[1])
     if op in ("sizeof", "bitsizeof"):

@@ -69,7 +69,7 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
             items = ", ".join(go(i) for i in n[1])
             return f"_kv.list_value([{items}], {is_byte_literal(n[1])})"
         if op == "cast":
-            return go(n[1])
+            return f"_kv.cast({go(n[1])}, {n[2]!r})" if n[2] == "bytes" else go(n[1])
         if op == "fstr":
             return "''.join([" + ", ".join(f"_kv.to_s({go(p)})" for p in n[1]) + "])"
         raise ExprError(f"{op} must be resolved from the schema before the expression is written as Python")

@@ -275,6 +275,14 @@ def call(obj: Any, name: str, args: Sequence[Any]) -> Any:
     raise KaitaiTypeError(f"{type(obj).__name__} has no method {name}() taking {len(args)} argument(s)")
 
 
+def cast(v: Any, type_name: str) -> Any:
+    """`v.as<type_name>`: an array of integers cast to `bytes` becomes those bytes (Kaitai packs them;
+    an item outside 0..255 is an error, as there); any other cast leaves the value as it is."""
+    if type_name == "bytes" and isinstance(v, (list, tuple)):
+        return bytes(py(x) for x in v)
+    return v
+
+
 def list_value(items: Sequence[Any], literal_bytes: bool) -> Any:
     """An array literal: `bytes` when every item is an integer literal 0..255 (Kaitai's rule), else a list."""
     return bytes(items) if literal_bytes else list(items)
