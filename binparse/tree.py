@@ -22,12 +22,30 @@ from typing import Any
 
 import numpy as np
 
+from . import budget
 from .errors import BinparseError, FormatError
 from .runtime import Accessor, FieldSpec, RecordArray, StrArray
 from .runtime.sequences import ItemArray
 from .runtime.specs import ABSENT
 
 MAX_DEPTH = 200
+RECORD_COST = 256  # bytes a record of the tree is counted at (its dict or rows), asked of the budget 1,024 at a time
+_TALLY: list[Any] = [0, None]  # records made by the tree being printed, and the budget's refusal once it came
+
+
+def _count(acc: Accessor) -> None:
+    """One more record in the tree: records that point at each other (a file's offsets forming a
+    graph) may make a tree far larger than the file, so the tree asks the command's budget."""
+    if _TALLY[1] is not None:
+        raise _TALLY[1]
+    _TALLY[0] += 1
+    if _TALLY[0] % 1024 == 0:
+        try:
+            budget.ask(1024 * RECORD_COST, f"the value tree's records ({_TALLY[0]:,} so far)", file=acc._file,
+                       path=acc._path)
+        except budget.BudgetError as exc:
+            _TALLY[1] = exc
+            raise
 BYTES_VALUE = FieldSpec(name="", kind="bytes", np="|u1")  # how a value instance of bytes is shown
 
 
@@ -91,6 +109,7 @@ def record(acc: Accessor, stack: list[Any] | None = None, skipped: list[str] | N
     if len(stack) >= MAX_DEPTH:
         raise FormatError(f"records nest deeper than {MAX_DEPTH}: the tree is not printed that deep",
                           file=acc._file, path=path)
+    _count(acc)
     stack.append(acc)
     try:
         out: dict[str, Any] = {}
@@ -140,6 +159,7 @@ def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, A
 def json_tree(acc: Accessor) -> tuple[dict[str, Any], list[str]]:
     """The root's JSON object and the instances left out (path: why)."""
     skipped: list[str] = []
+    _TALLY[:] = [0, None]
     return record(acc, [], skipped), skipped
 
 
@@ -147,6 +167,9 @@ def text_rows(acc: Accessor, prefix: str = "", depth: int = 0,
               above: tuple[Accessor, ...] = ()) -> list[tuple[str, str, str, str]]:
     """(path, offset, type, value) of every field and instance, nested records expanded (a record
     the rows are already inside, `above`, is named, not expanded again)."""
+    if not above:
+        _TALLY[:] = [0, None]
+    _count(acc)
     above = (*above, acc)
     from .render import type_text, value_text
     out: list[tuple[str, str, str, str]] = []

@@ -449,3 +449,35 @@ def test_an_instance_that_reads_its_own_record_again_is_printed_once(tmp_path: P
                      "inside", "itself)"],
                     ["header.again", "1", "value", "the", "record", "at", "top.header.header"],
                     ["again", "1", "value", "the", "record", "at", "top.header"]]
+
+
+DAG = """meta: {id: dag}
+instances:
+  n: {pos: 0, type: node(0)}
+types:
+  node:
+    params:
+      - {id: at, type: u4}
+    seq:
+      - {id: x, type: u1}
+    instances:
+      l: {pos: at + 1, type: node(at + 1)}
+      r: {pos: at + 1, type: node(at + 1)}
+"""
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_a_tree_far_larger_than_its_file_asks_the_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         as_json: bool) -> None:
+    """40 bytes whose records point twice at the next one: 2^40 records to print, stopped by the
+    command's budget (a record counted at tree.RECORD_COST bytes), exit 2, never a hang."""
+    from binparse import tree
+    p = schema(tmp_path, "dag", DAG)
+    data = tmp_path / "dag.bin"
+    data.write_bytes(bytes(40))
+    args = ["inspect", str(data), "--schema", str(p), "--budget", "1MiB"] + (["--json"] if as_json else [])
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    asked = 1024 * tree.RECORD_COST
+    assert f"the value tree's records (" in err and f"so far) needs {asked:,} bytes after " in err
+    assert "over the budget of 1,048,576 bytes (set by --budget): refused before it was made" in err
