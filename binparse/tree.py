@@ -6,8 +6,9 @@ number is the string "NaN", "Infinity" or "-Infinity": the output stays strict J
 (`str`, `strz`) a string; raw bytes a lowercase hex string; an enum value its member's name (a
 number no member has stays that number); a record an object; a repeat a list; a field whose `if`
 is false `null`. `_io`, `_root`, `_parent` and params are not printed. An instance that cannot be
-read is left out, and its path is returned so that the caller names it (on stderr); so is an
-instance whose record is one the tree is already inside (a value that points back up).
+read is left out, and its path is returned so that the caller names it (on stderr, exit code 2);
+so is an instance whose record is one the tree is already inside (a value that points back up, or
+the same type read again at the same place), returned apart: it was read (a note, exit code 0).
 
 Text (`text_rows`): one row per field, nested records expanded, as `binparse inspect` prints a
 registered format's fields (path, offset, type, value), instances after the seq fields.
@@ -30,7 +31,8 @@ from .runtime.specs import ABSENT
 
 MAX_DEPTH = 200
 RECORD_COST = 256  # bytes a record of the tree is counted at (its dict or rows), asked of the budget 1,024 at a time
-_TALLY: list[Any] = [0, None]  # records made by the tree being printed, and the budget's refusal once it came
+# the tree being printed: records made, the budget's refusal once it came, records not printed inside themselves
+_TALLY: list[Any] = [0, None, []]
 
 
 def _count(acc: Accessor) -> None:
@@ -148,7 +150,7 @@ def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, A
         skipped.append(f"{where}: {exc.describe(acc._file)}")
         return
     if isinstance(v, Accessor) and (any(_same_record(v, s) for s in stack) or len(stack) > MAX_DEPTH):
-        skipped.append(f"{where}: a record the tree is already inside (not printed again)")
+        _TALLY[2].append(f"{where}: a record the tree is already inside (not printed again)")
         return
     try:
         out[name] = plain(v, acc, spec, stack, skipped, where)
@@ -156,11 +158,13 @@ def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, A
         skipped.append(f"{where}: {exc.describe(acc._file)}")
 
 
-def json_tree(acc: Accessor) -> tuple[dict[str, Any], list[str]]:
-    """The root's JSON object and the instances left out (path: why)."""
+def json_tree(acc: Accessor) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The root's JSON object, the instances left out because they could not be read (path: why),
+    and those left out because the tree is inside the record they hold (read; path: why)."""
     skipped: list[str] = []
-    _TALLY[:] = [0, None]
-    return record(acc, [], skipped), skipped
+    _TALLY[:] = [0, None, []]
+    doc = record(acc, [], skipped)
+    return doc, skipped, _TALLY[2]
 
 
 def text_rows(acc: Accessor, prefix: str = "", depth: int = 0,
@@ -168,7 +172,7 @@ def text_rows(acc: Accessor, prefix: str = "", depth: int = 0,
     """(path, offset, type, value) of every field and instance, nested records expanded (a record
     the rows are already inside, `above`, is named, not expanded again)."""
     if not above:
-        _TALLY[:] = [0, None]
+        _TALLY[:] = [0, None, []]
     _count(acc)
     above = (*above, acc)
     from .render import type_text, value_text

@@ -38,8 +38,10 @@ def inspect(args: argparse.Namespace) -> int:
     root = parsed(reader, args.file, args)
     root.validate()  # the seq is read whole, as Kaitai reads it: a file that does not fit is said now
     if args.json:
-        doc, skipped = tree.json_tree(root)
+        doc, skipped, inside = tree.json_tree(root)
         print(render.json_text(doc))
+        for line in inside:  # read, only not printed inside itself: a note, not something unread
+            print(f"binparse: note: {shown(line)}", file=sys.stderr)
     else:
         import os
         skipped = []
