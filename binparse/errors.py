@@ -111,7 +111,7 @@ COMMAND_LINE = {
 
 
 class SchemaError(BinparseError):
-    """A .ksy schema uses something outside binparse's subset, or is inconsistent.
+    """A .ksy schema uses something binparse cannot run (a custom process routine), or is inconsistent.
 
     `file` is the schema file, `line` the 1-based line and `key` the offending YAML key.
     """

@@ -109,5 +109,6 @@ def test_an_option_a_command_does_not_take_is_refused_with_its_own_usage(
         main(["generate", "--check", "--bogus"])
     assert exc.value.code == 3
     err = capsys.readouterr().err
-    assert err.startswith("usage: binparse generate [--check] [--json]\n")
+    assert err.startswith("usage: binparse generate [--check] [--json] | SCHEMA.ksy... -o PACKAGE_DIR "
+                          "[--import-path DIR]...\n")
     assert err.endswith("binparse generate: error: unrecognized arguments: --bogus\n")

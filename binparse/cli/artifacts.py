@@ -15,6 +15,11 @@ from .common import open_source, say, written
 
 
 def inspect(args: argparse.Namespace) -> int:
+    if args.param and not args.schema:
+        raise UsageError("--param gives a param of a --schema's root type: give --schema too")
+    if args.schema:
+        from .ksy import inspect as inspect_schema
+        return inspect_schema(args)
     return said_once(lambda: _inspect(args))
 
 

@@ -60,6 +60,11 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
 def view(args: argparse.Namespace) -> int:
     from .. import api
     from ..progress import LONG_BUFFER_BYTES, task
+    if args.param and not args.schema:
+        raise UsageError("--param gives a param of a --schema's root type: give --schema too")
+    if args.schema:
+        from .ksy import view as view_schema
+        return view_schema(args)
     files = _files(args, "buffer")
     if args.tensor is not None or (len(files) == 1 and chosen_kind(args) is None):
         return _view_named(args, files)

@@ -139,12 +139,14 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "repair, when the repair would not read back as meant, or when FIXED is FILE, a link or not a\n"
                "regular file."),
     "fixture": ("tools", "write the artifacts, device buffers and expectations a spec describes",
-                "%(prog)s SPEC.yaml [-o FOLDER] [--json]",
+                "%(prog)s SPEC.yaml [-o FOLDER] [--json] | VALUES.yaml --schema S.ksy -o OUT.bin",
                 "Write the files a fixture spec describes: artifacts, device buffers, and the expected\n"
                 "logical arrays (.expected.npy) that tests compare with."),
-    "generate": ("tools", "regenerate binparse/accessors from schemas/",
-                 "%(prog)s [--check] [--json]",
-                 "Regenerate the typed accessors (binparse/accessors) from the schemas (schemas/*.ksy)."),
+    "generate": ("tools", "typed accessors from schemas: binparse's own, or a package of yours",
+                 "%(prog)s [--check] [--json] | SCHEMA.ksy... -o PACKAGE_DIR [--import-path DIR]...",
+                 "Regenerate the typed accessors (binparse/accessors) from the schemas (schemas/*.ksy), or,\n"
+                 "with files and -o, write a package of typed modules for your own Kaitai Struct schemas\n"
+                 "(and every schema they import; the modules import each other within the package)."),
     "doctor": ("artifacts", "what made each artifact in a folder, and whether they agree",
                "%(prog)s FOLDER [-r] [--json] [options]",
                "Name what made each file of FOLDER (tool, version, target), with the evidence, and check\n"
@@ -231,6 +233,21 @@ def _inspect(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help=_JSON)
     c.add_argument("--format", metavar="NAME", help="read PATH as this format (`binparse schemas` lists them); "
                                                     "default: detected from its size, magic and name")
+    _schema_options(c, "read PATH with this Kaitai Struct schema (a .ksy of your own): every field and instance")
+    _param_option(c)
+
+
+def _schema_options(c: argparse.ArgumentParser, what: str) -> None:
+    c.add_argument("--schema", metavar="SCHEMA.ksy", help=what)
+    c.add_argument("--import-path", action="append", metavar="DIR",
+                   help="a folder the schema's imports are looked up in (repeatable; absolute imports `/name` "
+                        "only look here)")
+
+
+def _param_option(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="with --schema, a param of the schema's root type, VALUE a Kaitai literal: 3, 0x10, true, "
+                        "'text', [1, 2] (repeatable)")
 
 
 def _source_options(c: argparse.ArgumentParser) -> None:
@@ -252,6 +269,9 @@ def _view(c: argparse.ArgumentParser) -> None:
                                                          "(blocked, padded) instead of logical order")
     c.add_argument("--json", action="store_true", help=_WRITTEN)
     _source_options(c)
+    _schema_options(c, "read FILE with this Kaitai Struct schema; --tensor then names an array field, as an "
+                       "expression on the root (frames[2].pixels)")
+    _param_option(c)
 
 
 def _draw(c: argparse.ArgumentParser) -> None:
@@ -313,12 +333,21 @@ def _repair(c: argparse.ArgumentParser) -> None:
 
 
 def _fixture(c: argparse.ArgumentParser) -> None:
-    c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer)")
-    c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder)")
+    c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer); "
+                                                     "with --schema, the values of the root's fields")
+    c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder); with "
+                                                         "--schema, the file to write")
+    _schema_options(c, "build the bytes of the values in SPEC.yaml with this Kaitai Struct schema")
     c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
 def _generate(c: argparse.ArgumentParser) -> None:
+    c.add_argument("schemas", nargs="*", metavar="SCHEMA.ksy", help="your own schemas: generate a package of "
+                                                                     "typed modules for them (with -o)")
+    c.add_argument("-o", "--out", metavar="PACKAGE_DIR", help="the package folder to write (its name is the "
+                                                              "package's)")
+    c.add_argument("--import-path", action="append", metavar="DIR",
+                   help="a folder the schemas' imports are looked up in (repeatable)")
     c.add_argument("--check", action="store_true", help="only list stale modules, write nothing (exit 1 if any)")
     c.add_argument("--json", action="store_true", help='print JSON ({"written" or, with --check, "stale": [...], '
                                                        '"up_to_date": ...}) instead of text')
@@ -364,6 +393,8 @@ def _schema(c: argparse.ArgumentParser) -> None:
     df.add_argument("--params-b", metavar="NAME=INT,...", help="the schema parameters of NEW")
     df.add_argument("--type", metavar="NAME", help="compare a nested type (e.g. a layer) instead of the root")
     df.add_argument("--json", action="store_true", help=_JSON)
+    df.add_argument("--import-path", action="append", metavar="DIR",
+                    help="a folder the schemas' imports are looked up in (repeatable)")
     df.epilog = examples("schema diff")
 
 

@@ -15,6 +15,9 @@ from .common import say, written
 
 
 def fixture(args: argparse.Namespace) -> int:
+    if args.schema:
+        from .ksy import fixture as fixture_schema
+        return fixture_schema(args)
     from ..fixtures import generate
     paths = generate(args.spec, args.out)
     say(args, [shown(p) for p in paths],
@@ -34,7 +37,8 @@ def _kv(text: str | None) -> dict[str, int]:
     return out
 
 
-def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[Any, dict[str, int], str]:
+def _schema_side(ref: str, params: str | None, type_name: str | None,
+                 import_path: list[str] | None = None) -> tuple[Any, dict[str, int], str]:
     """A diff operand: a registered format name or a .ksy path (+ params), optionally a nested type."""
     from ..registry import registered
     from ..schema import SCHEMAS_DIR, load_schema
@@ -42,7 +46,7 @@ def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[A
     if fmt is not None:
         schema, p, label = load_schema(SCHEMAS_DIR / f"{fmt.accessor_class._SCHEMA}.ksy"), dict(fmt.params), ref
     else:
-        schema, p, label = load_schema(ref), {}, ref
+        schema, p, label = load_schema(ref, import_path=import_path or []), {}, ref
     p.update(_kv(params))
     t = schema.root
     if type_name and (type_name in t.types or "::" in type_name):  # a generated .ksy of that one struct: its root
@@ -75,8 +79,8 @@ def schema(args: argparse.Namespace) -> int:
                                  fields=len(lay.layout.fields))]})
         return 0
     from ..schema.diff import diff
-    a, pa, la = _schema_side(args.a, args.params_a, args.type)
-    b, pb, lb = _schema_side(args.b, args.params_b, args.type)
+    a, pa, la = _schema_side(args.a, args.params_a, args.type, args.import_path)
+    b, pb, lb = _schema_side(args.b, args.params_b, args.type, args.import_path)
     changes, full = diff(a, pa, b, pb)
     if args.json:
         print(json_text({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}))
@@ -88,6 +92,13 @@ def schema(args: argparse.Namespace) -> int:
 
 
 def generate(args: argparse.Namespace) -> int:
+    if args.schemas or args.out:
+        from .ksy import generate as generate_package
+        if args.check:
+            raise UsageError("--check compares binparse's own accessors with schemas/; give no files with it")
+        if not args.schemas:
+            raise UsageError("-o writes a package for your schemas: name them (SCHEMA.ksy...)")
+        return generate_package(args)
     from ..codegen import write_all
     changed = write_all(check=args.check)
     lines = [("stale: " if args.check else "wrote: ") + str(p) for p in changed]
