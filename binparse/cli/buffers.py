@@ -62,10 +62,11 @@ def view(args: argparse.Namespace) -> int:
     from ..progress import LONG_BUFFER_BYTES, task
     if args.param and not args.schema:
         raise UsageError("--param gives a param of a --schema's root type: give --schema too")
+    files = _files(args, "buffer")
     if args.schema:
         from .ksy import view as view_schema
+        args.files = files
         return view_schema(args)
-    files = _files(args, "buffer")
     if args.tensor is not None or (len(files) == 1 and chosen_kind(args) is None):
         return _view_named(args, files)
     buf = api.map_file(files[-1])
