@@ -60,7 +60,7 @@ def view(args: argparse.Namespace) -> int:
     import numpy as np
     from ..expr import ExprError, evaluate, parse
     from ..runtime.evaluate import _Scope
-    from .common import save_npy
+    from .common import save_npy, say
     if len(args.files) != 1 or not args.tensor:
         raise UsageError("with --schema, view takes one FILE and --tensor FIELD (an expression such as "
                          "frames[2].pixels)", found=" ".join(args.files))
@@ -79,7 +79,8 @@ def view(args: argparse.Namespace) -> int:
         if arr.dtype == object or arr.ndim == 0 and not np.issubdtype(arr.dtype, np.number):
             raise UsageError(f"--tensor {args.tensor!r} is no array of numbers", file=args.files[0],
                              found=type(value).__name__)
-    save_npy(args.npy, arr, f"{args.tensor} of {args.files[0]}")
+    line, rec = save_npy(args.npy, arr, f"{args.tensor} of {args.files[0]}")
+    say(args, [line], {"written": [rec]})
     return exitcodes.OK
 
 
