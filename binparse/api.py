@@ -2,35 +2,20 @@
 
 from __future__ import annotations
 
-import mmap
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
-from .filemap import READ_WHOLE, map_fd, read_fd
+from .hints import command
+from .filemap import READ_WHOLE, read_fd
+from .filemap import map_file as map_file
 from .paths import open_regular_stat
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
 from .runtime import Accessor
 from .text import is_lfs_pointer
-
-
-def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
-    """A file's bytes, read-only: a file of up to `filemap.READ_WHOLE` bytes read whole (`bytes`),
-    a larger one mapped (a `filemap.FileMap`, which knows its file). A path that is not a regular
-    file (a FIFO, socket or device is refused before anything is read: `paths.open_regular`), is
-    missing or cannot be read gives a `PathError`."""
-    p = os.fspath(path)
-    fd, st = open_regular_stat(p)
-    try:
-        if st.st_size <= READ_WHOLE:  # a small file costs less read than mapped (see filemap)
-            return read_fd(fd, st.st_size)
-        return map_fd(fd, p, st)
-    except OSError as exc:
-        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
-    finally:
-        os.close(fd)
 
 
 def _head(path: str) -> tuple[bytes | None, bytes, int]:
@@ -50,8 +35,12 @@ def _head(path: str) -> tuple[bytes | None, bytes, int]:
 
 
 def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,  # noqa: A001
-         version: str | None = None, **params: int) -> Any:
+         version: str | None = None, *, schema: str | os.PathLike[str] | None = None,
+         import_path: Sequence[str | os.PathLike[str]] = (), **params: Any) -> Any:
     """Open a file path or a buffer and return the typed accessor of its format.
+
+    With `schema` (a Kaitai Struct .ksy of your own), the file is read with it:
+    `binparse.compile(schema, import_path).parse(source, **params)` (see `binparse.ksy`).
 
     A path is read whole when it is small and memory-mapped when larger (`filemap.READ_WHOLE`);
     nothing is decoded until a field is touched, and every view is read-only. `format` names a
@@ -59,6 +48,11 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     or magic, among the formats of `version` when given (e.g. version="09.02": then the size only
     picks the core count). Raises `FormatError` (wrong size, unknown file).
     """
+    if schema is not None:
+        if format or version:
+            raise BinparseError("give either a schema or a format (and version), not both")
+        from .ksy import compile as compile_ksy
+        return compile_ksy(schema, import_path).parse(source, **params)
     file: str | None = None
     if format:
         plugins.load_family_of_format(format)
@@ -126,7 +120,7 @@ def open_as(fmt: Format, buf: BufferLike, *, file: str | None = None, **params: 
             f"wrong size for {fmt.name}", file=file, expected=f"{fmt.size:,} bytes ({fmt.version})",
             found=f"{mv.nbytes:,} bytes",
             hint="the file is truncated or padded, or was written by another SDK version; "
-                 "`binparse schemas` lists the sizes each version writes")
+                 f"{command('schemas')} lists the sizes each version writes")
     try:
         return fmt.accessor_class._open(mv, file, {**fmt.params, **params} if params else dict(fmt.params))
     except BinparseError as exc:

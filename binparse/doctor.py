@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -276,7 +277,8 @@ def _walk(root: Path) -> list[Path]:
     return folders
 
 
-def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, Any]:
+def doctor_tree(path: str | os.PathLike[str], options: Any = None,
+                each: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """The doctor's reports of a folder and of every folder below it that holds files (`-r`).
 
     Each folder is checked on its own (files agree with the files beside them, as the tools
@@ -284,14 +286,23 @@ def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, 
     again on their own); status is the worst of them. Links are never walked into (a link is
     listed as such where it is); a folder that cannot be listed is a finding about it. `tally`
     counts the folders walked, the files, problems, notes and what is not verified.
+
+    `each` is given every folder's report the tree will list as soon as it is made (the command
+    line prints them one by one); a progress line counts the folders on a terminal (`progress`).
     """
+    from .progress import counting
     root = Path(path)
     if not root.is_dir():
         doc = doctor(root, options)
+        if each is not None:
+            each(doc)
         return {"path": str(root), "status": doc["status"], "folders": [doc], "tally": tally([doc], 1)}
     folders = _walk(root)
-    docs = []
-    for f in sorted(folders, key=lambda x: (x != root, str(x))):
+    docs: list[dict[str, Any]] = []
+    checked: list[dict[str, Any]] = []
+    ordered = sorted(folders, key=lambda x: (x != root, str(x)))
+    for k, f in enumerate(ordered):
+        counting("doctor", len(ordered), k, str(f))
         try:
             doc = doctor(f, options, root)
         except PathError as exc:
@@ -306,7 +317,13 @@ def doctor_tree(path: str | os.PathLike[str], options: Any = None) -> dict[str, 
                                             if exc.errno == errno.ENAMETOOLONG else ""), file=str(f)))
         if f == root or doc["files"] or doc["unknown_files"] or doc["not_verified"] or doc["skipped"]:
             docs.append(doc)
-    checked = [d for d in docs if d["status"] != "nothing checked"]
+            if doc["status"] != "nothing checked":
+                checked.append(doc)
+                if each is not None:
+                    each(doc)
+    counting("doctor", len(ordered), len(ordered))
+    if not checked and each is not None:
+        each(docs[0])
     status = worst(d["status"] for d in docs) if checked else "nothing checked"
     return {"path": str(root), "status": status, "folders": checked or docs[:1], "tally": tally(docs, len(folders))}
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import exitcodes
+from .hints import command
 from .text import shown
 
 _ORDER = ("problem", "not verified", "ok", "nothing checked")
@@ -78,7 +79,7 @@ def report_text(doc: dict[str, Any]) -> str:
     for s in doc.get("skipped", []):
         lines.append(f"  skipped: {shown(s['file'])}: {shown(s['why'])}")
     if doc["subfolders"]:
-        lines.append("  subfolders, not checked (`binparse doctor -r` checks each): "
+        lines.append(f"  subfolders, not checked ({command('doctor', '-r', doc['path'])} checks each): "
                      + ", ".join(map(shown, doc["subfolders"])))
     for f in doc["findings"]:
         lines.append(f"  [{f['level']}] {shown(f['text'])}")

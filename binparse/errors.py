@@ -7,7 +7,17 @@ escapes binparse for bad input.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
+
+
+class Retry(NamedTuple):
+    """What fixes an error on the command line: the same command with options added (`add`, words
+    as typed) or taken away (`drop`, flags), and why (`say`). The command line prints it as the
+    command to run (`BinparseError.retried`); Python callers read the error's own hint."""
+
+    say: str
+    add: tuple[str, ...] = ()
+    drop: tuple[str, ...] = ()
 
 
 QUOTED = 2000  # characters of what an error quotes from a file (a 10^6-character line is cut, with its length)
@@ -30,7 +40,9 @@ class BinparseError(Exception):
         expected: Any = None,
         found: Any = None,
         hint: str | None = None,
+        retry: Retry | None = None,
     ) -> None:
+        self.retry = retry
         self.message = message
         self.file = file
         self.path = path
@@ -71,11 +83,21 @@ class BinparseError(Exception):
 
     def on_command_line(self) -> BinparseError:
         """The same error with the Python arguments its hint names (`format=NAME`) said as the
-        command line's options (`--format NAME`): what the `binparse` command prints (returns self)."""
+        command line's options (`--format NAME`): what the `binparse` command prints (returns self;
+        the command line says its `retry` as the command to run, `retried`)."""
         for python, option in COMMAND_LINE.items():
             self.message = self.message.replace(python, option)
             self.hint = self.hint.replace(python, option) if self.hint else self.hint
         self.args = (str(self),)
+        return self
+
+    def retried(self, command: str) -> BinparseError:
+        """The error with its hint the `retry`'s reason and `command`, the command line that fixes it
+        (`binparse.hints.again`, made by the command line from its words; returns self)."""
+        if self.retry is not None:
+            self.hint = f"{self.retry.say}: {command}"
+            self.retry = None
+            self.args = (str(self),)
         return self
 
     def with_file(self, file: str) -> BinparseError:
@@ -91,11 +113,13 @@ class BinparseError(Exception):
 COMMAND_LINE = {
     "format=NAME": "--format NAME",
     " or version=SDK to say which SDK wrote it": "",
+    "pass cvec=N": "pass --cvec N",
+    "pass cores=N to read it with one count anyway": "",  # the command line has no such option
 }
 
 
 class SchemaError(BinparseError):
-    """A .ksy schema uses something outside binparse's subset, or is inconsistent.
+    """A .ksy schema uses something binparse cannot run (a custom process routine), or is inconsistent.
 
     `file` is the schema file, `line` the 1-based line and `key` the offending YAML key.
     """

@@ -227,6 +227,29 @@ class Example(NamedTuple):
     note: str = ""
 
 
+class Usage(NamedTuple):
+    """A form of a command a family adds to the command's usage line: `command` its name, `line`
+    what follows `binparse COMMAND ` (e.g. `MODEL.espdl DUMPS/ [--model NAME]` for `compare`)."""
+
+    command: str
+    line: str
+
+
+class FileKind(NamedTuple):
+    """A kind of file, folder or device buffer a family reads, as `binparse schemas` lists it.
+
+    `kind`: its name in the family's formats and signs (`Format.kind`, `Signs.kind`); `what`: what
+    it is, in the vendor's words; `versions`: the releases that write it; `recognised`: how
+    binparse knows one, beyond what the registry and the signs already say (its formats' sizes
+    and magics, the names it is asked about): e.g. "its size gives the release and core count".
+    """
+
+    kind: str
+    what: str
+    versions: str = ""
+    recognised: str = ""
+
+
 class Family(NamedTuple):
     """A format family's declaration: light (no imports of its own), read at start-up.
 
@@ -237,6 +260,9 @@ class Family(NamedTuple):
     when a file shows one of the `signs` (or when every family is needed). `companions`: names of
     sub-folders whose files belong with their folder's (TI's tools write printouts to `tempDir/`).
     `fixtures`: the writer of the family's fixture specs, `write(spec, spec_path, out_dir) -> paths`.
+    `kinds`: every kind of file, folder and buffer it reads (`binparse schemas` lists them with their
+    formats; each format's and sign's `kind` is one of them). `usages`: the forms of a command it
+    adds (`Usage`), shown in that command's usage line.
     (A file of any family that looks like an artifact but could not be read is "not verified" in
     `doctor`, exit code 2, as `inspect` says of it: a reader's failure proves nothing of the file.)
     """
@@ -250,6 +276,8 @@ class Family(NamedTuple):
     fixtures: str = ""  # "module:function": writes a fixture spec of `family: <name>` (`binparse fixture`)
     title: str = ""  # e.g. the vendor and product; default: `name`
     examples: tuple[Example, ...] = ()
+    kinds: tuple[FileKind, ...] = ()
+    usages: tuple[Usage, ...] = ()
 
 
 _SIGNS: list[Signs] = []
@@ -313,5 +341,5 @@ def checks() -> list[Check]:
 
 
 __all__ = ["Artifact", "BufferLayout", "Check", "Comparable", "Described", "Example", "Exportable", "Family",
-           "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource",
+           "FileKind", "FileReport", "Finding", "LayoutKind", "LayoutSource", "Option", "Repairable", "Signs", "TensorSource", "Usage",
            "checks", "read_by_checks", "register_check", "register_checks_in", "register_signs", "registered_signs"]

@@ -25,6 +25,9 @@ import platform
 import sys
 from typing import Any
 
+from .errors import FormatError
+from .paths import open_regular_stat
+
 READ_WHOLE = 256 * 1024  # bytes: a file up to this size is read whole by `read_fd`, not mapped
 PREAD_FROM = 64 * 1024  # bytes: a smaller range costs few faults; copying it from the mapping is quicker
 
@@ -164,4 +167,23 @@ def read_range(mv: memoryview, offset: int, size: int) -> bytes:
     return bytes(mv[offset:offset + size])
 
 
-__all__ = ["FileMap", "PREAD_FROM", "READ_WHOLE", "guard", "map_fd", "map_npy", "read_fd", "read_range"]
+
+
+def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
+    """A file's bytes, read-only: a file of up to `filemap.READ_WHOLE` bytes read whole (`bytes`),
+    a larger one mapped (a `filemap.FileMap`, which knows its file). A path that is not a regular
+    file (a FIFO, socket or device is refused before anything is read: `paths.open_regular`), is
+    missing or cannot be read gives a `PathError`."""
+    p = os.fspath(path)
+    fd, st = open_regular_stat(p)
+    try:
+        if st.st_size <= READ_WHOLE:  # a small file costs less read than mapped (see filemap)
+            return read_fd(fd, st.st_size)
+        return map_fd(fd, p, st)
+    except OSError as exc:
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
+    finally:
+        os.close(fd)
+
+
+__all__ = ["FileMap", "PREAD_FROM", "READ_WHOLE", "guard", "map_fd", "map_file", "map_npy", "read_fd", "read_range"]

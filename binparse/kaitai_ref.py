@@ -36,15 +36,18 @@ def available() -> bool:
     return shutil.which("node") is not None and (compiler_dir() / "node_modules" / "kaitai-struct-compiler").is_dir()
 
 
-def compile_schemas(paths: list[Path], out_dir: Path) -> list[str]:
+def compile_schemas(paths: list[Path], out_dir: Path, import_path: list[Path] | None = None,
+                    check: bool = True) -> list[str]:
     """Compile .ksy files to Python in `out_dir`; returns the module files written.
 
-    Raises RuntimeError with the compiler's message when it rejects a schema.
+    Absolute imports (`/name`) are looked up in `import_path`. Raises RuntimeError with the
+    compiler's message when it rejects a schema (with `check=False`, the others are still written).
     """
     env = dict(os.environ, NODE_PATH=str(compiler_dir() / "node_modules"))
-    run = subprocess.run(["node", str(REPO / "tools" / "ksc.js"), str(out_dir), *map(str, paths)],
+    flags = [x for d in import_path or [] for x in ("--import-path", str(d))]
+    run = subprocess.run(["node", str(REPO / "tools" / "ksc.js"), *flags, str(out_dir), *map(str, paths)],
                          capture_output=True, text=True, env=env, timeout=300)
-    if run.returncode != 0:
+    if run.returncode != 0 and check:
         raise RuntimeError(f"kaitai-struct-compiler failed:\n{run.stderr}")
     return run.stdout.split()
 

@@ -1,9 +1,11 @@
 """Progress for long operations on stderr, only when stderr is a terminal (silent in pipes, CI, tests).
 
 Long means: an output mapping of more than 1,000,000 rows, a device buffer over 256 MB, a fixture
-of many files. Messages are overwritten in place with a carriage return and end with the time taken;
-what they name (file names) is shown escaped (`text.shown`), written to the terminal's own stream
-(the CLI's escaping stream would escape the carriage return itself).
+of many files, a doctor walking many folders. Messages are overwritten in place with a carriage
+return and end with the time taken; what they name (file names) is shown escaped (`text.shown`),
+written to the terminal's own stream (the CLI's escaping stream would escape the carriage return
+itself). A command that prints its output while a progress line shows (`doctor -r`, folder by
+folder) calls `clear` first, so that the line never runs into the output.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .text import shown
 LONG_TABLE_ROWS = 1_000_000
 LONG_BUFFER_BYTES = 256 * 2**20
 MANY_FILES = 10
+_SHOWN = [0]  # the length of the progress line on the terminal now (0: none)
 
 
 def _stream() -> TextIO | None:
@@ -54,4 +57,30 @@ def steps(what: str, total: int, done: int) -> None:
         err.flush()
 
 
-__all__ = ["LONG_BUFFER_BYTES", "LONG_TABLE_ROWS", "MANY_FILES", "active", "steps", "task"]
+def counting(what: str, total: int, done: int, now: str = "") -> None:
+    """`what: done/total (now)` in place while a command works through `total` steps (many of them),
+    rewritten at each; the line is taken away after the last (`clear`), leaving the output alone."""
+    err = _stream() if total >= MANY_FILES else None
+    if not err:
+        return
+    if done >= total:
+        clear()
+        return
+    line = f"{shown(what)}: {done}/{total}" + (f" ({shown(now)})" if now else "")
+    width = 120
+    line = line if len(line) <= width else line[:width - 1] + "…"
+    err.write("\r" + line.ljust(_SHOWN[0]))
+    err.flush()
+    _SHOWN[0] = len(line)
+
+
+def clear() -> None:
+    """Take the progress line away (before printing output on the terminal it shows on)."""
+    err = _stream()
+    if err and _SHOWN[0]:
+        err.write("\r" + " " * _SHOWN[0] + "\r")
+        err.flush()
+    _SHOWN[0] = 0
+
+
+__all__ = ["LONG_BUFFER_BYTES", "LONG_TABLE_ROWS", "MANY_FILES", "active", "clear", "counting", "steps", "task"]

@@ -12,6 +12,7 @@ from typing import Any, Callable, NamedTuple
 
 from . import plugins
 from .errors import FormatError
+from .hints import command
 from .runtime import Accessor
 from .sniffers import _binary_sniffers
 from .sniffers import Sniffer as Sniffer, register_sniffer as register_sniffer, sniff as sniff  # re-exported
@@ -83,6 +84,47 @@ def register_solver(fn: Solver | str) -> Solver | str:
 
 _SOLVED: dict[str, Format] = {}
 
+#: A family that describes device buffers by another file (a descriptor, a compile folder) says how to
+#: read a binary file no format matches when it finds that file beside it: fn(path as given, size) ->
+#: a hint that names the command (`binparse.hints`), or None. `fn` may be "module:function".
+BufferHint = Callable[[str, int], "str | None"]
+_BUFFER_HINTS: list[BufferHint | str] = []
+
+
+def register_buffer_hint(fn: BufferHint | str) -> BufferHint | str:
+    if fn not in _BUFFER_HINTS:
+        _BUFFER_HINTS.append(fn)
+    return fn
+
+
+def _buffer_hint(file: str, size: int) -> str | None:
+    """The first family's hint for reading `file` as one of its device buffers, or None (a family
+    that cannot tell, or fails to, says nothing: this only words an error). A hint opens the files
+    beside `file`: one of them no format matches is given no hint of its own (no recursion through a
+    folder of unreadable files), and an empty file is no buffer."""
+    if size == 0 or _HINTING:
+        return None
+    _HINTING.append(file)
+    try:
+        return _first_hint(file, size)
+    finally:
+        _HINTING.pop()
+
+
+_HINTING: list[str] = []  # the file a buffer hint is being made for (none: no hint under way)
+
+
+def _first_hint(file: str, size: int) -> str | None:
+    for entry in list(_BUFFER_HINTS):
+        fn: BufferHint = plugins.resolve(entry) if isinstance(entry, str) else entry
+        try:
+            hint = fn(file, size)
+        except Exception:  # noqa: BLE001 - a hint that cannot be made is no hint, never a second error
+            continue
+        if hint:
+            return hint
+    return None
+
 
 def register_solved(fmt: Format) -> Format:
     """Record a format a solver found (known to `format_of` and `get`, not a listed format)."""
@@ -144,7 +186,7 @@ def get(name: str) -> Format:
         plugins.load_family_of_format(name)
     if name not in _FORMATS:
         raise FormatError(f"unknown format '{name}'", expected=f"one of {sorted(_FORMATS)}", found=name,
-                          hint="`binparse schemas` lists the formats")
+                          hint=f"{command('schemas')} lists the formats")
     return _FORMATS[name]
 
 
@@ -251,9 +293,10 @@ def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> F
     if head and is_text(head):
         return FormatError("no known format matches this file", file=file, found=f"{describe_text(head)}, "
                            f"{size:,} bytes", expected=f"a text format binparse reads: {text_kinds()}",
-                           hint="binary artifacts are never read from text; `binparse schemas` lists every format")
+                           hint=f"binary artifacts are never read from text; {command('schemas')} lists every format")
     seen = f"{size:,} bytes starting {head[:8].hex(' ') or '(empty)'}"
-    hint = "pass format=NAME if you know what it is (`binparse schemas` lists them)"
+    hint = (f"pass format=NAME if you know what it is ({command('schemas')} lists them); a device buffer has no "
+            f"format of its own: its descriptor or a layout flag reads it ({command('view', '--help')})")
     similar = []
     for f in pool:
         m = f.magic
@@ -268,7 +311,11 @@ def _no_match(pool: list[Format], size: int, head: bytes, file: str | None) -> F
                    if similar[0].identified_by.startswith("netVersion") else repr(head[:4]))
         return FormatError(f"unknown {similar[0].family} {similar[0].kind} version", file=file, expected=known,
                            found=seen_as, hint="pass format=NAME to read it as the closest known version "
-                                               "(fields may have moved); `binparse schemas` lists them")
+                                               f"(fields may have moved); {command('schemas')} lists them")
+    buffer = _buffer_hint(file, size) if file is not None else None
+    if buffer:  # a device buffer, described by a file beside it: the command that reads it
+        return FormatError("no known format matches this file", file=file, found=seen,
+                           hint=f"a device buffer has no format of its own; {buffer}")
     sized = sorted((f for f in pool if f.size is not None), key=lambda f: abs(f.size - size))  # type: ignore[operator]
     known = "; ".join(f"{f.size:,} bytes = {f.name} ({f.version})" for f in sized[:4]) + ("; …" if len(sized) > 4 else "")
     if sized and abs(sized[0].size - size) <= 64:  # type: ignore[operator]

@@ -112,8 +112,10 @@ def value_text(v: Any, limit: int = 120, spec: FieldSpec | None = None) -> str:
         text = v if isinstance(v, str) else "[" + ", ".join(map(str, v)) + "]" if isinstance(v, list) else repr(v)
     elif isinstance(v, IntEnum):
         text = f"{v.name} ({int(v)})"
-    elif isinstance(v, StrArray):
-        text = _runs(list(v))
+    elif isinstance(v, StrArray) or isinstance(v, list) and all(isinstance(x, (int, float, str)) for x in v):
+        text = _runs([int(x) if isinstance(x, IntEnum) else x for x in v])
+    elif isinstance(v, list):
+        text = "[" + ", ".join(value_text(x, 40) for x in v) + "]"
     elif isinstance(v, np.ndarray):
         if v.dtype == np.uint8 and v.ndim == 1:
             text = bytes(v[:32]).hex(" ") + (" …" if v.size > 32 else "")
@@ -124,10 +126,12 @@ def value_text(v: Any, limit: int = 120, spec: FieldSpec | None = None) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _type_text(spec: FieldSpec, count: int | None, size: int | None) -> str:
-    base = {"prim": (spec.np or "").lstrip("<>|"), "str": f"{'strz' if spec.zero_terminated else 'str'}[{size}]",
-            "bytes": f"bytes[{size}]", "contents": f"magic[{size}]", "user": spec.user or "",
-            "switch": "switch"}[spec.kind]
+def type_text(spec: FieldSpec, count: int | None, size: int | None) -> str:
+    """A field's type as the field tables show it: `u4`, `b3`, `str[12]`, `bytes[8]`, `Header ×4`."""
+    n = f"[{size}]" if size is not None and size >= 0 else ""
+    base = {"prim": (spec.np or "").lstrip("<>|"), "bits": f"b{spec.bits}",
+            "str": f"{'strz' if spec.zero_terminated else 'str'}{n}", "bytes": f"bytes{n}",
+            "contents": f"magic{n}", "user": spec.user or "", "switch": "switch"}[spec.kind]
     if spec.enum:
         base += f" enum {spec.enum}"
     return base if count is None else f"{base} ×{count}"
@@ -143,14 +147,14 @@ def rows(acc: Accessor, prefix: str = "") -> list[tuple[str, str, str, str]]:
         name = prefix + spec.name
         v = getattr(acc, spec.name)
         if isinstance(v, Accessor):
-            out.append((name, str(off), _type_text(spec, count, size), ""))
+            out.append((name, str(off), type_text(spec, count, size), ""))
             out.extend(rows(v, name + "."))
         elif isinstance(v, RecordArray):
-            out.append((name, str(off), _type_text(spec, count, size), f"{len(v)} records"))
+            out.append((name, str(off), type_text(spec, count, size), f"{len(v)} records"))
             for k, rec in enumerate(v):
                 out.extend(rows(rec, f"{name}[{k}]."))
         else:
-            out.append((name, str(off), _type_text(spec, count, size), value_text(v, spec=spec)))
+            out.append((name, str(off), type_text(spec, count, size), value_text(v, spec=spec)))
     return out
 
 

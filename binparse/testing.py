@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from .backends.numpy_backend import resolve_enums
 from .errors import BinparseError
 from .schema import TypeDef
-from .schema import expr as ex
+from . import expr as ex
 from .schema.model import Attr
 
 _LONG = 16  # arrays longer than this are drawn from a seeded numpy generator

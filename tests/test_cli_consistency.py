@@ -85,12 +85,13 @@ def test_errors_name_python_arguments_in_python_and_options_on_the_command_line(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with pytest.raises(binparse.FormatError) as exc:
         binparse.open(bytes(100))
-    assert str(exc.value).endswith("Pass format=NAME if you know what it is (`binparse schemas` lists them)")
+    assert str(exc.value).endswith("Pass format=NAME if you know what it is (`binparse schemas` lists them)"
+                                   "; a device buffer has no format of its own: its descriptor or a layout flag reads it (`binparse view --help`)")
     bad = tmp_path / "x.bin"
     bad.write_bytes(bytes(100))
     assert main(["inspect", str(bad)]) != 0
     assert capsys.readouterr().err.endswith("Pass --format NAME if you know what it is (`binparse schemas` lists "
-                                            "them)\n")
+                                            "them); a device buffer has no format of its own: its descriptor or a layout flag reads it (`binparse view --help`)\n")
 
 
 def test_a_warning_the_output_says_is_not_printed_again(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -107,3 +108,18 @@ def test_a_warning_the_output_says_is_not_printed_again(capsys: pytest.CaptureFi
         assert main(["view", str(tmp_path / "new_tidl_net.bin"), "--tensor", "1.bias", "--npy",
                      str(tmp_path / "b.npy")]) == 0
     assert np.load(tmp_path / "b.npy").shape == (8,)
+
+
+def test_a_warning_raised_twice_in_a_run_is_printed_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`inspect FOLDER` opens an io of a size no release writes twice (the folder's summary, then its report):
+    the solver's warning is printed once (issue 39)."""
+    import shutil
+    import warnings
+    shutil.copy(FIXTURES / "tidl" / "io_09_01_am68a" / "912_tidl_io_1.bin", tmp_path / "912_tidl_io_1.bin")
+    shutil.copy(real("tidl/j7-edgeai-benchmark/fastdepth/artifacts/allowedNode.txt"), tmp_path / "allowedNode.txt")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert main(["inspect", str(tmp_path)]) == 2  # read with a layout no vendor file confirms
+    said = [str(w.message) for w in caught]
+    assert len(said) == 1 and said[0].startswith(f"{tmp_path / '912_tidl_io_1.bin'}: 37,912 bytes is no io size "
+                                                 "binparse has seen: read as the 09.02 layout with IN 32, OUT 32, 1 core")

@@ -127,6 +127,7 @@ def test_every_example_runs_as_written(tmp_path: Path, capsys: pytest.CaptureFix
     diverge exits 1: the divergence it shows is its point), and writes what it says."""
     for name in ("fixtures", "tests"):
         os.symlink(REPO / name, tmp_path / name)
+    (tmp_path / "out").mkdir()  # as in the repository: out/ is where examples write, and git ignores it
     examples = _examples(capsys)
     assert len(examples) >= 25
     for line in examples:
@@ -137,14 +138,34 @@ def test_every_example_runs_as_written(tmp_path: Path, capsys: pytest.CaptureFix
         assert r.stdout.strip(), line
         for flag in ("--npy", "--svg", "--out", "-o"):
             if flag in argv:
+                assert argv[argv.index(flag) + 1].startswith("out/"), line  # run from the root, it leaves it clean
                 written = tmp_path / argv[argv.index(flag) + 1]
                 assert written.exists() and written.stat().st_size > 0, line
     import numpy as np
-    assert np.array_equal(np.load(tmp_path / "seg_map.npy"),
+    assert np.array_equal(np.load(tmp_path / "out" / "seg_map.npy"),
                           np.load(REPO / "fixtures" / "tidl" / "io_08x" / "output_1_seg_map.expected.npy"))
     import binparse
     images = binparse.open(REPO / "fixtures" / "tidl" / "io_08x" / "900_tidl_io_1.bin").tensor("images", "input")
-    packed = (tmp_path / "images.buffer.bin").read_bytes()
+    packed = (tmp_path / "out" / "images.buffer.bin").read_bytes()
     assert len(packed) == 153228 and packed[:227] == bytes(227)  # the top padding row and the first left pad: zero
     assert np.array_equal(images.view(packed),
                           np.load(REPO / "fixtures" / "tidl" / "io_08x" / "input_0_images.expected.npy"))
+
+
+def test_compare_help_says_both_forms_and_its_own_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """The ESP-DL form `compare MODEL.espdl DUMPS/` is in the usage, and --model / --rounding say what
+    they do for compare (not for export), as `view`'s and `pack`'s positionals say what they are."""
+    text = help_of(["compare"], capsys)
+    usage = text[:text.index("\n\n")].splitlines()
+    assert usage == ["usage: binparse compare RUN REFERENCE [--net NET] [--min-snr DB] [--svg OUT.svg] [--json]",
+                     "       binparse compare MODEL.espdl DUMPS/ [--model NAME] [--rounding {auto,half-even,half-up}] "
+                     "[--min-snr DB]"]
+    flat = " ".join(text.split())
+    assert "--model NAME with MODEL.espdl DUMPS/: the model of a pack (PDL1/PDL2/PDL3) whose layers were dumped" in flat
+    assert "--rounding {auto,half-even,half-up} with MODEL.espdl DUMPS/: the rounding the chip computes with" in flat
+    assert "export" not in flat.split("Espressif ESP-DL options:")[1].split("TI TIDL options:")[0]
+    export = " ".join(help_of(["export"], capsys).split())
+    assert "--model NAME the model of a pack (PDL1/PDL2/PDL3) to export" in export
+    for command, names in (("view", ["SOURCE", "BUFFER"]), ("pack", ["SOURCE", "ARRAY.npy"]), ("draw", ["SOURCE"])):
+        positionals = [a.metavar for a in command_parser([command])._actions if not a.option_strings]
+        assert positionals == names, command

@@ -32,8 +32,16 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 def test_page_examples_run_as_shown(page: Path) -> None:
     if IN_CI and not docs_outputs.REAL.is_dir():
         pytest.fail(f"CI must run every example, and {docs_outputs.REAL} is absent")
+    repo_before = docs_outputs.git_status(REPO)
     with docs_outputs.checkout(REPO) as cwd:
+        before = docs_outputs.git_status(cwd)
+        assert before or not IN_CI, "git is needed to check what the pages' commands leave behind"
         bs = docs_outputs.run_page(page, cwd)
+        behind = docs_outputs.left_behind(cwd, before)
+    # a reader who runs the page's commands from the repository root leaves it as clean as it was:
+    # every file they write is in out/ (ignored), none lands beside the tracked files
+    assert not behind, f"{page.name}: its commands leave files git does not ignore: {behind}"
+    assert docs_outputs.git_status(REPO) == repo_before, "the docs test changed the checkout it runs from"
     ran = sum(c.got is not None for b in bs for c in b.commands) + sum(b.kind == "pycon" and not b.skipped for b in bs)
     diffs = docs_outputs.differences(page, bs)
     assert not diffs, ("\n\n".join(diffs) + "\n\n(if the new outputs are right: python tools/docs_outputs.py "

@@ -100,13 +100,16 @@ def test_real_findings() -> None:
     assert [f["text"] for f in ssd["findings"]] == [
         "made by TIDL 8.2: 321_tidl_io_1.bin (37,256 bytes) says 8.0-8.6 (the strongest), "
         "param.yaml (version 8.2) says 8.2"]
-    padded = doctor(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")
+    io = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+    padded = doctor(io)
     notes = [f["text"] for f in padded["findings"]]
     assert notes == [
         "900_tidl_io_1.bin: input 'images' (uint8, 1x1x1x3x224x224) has padding L1 T1 R1 B1: a dense N·C·H·W read "
-        "is wrong; use `binparse view` (or `binparse draw` to see it)",
+        f"is wrong; view reads it without the padding, `binparse draw {io} --input images --svg input_images.svg` "
+        "shows it",
         "900_tidl_io_1.bin: output 'seg_map' (uint8, 1x1x1x21x64x64) has padding L1 T1 R2 B1, 1 padding channel(s): "
-        "a dense N·C·H·W read is wrong; use `binparse view` (or `binparse draw` to see it)"]
+        f"a dense N·C·H·W read is wrong; view reads it without the padding, `binparse draw {io} --output seg_map "
+        "--svg output_seg_map.svg` shows it"]
     am = doctor(real("tidl/am57x"))
     assert {f["file"]: f["kind"] for f in am["files"]}["tidl_param_mnist_lenet.bin"] == "param.bin"
     assert am["unknown_files"] == []

@@ -172,7 +172,7 @@ def test_a_folder_of_folders_is_not_called_healthy(tmp_path: Path, capsys: pytes
     assert main(["doctor", str(tmp_path)]) == 2  # nothing verified: never 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"binparse doctor {tmp_path}: NOTHING CHECKED: no artifact binparse knows is in this folder"
-    assert "  subfolders, not checked (`binparse doctor -r` checks each): bad, good" in out
+    assert f"  subfolders, not checked (`binparse doctor -r {tmp_path}` checks each): bad, good" in out
     assert main(["doctor", "-r", str(tmp_path)]) == 2
     heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("binparse doctor")]
     assert heads == [f"binparse doctor {bad}: NOT VERIFIED: 1 file (m_tidl_net.bin: read only in part, with a layout "

@@ -192,31 +192,69 @@ def test_progress_only_on_a_terminal(terminal: bool, tmp_path: Path, monkeypatch
 
 def test_inspect_points_to_draw(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", str(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin")]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].endswith("`binparse draw` pictures where it lies")
+    io_file = FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"
+    assert capsys.readouterr().out.splitlines()[-1].endswith(
+        f"`binparse draw {io_file} --output detections --svg output_detections.svg` pictures where it lies")
     assert main(["inspect", str(FIXTURES / "intel_dla" / "testnet_2025")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        "the output buffer holds 48 padding lanes: `binparse view --intel-dla` reads without them, "
-        "`binparse draw --intel-dla` pictures them")
+        "the output buffer holds 48 padding lanes: view --intel-dla with this folder reads an IP output buffer without "
+        f"them, `binparse draw --intel-dla {FIXTURES / 'intel_dla' / 'testnet_2025'} --svg output.svg` pictures them")
 
 
-def test_too_large_to_draw_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "big.svg"
-    # 6000 × 6000 × 3 padded by 1 all round: 6002 · 6002 · 3 = 108,072,012 elements, over the 2^25 a map holds
-    assert main(["draw", "--espdl", "--shape", "6000,6000,3", "--padding", "1,1,1,1", "--svg", str(out)]) == 3
+def test_a_real_size_output_draws_one_cell_per_block(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The shape of a real TIDL output (1×129×480×640 int16, padded all round: 39,918,276 elements) draws
+    within a budget far below its 80 MB buffer: two channels of it, one cell per 32 × 16 block (issue 39)."""
+    io_file = str(FIXTURES / "tidl" / "io_10_large_output" / "930_tidl_io_1.bin")
+    out, root = draw(tmp_path, io_file, "--output", "cost_volume", "--budget", "96MiB")
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert texts[1] == ("memory, in address order: rows are lines of line pitch 642 = padL 1 + W 640 + padR 1; showing "
+                        "the first 2 of 129 segments (964 of 62,178 rows), the rest repeat the pattern")
+    assert texts[2] == "each cell is a block of 32 row(s) × 16 element(s): padding if any of it is, else its most common role"
+    cells = memory_cells(root)
+    assert len(cells) == 31 * 41  # 964 rows / 32, 642 columns / 16, rounded up
+    assert {cells[(r, 0)].get("class") for r in range(31)} == {"spatial-pad"}  # column 0: the left padding
+    assert cells[(1, 1)].get("class") == "data" and tip(cells[(1, 1)]) == "first logical (0,0,0,0,31,15)"
+    assert cells[(15, 1)].get("class") == "spatial-pad"  # rows 480..511: the bottom pad of channel 0 and top of 1
+    logical = [tip(r) for r in next(g for g in root.iter(f"{SVG}g") if g.get("id") == "logical")]
+    # cells of 2048 logical rows × 32 columns; an element lands past its channels' pitches, its top pad row and left pad
+    assert logical[0] == "logical (0,0,0,0,0,0) → memory +643"
+    row1 = logical[-(-640 // 32)]  # logical row 2048 = channel 4, row 128
+    assert row1 == f"logical (0,0,0,4,128,0) → memory +{4 * 482 * 642 + 129 * 642 + 1:,}"
+    assert out.stat().st_size < 300_000
+    capsys.readouterr()
+    # below what one band of the map takes, the draw is refused before anything is made, naming the budget
+    assert main(["draw", io_file, "--output", "cost_volume", "--svg", str(tmp_path / "x.svg"), "--budget", "16MiB"]) == 2
     err = capsys.readouterr().err
-    assert "the ESP-DL tensor is too large to draw" in err and "108,072,012" in err and "33,554,432" in err
-    assert not out.exists()
+    assert "drawing TIDL output 'cost_volume'" in err and "over the budget of 16,777,216 bytes" in err
+    assert not (tmp_path / "x.svg").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["--dlhdl", "conv", "--thread-number", "9", "--shape", "5,4,7"],
+    ["--espdl", "--shape", "2,3,3", "--padding", "1,0,0,1", "--concat", "2,3,1", "--member", "1"],
+    [str(FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin"), "--output", "seg_map"]], ids=["dlhdl", "espdl", "tidl"])
+def test_where_the_layout_says_elements_land_is_where_the_map_has_them(argv: list[str]) -> None:
+    """A map's `lands` (the layout's own arithmetic, for the logical panel) agrees with the map itself."""
+    import argparse
+    from binparse.cli import buffers
+    from binparse.cli.parsing import parser
+    from binparse.draw.render import _landing
+    args: argparse.Namespace = parser("draw").parse_args(["draw", *argv, "--svg", "x.svg"])
+    m = buffers._layout(args, buffers._files(args, "none"), "draw").memory_map()
+    assert m.lands is not None
+    every = np.arange(int(np.prod(m.logical_shape)), dtype=np.int64)
+    assert np.array_equal(m.lands(every), _landing(m, every))
 
 
 def test_pitches_too_small_to_draw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text("family: tidl\nkind: io\nversion: '08.x'\noutput: t_tidl_io_1.bin\n"
-                    "inputs:\n  - {name: x, dtype: uint8, shape: [2, 3, 5], pad: [1, 1, 2, 1, 0], channel_pitch: 30}\n"
+                    "inputs:\n  - {name: x, dtype: uint8, shape: [2, 3, 5], pad: [1, 1, 2, 1, 0], channel_pitch: 29}\n"
                     "outputs:\n  - {name: y, dtype: int8, shape: [1, 1, 4]}\n")
     generate(spec, tmp_path)
     assert main(["draw", str(tmp_path / "t_tidl_io_1.bin"), "--input", "x", "--svg", str(tmp_path / "x.svg")]) == 2  # a file that could not be read: exit 2 (docs/contracts.md)
     err = capsys.readouterr().err
-    assert "pitches cannot hold the tensor" in err and "line pitch 8, channel pitch 30" in err
+    assert "pitches cannot hold the tensor" in err and "line pitch 8, channel pitch 29" in err  # data ends at 29
     assert "t_tidl_io_1.bin, tidl_io_buf_desc.inputs[0] 'x'" in err
 
 

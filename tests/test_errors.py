@@ -59,7 +59,7 @@ def test_tidl_net_of_an_unknown_version_and_truncated() -> None:
         "which the layers, data ids, dims and sizes hold, found tried 11.02 layout (netVersion 0x20251208): the "
         "TIDL network header holds for no SoC's core count; tried 11.02.12 layout (netVersion 0x20260423): the TIDL "
         "network header holds for no SoC's core count; tried 10.01 layout (netVersion 0x20241120): "
-        "netBufInfo[0].size 192 is not the 64-aligned header + layers 5,696; tried 09.02 layout (netVersion "
+        "netBufInfo[0].size 192 bytes is not the 64-aligned header + layers, 5,696 bytes; tried 09.02 layout (netVersion "
         "0x20240401): no input data layer (numInBufs -1) or no output data layer (numOutBufs -1); tried 9.0/9.1 "
         "layout (netVersion 0x20230802): no input data layer (numInBufs -1) or no output data layer (numOutBufs "
         "-1); tried 08.06 layout (netVersion 0x20230208): layer 1 has type 999, not one of the 08.06 layer types "

@@ -61,11 +61,11 @@ IO = {"family": "tidl", "kind": "io", "version": "08.x", "output": "m_tidl_io_1.
 def test_tidl_io_inspect_view_pack_doctor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = fixture(capsys, IO, tmp_path / "io")
     io = d / "m_tidl_io_1.bin"
-    padded = (f"padded in the device buffer: input images{ESC}; `binparse view` reads them without the padding, "
-              "`binparse draw` pictures where it lies")
+    padded = (f"padded in the device buffer: input images{ESC}; view reads a buffer without the padding,\n"
+              f"  `binparse draw {io} --input 'images{ESC}' --svg input_images_FAKE__31m_.svg` pictures where it lies")
     for extra in ([], ["-v"]):
         code, lines = cli(capsys, "inspect", *extra, io)
-        assert code == 0 and lines[-1] == padded
+        assert code == 0 and "\n".join(lines[-2:]) == padded
         assert lines[4].startswith(f"  0  images{ESC}  uint8  1,1,1,3,8,8") and lines[7].startswith(f"  0  logits{ESC}  int8")
     code, lines = cli(capsys, "inspect", "--fields", io)
     assert code == 0 and [line.split("  ")[-1].strip() for line in lines if line.startswith("in_data_name")] == \
@@ -76,8 +76,9 @@ def test_tidl_io_inspect_view_pack_doctor(tmp_path: Path, capsys: pytest.Capture
     assert cli(capsys, "pack", io, npy, "--input", "0", "--out", buf) == \
         (0, [f"{buf}: TIDL input images{ESC}, uint8, 300 bytes"])
     code, lines = cli(capsys, "doctor", d)
-    assert code == 0 and f"  [note] m_tidl_io_1.bin: input 'images{ESC}' (uint8, 1x1x1x3x8x8) has padding L1 T1 R1 B1: " \
-                         "a dense N·C·H·W read is wrong; use `binparse view` (or `binparse draw` to see it)" in lines
+    assert code == 0 and (f"  [note] m_tidl_io_1.bin: input 'images{ESC}' (uint8, 1x1x1x3x8x8) has padding L1 T1 R1 B1: "
+                          "a dense N·C·H·W read is wrong; view reads it without the padding, `binparse draw "
+                          f"{io} --input 'images{ESC}' --svg input_images_FAKE__31m_.svg` shows it") in lines
 
 
 def test_tidl_combined_io_subgraph_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,7 +126,7 @@ def test_tidl_records_printouts_and_artifacts_folder(tmp_path: Path, capsys: pyt
         "out logits, seg_map, detections",
         f"  artifacts/tempDir/n{ESC}_tidl_net.bin_netLog.txt: printout"]
     code, lines = cli(capsys, "inspect", log)
-    assert code == 0 and lines[0] == f"TI netLog printout of n{ESC}_tidl_net.bin: 1 rows (`binparse doctor` " \
+    assert code == 0 and lines[0] == f"TI netLog printout of n{ESC}_tidl_net.bin: 1 rows (`binparse doctor {d}/artifacts` " \
                                      "compares it with the net)"
     assert lines[2].split()[1:3] == ["TIDL_DataLayer", "in\\x1b[31m\\u202e"]
 

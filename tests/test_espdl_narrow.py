@@ -103,7 +103,7 @@ def test_doctor_names_cause_and_fix(capsys: pytest.CaptureFixture[str]) -> None:
     dims = next(p for p in problems if p.startswith("narrow_dims.espdl"))
     assert "initializer[0].dims [3, 3, 3, 32] reads as [12884901891, 137438953475, " in dims
     assert "numpy's default integer is 32-bit on Windows before numpy 2" in dims
-    assert "binparse repair MODEL -o FIXED.espdl" in dims and "numpy 2, or np.int64" in dims
+    assert f"`binparse repair {HERE}/narrow_dims.espdl -o narrow_dims.fixed.espdl`" in dims and "numpy 2, or np.int64" in dims
     assert not any("multiple of 16" in f["text"] for f in doc["findings"])
     agree = [f["text"] for f in doc["findings"] if f["level"] == "ok" and ".info agrees with" in f["text"]]
     assert len(agree) == 2  # esp-ppq printed the values it meant: they agree with the model read as meant

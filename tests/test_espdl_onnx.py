@@ -122,7 +122,8 @@ def test_cli_export_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert [n for n in proto.graph.node if n.op_type == "Gather"]  # the Tanh table applied as a table
     assert main(["export", str(REAL / "face-detect-msr/esp32s3.espdl"), "--check"]) == 2  # no test values
     assert main(["export", str(REAL / "pdl1-face-detect/human_face_detect.espdl"), "-o", str(out)]) == 3
-    assert "--model NAME" in capsys.readouterr().err
+    assert capsys.readouterr().err.endswith(f"Name one, e.g. the first: `binparse export {REAL}/pdl1-face-detect/"
+                                            f"human_face_detect.espdl -o {out} --model msr01.espdl`\n")
     assert main(["export", str(REAL / "tutorial-model/esp32p4.espdl"), "--check", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert (doc["kind"], doc["status"], doc["models"][0]["outputs"][0]["exact"]) == ("export_check", "ok", 1)

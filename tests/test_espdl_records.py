@@ -194,7 +194,7 @@ def test_inspect_of_a_model_opens_with_a_summary_and_shows_the_rest_with_v(capsy
         "  graph 'main_graph': EDL2 generation, ir_version 7, target esp32s3 / esp32p4 (blocked weights: 16 lanes)",
         "  nodes: 1 (Gemm x1)", "  parameters: 272 in 2 initializers", "  inputs: onnx::Gemm_0 int8 1x16",
         "  outputs: 4 int8 1x16", "  test values: 1 inputs, 1 outputs",
-        "(-v: every node, initializer, input, output and test value)"]
+        f"(`binparse inspect -v {path}` shows every node, initializer, input, output and test value)"]
     assert main(["inspect", path, "-v"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 23 and "  initializers: 2" in out and out[-1].startswith("  totals: 272 parameters")

@@ -198,9 +198,9 @@ def test_inspect_arch_opens_with_a_summary(capsys: pytest.CaptureFixture[str]) -
         "  interfaces: input streamed (128-bit AXI4-Stream, FIFO 128); output streamed (128-bit AXI4-Stream, FIFO 128); "
         "lightweight layout transform (1 channel(s) of F16 on a 128-bit bus); parameters in on-chip ROM (DDR-free)",
         "  limits: filter_size_width_max 16, filter_size_height_max 16, filter_depth 1532, bias_scale_depth 26",
-        "  1 note(s) on fields binparse does not declare or the file does not set: `binparse doctor` or "
-        "`inspect --fields` lists them",
-        "  (`inspect --fields`: every field of the 195-line file)"]
+        "  1 note(s) on fields binparse does not declare or the file does not set: "
+        f"`binparse doctor {real(LENET_ARCH)}` or `binparse inspect --fields {real(LENET_ARCH)}` lists them",
+        f"  (`binparse inspect --fields {real(LENET_ARCH)}`: every field of the 195-line file)"]
     assert main(["inspect", str(real(LENET_ARCH)), "--fields"]) == 0
     full = capsys.readouterr().out.splitlines()
     assert "  lightweight_layout_transform_params {" in full and "    input_bus_width: 128" in full

@@ -67,9 +67,9 @@ def test_real_compile_folder_summary_says_where_layers_run() -> None:
         "  layers: 181 layers: 181 on FPGA; none falls back",
         "  files: 3 transform report(s) (input_transform_dump, output_transform_dump, output_transform_mapping), a layer "
         "placement table",
-        "  (`inspect --fields`: every report's rows)",
-        "the output buffer holds 23 padding lanes: `binparse view --intel-dla` reads without them, `binparse draw "
-        "--intel-dla` pictures them"]
+        f"  (`binparse inspect --fields {real(RESNET)}`: every report's rows)",
+        "the output buffer holds 23 padding lanes: view --intel-dla with this folder reads an IP output buffer without "
+        f"them, `binparse draw --intel-dla {real(RESNET)} --svg output.svg` pictures them"]
 
 
 def test_fallbacks_and_maxima_from_the_arch_beside_it() -> None:

@@ -49,6 +49,7 @@ def test_quick_detect_gives_the_full_answer_or_none_for_every_file() -> None:
     assert io == {"io_08x": "tidl.io.j7_08", "io_09_00": "tidl.io.j7_09_00", "io_09_02_c1": "tidl.io.j7_09_02.c1",
                   "io_09_02_c2": "tidl.io.j7_09_02.c2", "io_09_02_c4": "tidl.io.j7_09_02.c4",
                   "io_10_c1": "tidl.io.j7_10.c1", "io_10_c2": "tidl.io.j7_10.c2", "io_10_c4": "tidl.io.j7_10.c4",
+                  "io_10_large_output": "tidl.io.j7_10.c1",
                   "io_11_02_am62a": "tidl.io.j7_10.c4",
                   "io_tda2": "tidl.io.tda2"}
     # a J7 net starts with its netVersion: a listed one is its format's magic (the nearest-net sniffer

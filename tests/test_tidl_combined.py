@@ -30,7 +30,7 @@ def test_the_net_lists_its_subgraphs_and_each_reads_as_the_net_it_is(capsys: pyt
         "TIDL combined net: 2 subgraphs, netVersion 0x20251208\n"
         "  subgraph 0: bytes 44..5,996 (5,952 B), TIDL 11.02, 3 layers\n"
         "  subgraph 1: bytes 5,996..11,756 (5,760 B), TIDL 11.02, 3 layers\n"
-        "`--subgraph N` reads one of them (view, traces, compare, draw)\n")
+        f"--subgraph N reads one of them (inspect, view, traces, compare, draw): `binparse inspect {NET} --subgraph 0`\n")
     buf = bytearray(data)
     both = Combined.from_buffer(buf)
     one = both.subgraph(1)

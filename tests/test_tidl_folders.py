@@ -136,8 +136,8 @@ def test_edgeai_tidlrunners_record_is_named_as_such(tmp_path: Path, capsys: pyte
         "11.0-11.2")
     assert main(["inspect", str(tmp_path / "param.yaml")]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
-        "TI param.yaml record (param.yaml, written by edgeai-tidlrunner): `binparse doctor` checks it against the io "
-        "and net")
+        "TI param.yaml record (param.yaml, written by edgeai-tidlrunner): "
+        f"`binparse doctor {tmp_path}` checks it against the io and net")
     assert main(["inspect", str(tmp_path / "param.yaml"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["version"] == "edgeai-tidlrunner"
 

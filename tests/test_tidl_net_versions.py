@@ -201,8 +201,8 @@ def test_released_version_without_layout_tries_the_nearest_first() -> None:
     assert format_of(net).name == "tidl.net.j7_10_00" and net.version == "10.00" and net.gen == 90
     assert net.unverified is not None and net.unverified.endswith(
         "Rejected before it: 10.01 layout (netVersion 0x20241120): layer 5 has type 1101318370, not one of the "
-        "10.01 layer types (2 such layers); 09.02 layout (netVersion 0x20240401): netBufInfo[0].size 18,176 is "
-        "not the 64-aligned header + layers 18,432.")
+        "10.01 layer types (2 such layers); 09.02 layout (netVersion 0x20240401): netBufInfo[0].size 18,176 bytes is "
+        "not the 64-aligned header + layers, 18,432 bytes.")
     assert net.table().out_shapes[7, 0].tolist() == [1, 256, 8, 25]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a verified version asked for as "other" reads as itself, silently
@@ -225,8 +225,8 @@ def test_corrupt_net_of_unknown_version_names_every_layout_tried(tmp_path: Path)
         "(numOutBufs -1); "
         "tried 9.0/9.1 layout (netVersion 0x20230802): no input data layer (numInBufs -1) or no output data layer "
         "(numOutBufs -1); "
-        "tried 08.06 layout (netVersion 0x20230208): netBufInfo[0].size 1 is not the 64-aligned header + layers "
-        "5,568; "
+        "tried 08.06 layout (netVersion 0x20230208): netBufInfo[0].size 1 bytes is not the 64-aligned header + layers, "
+        "5,568 bytes; "
         "tried 8.2 layout (netVersion 0x20211201): layer 2 has type 2189552, not one of the 8.2 layer types "
         "(1 such layer). The file is corrupt, or its SDK changed the layout; `binparse schemas` lists the "
         "verified layouts, format=NAME reads it as one anyway")

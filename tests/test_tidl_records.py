@@ -47,7 +47,8 @@ def test_the_records_read_as_ti_wrote_them() -> None:
 def test_inspect_shows_a_record_and_an_artifacts_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", str(real(f"{FASTDEPTH}/artifacts/onnxrtMetaData.txt"))]) == 0
     assert capsys.readouterr().out == (
-        "TI onnxrtMetaData record (onnxrtMetaData.txt): `binparse doctor` checks it against the io and net\n"
+        f"TI onnxrtMetaData record (onnxrtMetaData.txt): `binparse doctor {real(FASTDEPTH)}/artifacts` checks it "
+        "against the io and net\n"
         "  numGraphNodes: 84\n  subgraph 0 '424': inputs input.1; outputs 424\n")
     folder = real(FASTDEPTH)
     assert main(["inspect", str(folder)]) == 0
@@ -60,7 +61,7 @@ def test_inspect_shows_a_record_and_an_artifacts_folder(capsys: pytest.CaptureFi
         "  artifacts/tempDir/424_tidl_net.bin.layer_info.txt: printout\n"
         "  artifacts/tempDir/424_tidl_net.bin_netLog.txt: printout\n"
         "  artifacts/tempDir/424_tidl_net.bin_paramDebug.csv: printout\n"
-        "`binparse doctor` checks them against each other; `binparse inspect FILE` shows one\n")
+        f"`binparse doctor {folder}` checks them against each other; `binparse inspect {folder}/param.yaml` shows one\n")
     assert main(["inspect", str(folder), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["kind"] == "model-zoo folder" and doc["files"][1] == {

@@ -8,7 +8,10 @@ What runs: in a ```console block every line `$ binparse ARGS` or `$ python ARGS`
 (ELLIPSIS, NORMALIZE_WHITESPACE). The blocks of a file run in the order they appear, in one fresh
 copy of the checkout (the files git tracks, in a temporary folder with `../shared/real` beside it),
 from its root: a file an earlier line writes is there for the lines after it; the pycon blocks of a
-file share their names. `binparse` runs in this process (`binparse.cli.console`, stdout and stderr
+file share their names. The copy is a git work tree of its own (`git init`, every file added), so
+that `left_behind` can say which files a page's commands wrote that git does not ignore: the docs
+write their outputs into `out/` (ignored), and a reader who runs them from the repository root
+leaves the checkout as clean as it was (tests/test_docs.py asserts it for every page). `binparse` runs in this process (`binparse.cli.console`, stdout and stderr
 and what C libraries write to file descriptors 1 and 2, captured together in the order written, as a
 terminal shows them); `python` in a subprocess. A shown output matches when it is what the command
 prints, trailing spaces aside; a line or part of a line `...` stands for anything (doctest's ELLIPSIS).
@@ -115,9 +118,27 @@ def matches(shown: list[str], got: str) -> bool:
     return want == _norm(got) or doctest.OutputChecker().check_output(want, _norm(got), doctest.ELLIPSIS)
 
 
+def git_status(cwd: Path) -> list[str]:
+    """`git status --porcelain` of the work tree at cwd, every untracked file listed (empty when git is absent)."""
+    try:
+        done = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=cwd,
+                              capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return done.stdout.decode(errors="replace").splitlines()
+
+
+def left_behind(cwd: Path, before: list[str]) -> list[str]:
+    """What git sees changed in the work tree at cwd since `before` (its `git_status` then): files a
+    page's commands wrote outside the folders git ignores, or tracked files they changed."""
+    was = set(before)
+    return [line for line in git_status(cwd) if line not in was]
+
+
 @contextlib.contextmanager
 def checkout(root: Path = ROOT) -> Iterator[Path]:
-    """A fresh copy of the files git tracks, with ../shared/real beside it (when present here)."""
+    """A fresh copy of the files git tracks, with ../shared/real beside it (when present here): a git
+    work tree of its own with every file added (`git_status`), when git is installed."""
     with tempfile.TemporaryDirectory(prefix="binparse-docs-") as tmp:
         dst = Path(tmp) / "binparse"
         try:
@@ -131,6 +152,9 @@ def checkout(root: Path = ROOT) -> Iterator[Path]:
             if src.is_file() and not src.is_symlink():
                 (dst / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(src, dst / name)
+        with contextlib.suppress(OSError, subprocess.CalledProcessError):  # git_status says [] without git
+            subprocess.run(["git", "init", "-q"], cwd=dst, check=True, capture_output=True)
+            subprocess.run(["git", "add", "-A"], cwd=dst, check=True, capture_output=True)
         if REAL.is_dir():
             (Path(tmp) / "shared").mkdir()
             (Path(tmp) / "shared" / "real").symlink_to(REAL.resolve(), target_is_directory=True)
@@ -322,7 +346,13 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for page in [p.resolve() for p in args.pages] or pages():
         with checkout() as cwd:
+            before = git_status(cwd)
             bs = run_page(page, cwd)
+            behind = left_behind(cwd, before)
+        if behind:
+            print(f"{page.relative_to(ROOT)}: its commands leave files git does not ignore (write them into out/): "
+                  + ", ".join(behind))
+            status = 1
         if args.update:
             for d in differences(page, bs):
                 print("rewritten:", d.split("\n", 1)[0][:160])

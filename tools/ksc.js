@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Compile .ksy files to Python with the official Kaitai Struct compiler (npm `kaitai-struct-compiler`).
-// Usage: node tools/ksc.js OUT_DIR FILE.ksy...   (imports resolve relative to the importing file)
+// Usage: node tools/ksc.js [--import-path DIR]... OUT_DIR FILE.ksy...
+// Relative imports resolve against the importing file's folder, absolute ones (`/name`) against each --import-path.
 // Run with NODE_PATH pointing at the folder that holds kaitai-struct-compiler and js-yaml.
 "use strict";
 const fs = require("fs");
@@ -8,16 +9,27 @@ const path = require("path");
 const compiler = require("kaitai-struct-compiler");
 const yaml = require("js-yaml");
 
-const [outDir, ...files] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const importPaths = [];
+while (args[0] === "--import-path" && args.length > 1) {
+  importPaths.push(args[1]);
+  args.splice(0, 2);
+}
+const [outDir, ...files] = args;
 if (!outDir || files.length === 0) {
-  console.error("usage: ksc.js OUT_DIR FILE.ksy...");
+  console.error("usage: ksc.js [--import-path DIR]... OUT_DIR FILE.ksy...");
   process.exit(2);
 }
 
 function importerFor(baseDir) {
   return {
     importYaml(name, mode) {
-      const file = path.isAbsolute(name) ? name + ".ksy" : path.join(baseDir, name + ".ksy");
+      let file = path.isAbsolute(name) ? name + ".ksy" : path.join(baseDir, name + ".ksy");
+      if (mode === "abs") {
+        const found = importPaths.map((dir) => path.join(dir, name + ".ksy")).find((f) => fs.existsSync(f));
+        if (!found) return Promise.reject(new Error(`cannot find /${name}.ksy in the import paths`));
+        file = found;
+      }
       return Promise.resolve(yaml.load(fs.readFileSync(file, "utf8")));
     },
   };

@@ -1,7 +1,9 @@
 """construct backend: schema model → construct objects that parse and build.
 
-Any type of the subset works here, fixed-size or not (counts over earlier fields, switch-on,
-pos instances, params). `build` is how binparse makes fixtures from values. Constant sizes and
+Types of numbers, strings, byte arrays, records, switches and counted repeats work here, fixed-size
+or not (counts over earlier fields, switch-on, pos instances, params); what it cannot parse and build
+the way Kaitai reads it (bit-sized integers, terminators, size-eos, process, eos and until repeats,
+io instances) is a `SchemaError` naming the feature. `build` is how binparse makes fixtures from values. Constant sizes and
 counts become plain integers, so schemas without data-dependent sizes also `compile()`.
 """
 
@@ -12,8 +14,8 @@ from typing import Any
 import construct as c
 
 from ..errors import FormatError, ValidationError
-from ..schema import expr as ex
-from ..schema.model import Attr, Schema, TypeDef
+from .. import expr as ex
+from ..schema.model import Attr, Schema, TypeDef, is_builtin
 from .numpy_backend import resolve_enums
 
 
@@ -138,6 +140,7 @@ class _Builder:
         return _WithParams(params, inner)
 
     def one(self, a: Attr, t: TypeDef) -> c.Construct:
+        _buildable(a, t)
         if a.kind == "prim":
             assert a.prim is not None
             return c.FormatField(a.prim.struct[0], a.prim.struct[1])
@@ -210,6 +213,37 @@ class _Builder:
                     return False
             return True
         return ok
+
+
+def _buildable(a: Attr, t: TypeDef) -> None:
+    """Refuse, naming the feature, what this backend cannot parse and build the way Kaitai reads it."""
+    feature: str | None = None
+    key = ""
+    if a.kind == "bits":
+        feature, key = "bit-sized integers", "type"
+    elif a.prim is not None and a.prim.endian == "calc":
+        feature, key = "a byte order decided per record (meta/endian switch)", "type"
+    elif a.size_eos:
+        feature, key = "size-eos", "size-eos"
+    elif a.terminator is not None and not (a.zero_terminated and a.size is not None and a.terminator == b"\0"):
+        feature, key = "terminator", "terminator"
+    elif a.pad_right is not None:
+        feature, key = "pad-right", "pad-right"
+    elif a.process is not None:
+        feature, key = "process", "process"
+    elif a.repeat in ("eos", "until"):
+        feature, key = f"repeat: {a.repeat}", "repeat"
+    elif a.io is not None:
+        feature, key = "instances read from another stream (io)", "io"
+    elif a.parent is not None:
+        feature, key = "parent", "parent"
+    elif a.switch is not None and any(is_builtin(r.name) for _, r in a.switch.cases):
+        feature, key = "a switch to a built-in type", "type"
+    if feature is not None:
+        from ..errors import SchemaError
+        raise SchemaError(f"{feature}: binparse builds bytes from values (fixtures) for schemas without it; "
+                          "it reads it", file=t.schema.file, line=a.key_lines.get(key, a.line), key=key,
+                          path=f"{t.path}.{a.id}")
 
 
 class _WithParams(c.Subconstruct):  # type: ignore[misc]

@@ -9,6 +9,7 @@ accessor runtime using the same field specs.
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Any
 
 import numpy as np
@@ -16,9 +17,9 @@ import numpy as np
 from ..buffers import view
 from ..errors import FormatError
 from ..runtime import FieldSpec, StaticLayout, ValidSpec, record_dtype, static_eval, static_layout
-from ..schema import expr as ex
-from ..schema.expr import Expr
-from ..schema.model import Attr, TypeDef, Valid
+from .. import expr as ex
+from ..expr import Expr
+from ..schema.model import Attr, TypeDef, TypeRef, Valid, bits_type
 
 
 def camel(name: str) -> str:
@@ -26,12 +27,49 @@ def camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
 
 
+# per schema (by id, with a weak reference that tells a schema from a later one at the same id)
+_NAMES: dict[int, tuple[weakref.ref[Any], dict[int, str]]] = {}
+
+
 def class_name(t: TypeDef) -> str:
-    """Python class name of a type."""
-    return camel(t.name)
+    """Python class name of a type: its CamelCase name, or, when two types of its schema would
+    share that name, the CamelCase of its whole path (`OuterInner`)."""
+    entry = _NAMES.get(id(t.schema))
+    names = entry[1] if entry is not None and entry[0]() is t.schema else None
+    if names is None or id(t) not in names:
+        types = t.schema.root.all_types()
+        counts: dict[str, int] = {}
+        for x in types:
+            counts[camel(x.name)] = counts.get(camel(x.name), 0) + 1
+        names = {}
+        taken = {camel(x.name) for x in types if counts[camel(x.name)] == 1}
+        for x in types:
+            name = camel(x.name)
+            if counts[name] > 1 and x.parent is not None:
+                name = "".join(camel(p) for p in x.path.split("::"))
+                while name in taken:
+                    name += "_"
+                taken.add(name)
+            names[id(x)] = name
+        _NAMES[id(t.schema)] = (weakref.ref(t.schema), names)
+    return names[id(t)]
 
 
-def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
+def ref_name(target: TypeDef, schema: Any) -> str:
+    """The name `target`'s class has in the generated module of `schema` (an imported class whose
+    name a class of this schema already has is imported under `Name_schemaid`)."""
+    name = class_name(target)
+    if target.schema is schema:
+        return name
+    local = {class_name(x) for x in schema.root.all_types()}
+    return f"{name}_{target.schema.id}" if name in local else name
+
+
+def _is_node(e: Any) -> bool:
+    return isinstance(e, tuple) and bool(e) and isinstance(e[0], str)
+
+
+def resolve_enums(e: Expr | None, t: TypeDef, busy: frozenset[str] = frozenset()) -> Expr | None:
     """Replace enum literals (`kinds::a`) by their numbers and names of constant value instances
     (`max_alg_in_bufs: {value: 32}`) by their values, so sizes fold to constants."""
     if e is None:
@@ -41,9 +79,9 @@ def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
         value = {m: k for k, m in enum.members.items()}[e[2]]
         return ("num", value)
     if e[0] == "name":
-        inst = next((a for a in t.instances if a.id == e[1] and a.kind == "value"), None)
-        if inst is not None and inst.value is not None:
-            inner = resolve_enums(inst.value, t)
+        inst = next((a for a in t.instances if a.id == e[1] and a.kind == "value" and a.cond is None), None)
+        if inst is not None and inst.value is not None and inst.enum is None and e[1] not in busy:
+            inner = resolve_enums(inst.value, t, busy | {e[1]})
             assert inner is not None
             folded = _fold(inner)
             if folded is not None:
@@ -51,30 +89,34 @@ def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
             if ex.names(inner) <= {p.id for p in t.params}:
                 return inner  # a value over params only: inline it so layouts stay static
         return e
-    return _fold(tuple(resolve_enums(p, t) if isinstance(p, tuple) else p for p in e)) or e
+    parts: list[Any] = []
+    for p in e[1:]:
+        if _is_node(p):
+            parts.append(resolve_enums(p, t, busy))
+        elif isinstance(p, tuple):
+            parts.append(tuple(resolve_enums(x, t, busy) for x in p))
+        else:
+            parts.append(p)
+    out = (e[0], *parts)
+    return _fold(out) or out
 
 
 def _fold(e: Expr | None) -> Expr | None:
-    """A number node if `e` has no names, else None."""
-    if e is None or ex.names(e) or any(n[0] == "enum" for n in _nodes(e)):
+    """A constant node if `e` reads no names and gives a number or text, else None."""
+    if e is None or ex.names(e) or any(n[0] in ("enum", "sizeof", "bitsizeof") for n in ex.nodes(e)):
         return None
     try:
-        return ("num", ex.evaluate(e, None))  # type: ignore[arg-type]
+        v = ex.evaluate(e, None)  # type: ignore[arg-type]
     except Exception:
         return None
-
-
-def _nodes(e: Expr) -> list[Expr]:
-    out = [e]
-    for p in e[1:]:
-        if isinstance(p, tuple):
-            out.extend(_nodes(p))
-    return out
+    if isinstance(v, str):
+        return ("str", v)
+    return ("num", v) if isinstance(v, (int, float)) else None
 
 
 def _size(e: Expr | None, t: TypeDef) -> int | Expr | None:
     e = resolve_enums(e, t)
-    if e is not None and e[0] == "num" and isinstance(e[1], int):
+    if e is not None and e[0] == "num" and type(e[1]) is int:
         return int(e[1])
     return e
 
@@ -86,43 +128,102 @@ def _valid(v: Valid | None, a: Attr, t: TypeDef) -> ValidSpec | None:
     return ValidSpec(
         eq=resolve_enums(v.eq, t), min=resolve_enums(v.min, t), max=resolve_enums(v.max, t),
         any_of=tuple(resolve_enums(x, t) for x in v.any_of) if v.any_of else None,  # type: ignore[misc]
-        in_enum=members)
+        in_enum=members, expr=resolve_enums(v.expr, t))
+
+
+def _key(k: Expr | None, t: TypeDef) -> Any:
+    """A switch case key: the constant it is, or ("expr", AST) when it reads something."""
+    r = resolve_enums(k, t)
+    assert r is not None
+    if r[0] in ("num", "str"):
+        return r[1]
+    if not ex.names(r) and not any(n[0] == "enum" for n in ex.nodes(r)):
+        try:
+            return ex.evaluate(r, None)  # type: ignore[arg-type]  # a constant: a byte array literal
+        except Exception:
+            pass
+    return ("expr", r)
+
+
+def _element(a: Attr, t: TypeDef, kind: str, ref: TypeRef | None, common: dict[str, Any]) -> FieldSpec:
+    """The spec of a field (or of one switch case: `kind`/`ref` name the case's type)."""
+    def rx(e: Expr | None) -> Any:
+        return resolve_enums(e, t)
+
+    raw: dict[str, Any] = dict(size=_size(a.size, t), size_eos=a.size_eos, term=a.terminator, consume=a.consume,
+                               include=a.include, eos_error=a.eos_error, pad=a.pad_right,
+                               process=(a.process.name, tuple(rx(x) for x in a.process.args)) if a.process else None)
+    if kind in ("prim", "bits") or (ref is not None and (bits_type(ref.name) or _prim(ref.name, t))):
+        name = ref.name if ref is not None else None
+        prim = a.prim if name is None else _prim(name, t)
+        if prim is not None:
+            return FieldSpec(kind="prim", np=prim.numpy, fmt=prim.struct, size=prim.size, enum=a.enum,
+                             display=a.display, calc_endian=prim.endian == "calc", **common)
+        bits = (a.bits, a.bit_endian) if name is None else bits_type(name)
+        assert bits is not None
+        width, order = bits
+        return FieldSpec(kind="bits", bits=width, bit_le=(order or t.inherited("bit_endian") or "be") == "le",
+                         enum=a.enum, **common)
+    if kind == "str" or (ref is not None and ref.name in ("str", "strz")):
+        term = raw["term"]
+        if ref is not None and ref.name == "strz" and term is None:
+            term = b"\0" * (4 if "32" in (a.encoding or "") else 2 if "16" in (a.encoding or "") else 1)
+        raw["term"] = term
+        size = raw["size"]
+        np_type = f"S{size}" if isinstance(size, int) and not raw["size_eos"] else None
+        return FieldSpec(kind="str", np=np_type, encoding=a.encoding or t.inherited("encoding"),
+                         zero_terminated=a.zero_terminated or (ref is not None and ref.name == "strz"),
+                         **raw, **common)
+    if kind in ("bytes", "contents") or (ref is not None and ref.name == "bytes"):
+        if kind == "contents":
+            raw["size"] = len(a.contents or b"")
+        return FieldSpec(kind="contents" if kind == "contents" else "bytes", np="|u1", contents=a.contents,
+                         **raw, **common)
+    assert ref is not None
+    target = t.resolve_type(ref.name)
+    parent = rx(a.parent)
+    return FieldSpec(kind="user", user=ref_name(target, t.schema),
+                     args=tuple(rx(x) for x in ref.args), parent=parent, **raw, **common)
+
+
+def user_targets(a: Attr, t: TypeDef) -> list[TypeDef]:
+    """The user types field `a` of `t` may hold: its type, or every user type among its switch's cases."""
+    refs = [a.user] if a.user is not None else [r for _, r in a.switch.cases] if a.switch is not None else []
+    return [t.resolve_type(r.name) for r in refs
+            if r.name not in ("str", "strz", "bytes") and not bits_type(r.name) and _prim(r.name, t) is None]
+
+
+def _prim(name: str, t: TypeDef) -> Any:
+    from ..schema.model import primitive
+    try:
+        return primitive(name, t.inherited("endian"))
+    except ValueError:
+        return None
 
 
 def field_spec(a: Attr, t: TypeDef) -> FieldSpec:
     """The runtime spec of one seq field or pos instance."""
+    rep = a.repeat or ("expr" if a.count is not None else None)
     common: dict[str, Any] = dict(name=a.id, count=_size(a.count, t), valid=_valid(a.valid, a, t),
-                                  pos=resolve_enums(a.pos, t), cond=resolve_enums(a.cond, t))
-    if a.kind == "prim":
-        assert a.prim is not None
-        return FieldSpec(kind="prim", np=a.prim.numpy, fmt=a.prim.struct, size=a.prim.size,
-                         enum=a.enum, display=a.display, **common)
-    if a.kind == "str":
-        size = _size(a.size, t)
-        np_type = f"S{size}" if isinstance(size, int) else None
-        return FieldSpec(kind="str", np=np_type, size=size, encoding=a.encoding,
-                         zero_terminated=a.zero_terminated, **common)
-    if a.kind in ("bytes", "contents"):
-        return FieldSpec(kind=a.kind, np="|u1", size=_size(a.size, t), contents=a.contents, **common)
-    if a.kind == "user":
-        assert a.user is not None
-        target = t.resolve_type(a.user.name)
-        return FieldSpec(kind="user", user=class_name(target), size=_size(a.size, t),
-                         args=tuple(resolve_enums(x, t) for x in a.user.args), **common)  # type: ignore[misc]
+                                  pos=resolve_enums(a.pos, t), cond=resolve_enums(a.cond, t), repeat=rep,
+                                  until=resolve_enums(a.until, t), io=resolve_enums(a.io, t))
+    if a.kind != "switch":
+        return _element(a, t, a.kind, a.user, common)
     assert a.switch is not None
     cases = []
     default = None
+    inner = dict(name=a.id)
     for key, ref in a.switch.cases:
-        cname = class_name(t.resolve_type(ref.name))
-        args = tuple(resolve_enums(x, t) for x in ref.args)
+        kind = "bytes" if ref.name == "bytes" else "str" if ref.name in ("str", "strz") else "user"
+        case = _element(a, t, kind if not (bits_type(ref.name) or _prim(ref.name, t)) else "prim", ref, inner)
         if key is None:
-            default = (cname, args)
+            default = case
         else:
-            k = resolve_enums(key, t)
-            assert k is not None and k[0] == "num", "switch case keys must be constants"
-            cases.append((k[1], cname, args))
-    return FieldSpec(kind="switch", size=_size(a.size, t), switch_on=resolve_enums(a.switch.on, t),
-                     cases=tuple(cases), default=default, **common)  # type: ignore[arg-type]
+            cases.append((_key(key, t), case))
+    raw = _element(a, t, "bytes", None, {"name": a.id})
+    return FieldSpec(kind="switch", size=raw.size, size_eos=raw.size_eos, term=raw.term, consume=raw.consume,
+                     include=raw.include, eos_error=raw.eos_error, pad=raw.pad, process=raw.process,
+                     switch_on=resolve_enums(a.switch.on, t), cases=tuple(cases), default=default, **common)
 
 
 def field_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
@@ -139,7 +240,7 @@ def _namespace(t: TypeDef) -> dict[str, Any]:
     roots = [t.schema.root] + [s.root for s in t.schema.all_imports()]
     for root in roots:
         for sub in root.all_types():
-            ns[class_name(sub)] = _layout_fn(sub)
+            ns[ref_name(sub, t.schema)] = _layout_fn(sub)
     return ns
 
 
@@ -147,9 +248,18 @@ def _layout_fn(t: TypeDef) -> Any:
     return lambda *args: type_layout(t, dict(zip([p.id for p in t.params], args)))
 
 
+_LAYING: set[int] = set()  # types whose layout is being worked out (a type that holds itself has none)
+
+
 def type_layout(t: TypeDef, params: dict[str, Any] | None = None) -> StaticLayout | None:
     """Static layout of `t` for the given params, or None when it depends on the data."""
-    return static_layout(field_specs(t), params or {}, _namespace(t))
+    if id(t) in _LAYING:
+        return None
+    _LAYING.add(id(t))
+    try:
+        return static_layout(field_specs(t), params or {}, _namespace(t))
+    finally:
+        _LAYING.discard(id(t))
 
 
 def type_dtype(t: TypeDef, params: dict[str, Any] | None = None) -> np.dtype[Any] | None:

@@ -1,4 +1,4 @@
-"""C headers → .ksy: a vendor's struct (with what it depends on) in binparse's schema subset.
+"""C headers → .ksy: a vendor's struct (with what it depends on) as a schema of fixed layout.
 
 Preprocessing is pcpp's (a C preprocessor in pure Python: `#define`, `#if defined(...)`, `#ifdef`,
 `#include`), parsing is pycparser's (a maintained C99 parser). binparse computes the layout itself

@@ -1,4 +1,4 @@
-"""A laid-out C struct → .ksy text in binparse's subset (padding explicit, C names in `doc`)."""
+"""A laid-out C struct → .ksy text (padding explicit, C names in `doc`): fixed sizes, one structured dtype."""
 
 from __future__ import annotations
 

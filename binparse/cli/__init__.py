@@ -20,6 +20,7 @@ from typing import Any
 from .. import exitcodes, inputs
 from ..budget import BudgetError
 from ..errors import BinparseError, PathError, UsageError, WriteError
+from ..hints import again
 from ..text import shown, shown_lines
 from .parsing import COMMANDS, EXIT_CODES, OUTPUT_OPTIONS, parser
 
@@ -110,7 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = int(args.run(args))
             sys.stdout.flush()  # a reader that went away is an I/O error of this command, not of the exit
             return code
-    except BinparseError as exc:
+    except BinparseError as exc:  # its hint in the command line's terms, a retry as the command to run
+        exc.on_command_line()
+        if exc.retry is not None:  # the command that fixes it, made of the words typed
+            exc.retried(again(argv, exc.retry.add, exc.retry.drop))
         print(f"binparse: error: {shown(exc)}", file=sys.stderr)
         return exit_code(exc)
     except BrokenPipeError:  # the reader of our output went away (`| head`): not all was shown, an I/O error

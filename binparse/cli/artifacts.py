@@ -5,22 +5,30 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from typing import Any
 
 from .. import exitcodes, render
 from ..errors import UsageError
 from ..text import shown
 from ..family import Artifact, Comparable
-from .common import open_source
+from .common import open_source, say, written
 
 
 def inspect(args: argparse.Namespace) -> int:
+    if args.param and not args.schema:
+        raise UsageError("--param gives a param of a --schema's root type: give --schema too")
+    if args.schema:
+        from .ksy import inspect as inspect_schema
+        return inspect_schema(args)
     return said_once(lambda: _inspect(args))
 
 
 def said_once(run: Callable[[], tuple[str, int]]) -> int:
     """Print what a command says (`run` gives its text and exit code) and, on stderr, only the
     warnings that text does not say already: a layout not verified is the report's UNVERIFIED
-    line, the JSON's "unverified", the doctor's NOT VERIFIED, and is not printed a second time."""
+    line, the JSON's "unverified", the doctor's NOT VERIFIED, and is not printed a second time;
+    a warning raised twice (a file opened again, e.g. by a folder's summary and its report) is
+    printed once."""
     import warnings
     text, code = "", exitcodes.OK
     try:
@@ -28,12 +36,24 @@ def said_once(run: Callable[[], tuple[str, int]]) -> int:
             warnings.simplefilter("always")
             text, code = run()
     finally:
-        for w in caught:
-            message = str(w.message)
-            if not text or (message not in text and message.partition(": ")[2] not in text):
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        for w in unsaid(caught, text, set()):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     print(text)
     return code
+
+
+def unsaid(caught: list[Any], text: str, told: set[tuple[str, type]]) -> list[Any]:
+    """The warnings of `caught` that `text` does not say and that were not told before (`told`, the
+    (message, category) of those printed so far in the run, updated): each printed once a run."""
+    out = []
+    for w in caught:
+        message = str(w.message)
+        key = (message, w.category)
+        if key in told or (text and (message in text or message.partition(": ")[2] in text)):
+            continue
+        told.add(key)
+        out.append(w)
+    return out
 
 
 def _inspect(args: argparse.Namespace) -> tuple[str, int]:
@@ -110,6 +130,8 @@ def compare(args: argparse.Namespace) -> int:
         raise UsageError("binparse does not compare this kind of artifact", file=args.a,
                          hint="compare takes two folders of layer traces (or traces and reference .npy files)")
     result = a.compare(open_source(args.b, args), min_snr_db=args.min_snr)
+    lines: list[str] = []
+    doc = result.summary()
     if args.svg:
         svg = getattr(result, "svg", None)
         if not callable(svg):
@@ -117,10 +139,10 @@ def compare(args: argparse.Namespace) -> int:
         from ..writes import write_bytes
         data = str(svg()).encode()
         write_bytes(args.svg, data)
-        print(f"{shown(args.svg)}: {len(data):,} bytes")
-    doc = result.summary()
-    print(render.json_text(doc) if args.json else result.report())
-    return compare_code(doc)
+        lines.append(f"{shown(args.svg)}: {len(data):,} bytes")
+        doc = {**doc, "written": [written(args.svg, len(data), "SNR by layer (SVG)")]}
+    say(args, [*lines, result.report()], doc)
+    return compare_code(result.summary())
 
 
 def compare_code(doc: dict[str, object]) -> int:
@@ -137,11 +159,38 @@ def compare_code(doc: dict[str, object]) -> int:
 
 def doctor(args: argparse.Namespace) -> int:
     from ..doctor import doctor as run, doctor_tree, exit_code, report_text
+    if args.recursive and not args.json:
+        return _doctor_streamed(args)
 
     def said() -> tuple[str, int]:
         doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
         return render.json_text(doc) if args.json else report_text(doc), exit_code(doc)
     return said_once(said)
+
+
+def _doctor_streamed(args: argparse.Namespace) -> int:
+    """`doctor -r` as text: each folder's report printed as soon as it is made (a progress line counts
+    the folders meanwhile, on a terminal), then the tally; on stderr, the warnings no report says."""
+    import warnings
+    from .. import progress
+    from ..doctor import doctor_tree, exit_code, report_text
+    from ..doctor_text import tally_line
+    show = warnings.showwarning  # the command's own, outside the recording below
+    told: set[tuple[str, type]] = set()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        seen = 0
+
+        def say(text: str) -> None:
+            nonlocal seen
+            progress.clear()
+            print(text, flush=True)
+            for w in unsaid(caught[seen:], text, told):
+                show(w.message, w.category, w.filename, w.lineno)
+            seen = len(caught)
+        doc = doctor_tree(args.path, args, each=lambda d: say(report_text(d) + "\n"))
+        say(tally_line(doc))
+    return exit_code(doc)
 
 
 __all__ = ["compare", "compare_code", "doctor", "inspect", "read_code", "said_once", "traces"]

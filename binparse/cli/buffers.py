@@ -14,7 +14,13 @@ from typing import Any
 from ..errors import BinparseError, UsageError
 from ..text import shown
 from ..family import BufferLayout, LayoutKind, LayoutSource, TensorSource
-from .common import open_source, save_npy, write_file
+from ..hints import command
+from .common import open_source, save_npy, say, write_file, written
+
+
+def _files(args: argparse.Namespace, second: str) -> list[str]:
+    """The file arguments given, in order: SOURCE, then BUFFER or ARRAY.npy (`second`)."""
+    return [f for f in (getattr(args, "source", None), getattr(args, second, None)) if f]
 
 
 def chosen_kind(args: argparse.Namespace) -> LayoutKind | None:
@@ -43,7 +49,7 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
         return make(args, files[:given])  # type: ignore[no-any-return]
     if len(files) != 1 + (what != "draw"):
         raise UsageError(f"expected SOURCE{'' if what == 'draw' else ' ' + what.upper()}, or a family flag "
-                            "(`binparse view --help` lists them)", found=" ".join(files) or "none")
+                         f"({command(args.command, '--help')} lists them)", found=" ".join(files) or "none")
     source = open_source(files[0], args)
     if not isinstance(source, LayoutSource):
         raise UsageError("this file describes no device buffer", file=files[0],
@@ -54,7 +60,13 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
 def view(args: argparse.Namespace) -> int:
     from .. import api
     from ..progress import LONG_BUFFER_BYTES, task
-    files = list(args.files)
+    if args.param and not args.schema:
+        raise UsageError("--param gives a param of a --schema's root type: give --schema too")
+    files = _files(args, "buffer")
+    if args.schema:
+        from .ksy import view as view_schema
+        args.files = files
+        return view_schema(args)
     if args.tensor is not None or (len(files) == 1 and chosen_kind(args) is None):
         return _view_named(args, files)
     buf = api.map_file(files[-1])
@@ -64,7 +76,8 @@ def view(args: argparse.Namespace) -> int:
             arr, what = layout.view_array(buf, dequantize=args.dequantize)
         except BinparseError as exc:
             raise exc.with_file(files[-1]) from None
-    save_npy(args.npy, arr, what)
+    line, rec = save_npy(args.npy, arr, what)
+    say(args, [line], {"written": [rec]})
     return 0
 
 
@@ -76,16 +89,18 @@ def _view_named(args: argparse.Namespace, files: list[str]) -> int:
     source = open_source(files[0], args)
     if not isinstance(source, TensorSource):
         raise UsageError("this file names no tensors that `view --tensor` can read", file=files[0],
-                            hint="a descriptor of device buffers takes SOURCE BUFFER and its options; "
-                                 "family flags (`binparse view --help`) describe a buffer by themselves")
+                         hint="a descriptor of device buffers takes SOURCE BUFFER and its options; "
+                              f"family flags ({command('view', '--help')}) describe a buffer by themselves")
     buf = api.map_file(files[1]) if len(files) == 2 else None
     arr, what = source.tensor_array(args.tensor, buf, stored=args.stored, dequantize=args.dequantize)
-    save_npy(args.npy, arr, what)
+    line, rec = save_npy(args.npy, arr, what)
+    say(args, [line], {"written": [rec]})
     return 0
 
 
 def pack(args: argparse.Namespace) -> int:
-    files = list(args.files)
+    import numpy as np
+    files = _files(args, "array")
     if not files:
         raise UsageError("expected [SOURCE] ARRAY")
     layout = _layout(args, files, "array")
@@ -95,17 +110,22 @@ def pack(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         raise BinparseError(f"cannot read the array: {exc}", file=files[-1]) from None
     data, what = layout.pack_bytes(logical, quantize=args.quantize)
-    write_file(args.out, data, what)
+    line, rec = write_file(args.out, data, what)
+    say(args, [line], {"written": [rec]})
     return 0
 
 
 def draw(args: argparse.Namespace) -> int:
     from ..draw import render
+    from ..progress import LONG_BUFFER_BYTES, task
     from ..writes import write_bytes
-    memory: Any = _layout(args, list(args.files), "draw").memory_map()
-    data = render(memory).encode()
+    memory: Any = _layout(args, _files(args, "none"), "draw").memory_map()
+    rows, cols = memory.shape
+    with task(f"drawing {rows * cols:,} elements", long=rows * cols > LONG_BUFFER_BYTES // 8):
+        data = render(memory).encode()
     write_bytes(args.svg, data)
-    print(f"{shown(args.svg)}: {shown(memory.title)}, {len(data):,} bytes")
+    say(args, [f"{shown(args.svg)}: {shown(memory.title)}, {len(data):,} bytes"],
+        {"written": [written(args.svg, len(data), memory.title)]})
     return 0
 
 

@@ -31,8 +31,11 @@ def open_source(path: str, args: argparse.Namespace) -> Any:
     return obj
 
 
-def save_npy(path: str, arr: Any, what: str) -> None:
-    """Write `arr` as .npy (`binparse.writes`: never through a link or onto a FIFO or device)."""
+def save_npy(path: str, arr: Any, what: str) -> tuple[str, dict[str, Any]]:
+    """Write `arr` as .npy (`binparse.writes`: never through a link or onto a FIFO or device); the
+    line that says so and its record (`written`)."""
+    import os
+
     import numpy as np
     from .. import budget
     from ..writes import open_for_write
@@ -41,16 +44,29 @@ def save_npy(path: str, arr: Any, what: str) -> None:
     out = np.ascontiguousarray(arr)
     with open_for_write(path) as f:
         np.save(f, out, allow_pickle=False)
-    print(f"{shown(path)}: {shown(what)}, {out.dtype}, shape {tuple(out.shape)}")  # `what` may quote a tensor name
+    line = f"{shown(path)}: {shown(what)}, {out.dtype}, shape {tuple(out.shape)}"  # `what` may quote a tensor name
+    return line, written(path, os.stat(path).st_size, what, dtype=str(out.dtype), shape=list(out.shape))
 
 
-def write_file(path: str, data: bytes, what: str) -> None:
-    """Write `data` atomically (a progress line for a long write), then say what was written."""
+def write_file(path: str, data: bytes, what: str) -> tuple[str, dict[str, Any]]:
+    """Write `data` atomically (a progress line for a long write); the line that says so and its record."""
     from ..progress import LONG_BUFFER_BYTES, task
     from ..writes import write_bytes
     with task(f"writing {shown(path)} ({len(data) / 2**20:,.0f} MB)", long=len(data) > LONG_BUFFER_BYTES):
         write_bytes(path, data)
-    print(f"{shown(path)}: {shown(what)}")
+    return f"{shown(path)}: {shown(what)}", written(path, len(data), what)
 
 
-__all__ = ["open_source", "save_npy", "write_file"]
+def written(path: str, nbytes: int, what: str, **more: Any) -> dict[str, Any]:
+    """A file a command wrote, as its `--json` says it: the path as given, its size in bytes, what it holds."""
+    return {"file": path, "bytes": nbytes, "what": what, **more}
+
+
+def say(args: argparse.Namespace, lines: list[str], doc: dict[str, Any]) -> None:
+    """Print what a command did: its text lines, or with `--json` the document of the same facts
+    (through the one JSON writer, `render.json_text`)."""
+    from ..render import json_text
+    print(json_text(doc) if getattr(args, "json", False) else "\n".join(lines))
+
+
+__all__ = ["open_source", "save_npy", "say", "write_file", "written"]

@@ -52,6 +52,12 @@ def add_family_arguments(command: str, parser: argparse.ArgumentParser) -> None:
             added[opt.flags[0]] = target.add_argument(*opt.flags, help=opt.help, **opt.kwargs)
 
 
+def usages(command: str) -> list[str]:
+    """The forms of `command` the families add to its usage line (`Family.usages`), without `binparse COMMAND`."""
+    from ..plugins import families
+    return [u.line for fam in families() for u in fam.usages if u.command == command]
+
+
 def examples(command: str, core: tuple[tuple[str, str], ...] = ()) -> str:
     """The `Examples:` section of `command`'s help: the core's lines, then every family's."""
     from ..plugins import families
@@ -65,4 +71,4 @@ def examples(command: str, core: tuple[tuple[str, str], ...] = ()) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["LAYOUT_COMMANDS", "add_family_arguments", "examples"]
+__all__ = ["LAYOUT_COMMANDS", "add_family_arguments", "examples", "usages"]

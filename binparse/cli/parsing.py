@@ -10,11 +10,11 @@ an `Examples:` section of command lines that run on the bundled fixtures.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from ..exitcodes import USAGE
+from .argparser import Parser, VersionAction, version
 
 COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate", "doctor",
             "schema", "schemas")
@@ -31,38 +31,6 @@ printed with control characters escaped (docs/contracts.md)"""
 
 OVERVIEW = ("Read, check and write the binary artifacts and device buffers of deep-learning accelerator\n"
             "toolchains ({families}),\nfrom declarative schemas.")
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse keeping binparse's exit-code contract: a usage error exits 3 (`exitcodes.USAGE`)."""
-
-    def error(self, message: str) -> NoReturn:
-        from ..text import shown  # an argument's value quoted in the message is a name like any other
-        self.print_usage(sys.stderr)
-        self.exit(USAGE, f"{self.prog}: error: {shown(message)}\n")
-
-
-class _Version(argparse.Action):
-    """`--version`: the installed distribution's version (its metadata read only when asked)."""
-
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="print binparse's version and exit")
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        print(f"binparse {version()}")
-        parser.exit(0)
-
-
-def version() -> str:
-    """The version of the installed binparse distribution (the package's own for a bare checkout)."""
-    from importlib.metadata import PackageNotFoundError, version as of
-    try:
-        return of("binparse")
-    except PackageNotFoundError:
-        from .. import __version__
-        return __version__
 
 
 def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
@@ -103,10 +71,11 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "element type and scale by the network it ran (--net)."),
     "compare": ("artifacts", "compare two runs layer by layer (SNR, differences, first divergence)",
                 "%(prog)s RUN REFERENCE [--net NET] [--min-snr DB] [--svg OUT.svg] [--json]",
-                "Compare the layer traces of RUN with REFERENCE (another run, or a folder of reference .npy\n"
-                "files named by tensor): SNR and differences per layer, and the first layer that diverges."),
+                "Compare RUN with REFERENCE layer by layer: the layer traces of two runs, a run and reference\n"
+                ".npy files named by tensor, or a model and the device's layer dumps (the forms above; each\n"
+                "family's options below): SNR and differences per layer, and the first layer that diverges."),
     "export": ("exporting", "write a model as one another runtime runs (e.g. ONNX), checked on its own test values",
-               "%(prog)s MODEL -o OUT [--check] [--all-outputs] [options]\n"
+               "%(prog)s MODEL -o OUT [--check] [--all-outputs] [--json] [options]\n"
                "       %(prog)s MODEL --check [--json] [options]",
                "Write MODEL as a model another runtime runs, computing what the device computes (its family's\n"
                "exporter, e.g. to ONNX: the family's options below say which); --check runs that export on the\n"
@@ -114,18 +83,20 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "reproduced, 2 if the model has none). OUT is refused when it is MODEL, a link or not a\n"
                "regular file; nothing is written then."),
     "repair": ("repairing", "write a file anew with a defect its family knows undone (the input never changes)",
-               "%(prog)s FILE -o FIXED [options]",
+               "%(prog)s FILE -o FIXED [--json] [options]",
                "Write FILE repaired to FIXED: a defect its family names and knows how to undo (the doctor says\n"
                "which), everything else the same. Refused (exit 3, nothing written) when there is nothing to\n"
                "repair, when the repair would not read back as meant, or when FIXED is FILE, a link or not a\n"
                "regular file."),
     "fixture": ("tools", "write the artifacts, device buffers and expectations a spec describes",
-                "%(prog)s SPEC.yaml [-o FOLDER]",
+                "%(prog)s SPEC.yaml [-o FOLDER] [--json] | VALUES.yaml --schema S.ksy -o OUT.bin",
                 "Write the files a fixture spec describes: artifacts, device buffers, and the expected\n"
                 "logical arrays (.expected.npy) that tests compare with."),
-    "generate": ("tools", "regenerate binparse/accessors from schemas/",
-                 "%(prog)s [--check]",
-                 "Regenerate the typed accessors (binparse/accessors) from the schemas (schemas/*.ksy)."),
+    "generate": ("tools", "typed accessors from schemas: binparse's own, or a package of yours",
+                 "%(prog)s [--check] [--json] | SCHEMA.ksy... -o PACKAGE_DIR [--import-path DIR]...",
+                 "Regenerate the typed accessors (binparse/accessors) from the schemas (schemas/*.ksy), or,\n"
+                 "with files and -o, write a package of typed modules for your own Kaitai Struct schemas\n"
+                 "(and every schema they import; the modules import each other within the package)."),
     "doctor": ("artifacts", "what made each artifact in a folder, and whether they agree",
                "%(prog)s FOLDER [-r] [--json] [options]",
                "Name what made each file of FOLDER (tool, version, target), with the evidence, and check\n"
@@ -134,18 +105,22 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "%(prog)s {from-header,diff} ...",
                "Turn a C struct into a schema (from-header), or list the differences between two\n"
                "versions of a format (diff). `binparse schema COMMAND --help` for each."),
-    "schemas": ("tools", "list known formats and what identifies them",
-                "%(prog)s",
-                "List every known format: its name, version, what identifies a file of it, and its schema."),
+    "schemas": ("tools", "list every family's kinds of file, their formats and what identifies them",
+                "%(prog)s [--json]",
+                "List, family by family, every kind of file, folder and device buffer binparse reads: what it\n"
+                "is, the releases that write it, how binparse recognises one (its size, magic, name, a text\n"
+                "sign), and its formats (name, version, what identifies a file of it, and its schema)."),
 }
 
 # Examples every command's help shows whatever the families; the families add theirs (`Family.examples`).
 CORE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "generate": (("generate --check", "are the accessors in step with the schemas? (exit 1 if not)"),),
-    "schemas": (("schemas", "every format binparse knows"),),
+    "schemas": (("schemas", "every format binparse knows, family by family"),
+                ("schemas --json", "the same, for scripts")),
 }
 
 _JSON = "print JSON (the same content, for scripts) instead of text"
+_WRITTEN = 'print what was written as JSON ({"written": [{file, bytes, what, ...}]}) instead of text'
 
 
 def parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -159,7 +134,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     p = Parser(prog="binparse", usage="%(prog)s COMMAND [options]   (binparse COMMAND --help: its options and examples)",
                description=f"{overview}\n\ncommands:\n{commands}", epilog=EXIT_CODES,
                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action=_Version)
+    p.add_argument("--version", action=VersionAction)
     s = p.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
 
     def print_overview(args: argparse.Namespace) -> int:  # bare `binparse`: the overview, and a usage error
@@ -172,6 +147,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
             s.add_parser(name, add_help=False)
         return p
     module, line, usage, text = _COMMANDS[only]
+    from .family_args import usages
+    usage = "\n       ".join([usage, *(f"%(prog)s {u}" for u in usages(only))])
     c = s.add_parser(only, prog=f"binparse {only}", help=line, usage=usage, description=text,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     c.set_defaults(run=_run(module, only))
@@ -206,6 +183,21 @@ def _inspect(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help=_JSON)
     c.add_argument("--format", metavar="NAME", help="read PATH as this format (`binparse schemas` lists them); "
                                                     "default: detected from its size, magic and name")
+    _schema_options(c, "read PATH with this Kaitai Struct schema (a .ksy of your own): every field and instance")
+    _param_option(c)
+
+
+def _schema_options(c: argparse.ArgumentParser, what: str) -> None:
+    c.add_argument("--schema", metavar="SCHEMA.ksy", help=what)
+    c.add_argument("--import-path", action="append", metavar="DIR",
+                   help="a folder the schema's imports are looked up in (repeatable; absolute imports `/name` "
+                        "only look here)")
+
+
+def _param_option(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="with --schema, a param of the schema's root type, VALUE a Kaitai literal: 3, 0x10, true, "
+                        "'text', [1, 2] (repeatable)")
 
 
 def _source_options(c: argparse.ArgumentParser) -> None:
@@ -215,34 +207,42 @@ def _source_options(c: argparse.ArgumentParser) -> None:
 
 
 def _view(c: argparse.ArgumentParser) -> None:
-    c.add_argument("files", nargs="+", metavar="FILE",
-                   help="SOURCE BUFFER: a descriptor of device buffers and the buffer; SOURCE alone: an artifact that "
-                        "carries its tensors; with a --LAYOUT flag: its SOURCE (if it takes one) and the BUFFER")
+    c.add_argument("source", metavar="SOURCE", help="what describes the buffer: a descriptor of device buffers (an io "
+                   "descriptor, a compile folder), an artifact that carries its tensors (then alone), or the file a "
+                   "--LAYOUT flag takes; with a --LAYOUT flag that takes none, the BUFFER itself")
+    c.add_argument("buffer", nargs="?", metavar="BUFFER", help="the device buffer (or layer dump) to read")
     c.add_argument("--npy", required=True, metavar="OUT.npy", help="where to write the array")
     c.add_argument("--tensor", metavar="NAME", help="the tensor of SOURCE to write (MODEL/TENSOR in a pack)")
     c.add_argument("--dequantize", action="store_true",
                    help="write float32 real values (the family's quantisation rule) instead of the stored integers")
     c.add_argument("--stored", action="store_true", help="with --tensor: the elements as the device stores them "
                                                          "(blocked, padded) instead of logical order")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
     _source_options(c)
+    _schema_options(c, "read FILE with this Kaitai Struct schema; --tensor then names an array field, as an "
+                       "expression on the root (frames[2].pixels)")
+    _param_option(c)
 
 
 def _draw(c: argparse.ArgumentParser) -> None:
-    c.add_argument("files", nargs="*", metavar="SOURCE",
+    c.add_argument("source", nargs="?", metavar="SOURCE",
                    help="a descriptor of device buffers or an artifact that carries tensors; with a --LAYOUT flag: "
-                        "its SOURCE, if it takes one")
+                        "the file it takes, if any")
     c.add_argument("--svg", required=True, metavar="OUT.svg", help="where to write the picture")
     c.add_argument("--tensor", metavar="NAME", help="the tensor of SOURCE to draw, in its stored blocking")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
     _source_options(c)
 
 
 def _pack(c: argparse.ArgumentParser) -> None:
-    c.add_argument("files", nargs="+", metavar="FILE",
-                   help="SOURCE ARRAY.npy: a descriptor of device buffers and the logical array; with a --LAYOUT "
-                        "flag: its SOURCE (if it takes one) and the array")
+    c.add_argument("source", metavar="SOURCE", help="what describes the buffer: a descriptor of device buffers (an io "
+                   "descriptor, a compile folder) or the file a --LAYOUT flag takes; with a --LAYOUT flag that takes "
+                   "none, the ARRAY.npy itself")
+    c.add_argument("array", nargs="?", metavar="ARRAY.npy", help="the logical array to write into the buffer (.npy)")
     c.add_argument("--out", required=True, metavar="BUFFER", help="the device buffer file to write")
     c.add_argument("--quantize", action="store_true",
                    help="quantise float values with the family's rule (default: the array holds the stored integers)")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
     _source_options(c)
 
 
@@ -253,10 +253,12 @@ def _traces(c: argparse.ArgumentParser) -> None:
 
 
 def _compare(c: argparse.ArgumentParser) -> None:
-    c.add_argument("a", metavar="RUN", help="a folder of layer traces (the run to check)")
+    c.add_argument("a", metavar="RUN", help="what to check: a folder of layer traces, or a model (a family's form "
+                                            "above)")
     c.add_argument("b", metavar="REFERENCE",
-                   help="the reference: another run's traces, or a folder of .npy files named by tensor")
-    c.add_argument("--net", metavar="NET", help="the network both runs executed")
+                   help="what it should agree with: another run's traces, a folder of .npy files named by tensor, or "
+                        "the device's layer dumps of the model")
+    c.add_argument("--net", metavar="NET", help="the network both runs of layer traces executed")
     c.add_argument("--min-snr", type=float, default=30.0, metavar="DB",
                    help="SNR in dB below which a layer diverges (default 30)")
     c.add_argument("--svg", metavar="OUT.svg", help="also write a plot of SNR by layer")
@@ -270,21 +272,35 @@ def _export(c: argparse.ArgumentParser) -> None:
                                                          "with its test outputs (exit 1 if not reproduced)")
     c.add_argument("--all-outputs", action="store_true",
                    help="every intermediate tensor also an output (to compare with the device's dumps layer by layer)")
-    c.add_argument("--json", action="store_true", help="with --check: " + _JSON)
+    c.add_argument("--json", action="store_true", help="print JSON instead of text: --check's result, and "
+                                                       'what -o wrote ("written": [{file, bytes, what}])')
 
 
 def _repair(c: argparse.ArgumentParser) -> None:
     c.add_argument("file", metavar="FILE", help="the file to repair (never changed)")
     c.add_argument("-o", "--out", required=True, metavar="FIXED", help="where to write the repaired file")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
 def _fixture(c: argparse.ArgumentParser) -> None:
-    c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer)")
-    c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder)")
+    c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer); "
+                                                     "with --schema, the values of the root's fields")
+    c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder); with "
+                                                         "--schema, the file to write")
+    _schema_options(c, "build the bytes of the values in SPEC.yaml with this Kaitai Struct schema")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
 def _generate(c: argparse.ArgumentParser) -> None:
+    c.add_argument("schemas", nargs="*", metavar="SCHEMA.ksy", help="your own schemas: generate a package of "
+                                                                     "typed modules for them (with -o)")
+    c.add_argument("-o", "--out", metavar="PACKAGE_DIR", help="the package folder to write (its name is the "
+                                                              "package's)")
+    c.add_argument("--import-path", action="append", metavar="DIR",
+                   help="a folder the schemas' imports are looked up in (repeatable)")
     c.add_argument("--check", action="store_true", help="only list stale modules, write nothing (exit 1 if any)")
+    c.add_argument("--json", action="store_true", help='print JSON ({"written" or, with --check, "stale": [...], '
+                                                       '"up_to_date": ...}) instead of text')
 
 
 def _doctor(c: argparse.ArgumentParser) -> None:
@@ -293,11 +309,15 @@ def _doctor(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help=_JSON)
 
 
+def _schemas(c: argparse.ArgumentParser) -> None:
+    c.add_argument("--json", action="store_true", help=_JSON)
+
+
 def _schema(c: argparse.ArgumentParser) -> None:
     from .family_args import examples
     scs = c.add_subparsers(dest="schema_command", required=True, title="commands", metavar="COMMAND")
     fh = scs.add_parser("from-header", prog="binparse schema from-header", help="turn a C struct into a .ksy schema",
-                        usage="%(prog)s HEADER [HEADER ...] --struct NAME --out OUT.ksy [options]",
+                        usage="%(prog)s HEADER [HEADER ...] --struct NAME --out OUT.ksy [--json] [options]",
                         description="Turn a C struct of the vendor's headers into a .ksy schema (sizes and "
                                     "offsets as the compiler lays them out).",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -311,6 +331,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
     fh.add_argument("--string", action="append", metavar="GLOB",
                     help="char arrays to read as strings (repeatable; default *Name)")
     fh.add_argument("--out", required=True, metavar="OUT.ksy", help="the schema file to write")
+    fh.add_argument("--json", action="store_true", help=_WRITTEN)
     fh.epilog = examples("schema from-header")
     df = scs.add_parser("diff", prog="binparse schema diff", help="fields added, removed, moved, resized between two versions",
                         usage="%(prog)s OLD NEW [--type NAME] [--params-a NAME=INT,...] [--params-b NAME=INT,...] [--json]",
@@ -322,12 +343,14 @@ def _schema(c: argparse.ArgumentParser) -> None:
     df.add_argument("--params-b", metavar="NAME=INT,...", help="the schema parameters of NEW")
     df.add_argument("--type", metavar="NAME", help="compare a nested type (e.g. a layer) instead of the root")
     df.add_argument("--json", action="store_true", help=_JSON)
+    df.add_argument("--import-path", action="append", metavar="DIR",
+                    help="a folder the schemas' imports are looked up in (repeatable)")
     df.epilog = examples("schema diff")
 
 
 _ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
     "inspect": _inspect, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
-    "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": lambda c: None,
+    "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": _schemas,
 }
 
 __all__ = ["COMMANDS", "EXIT_CODES", "Parser", "parser", "version"]

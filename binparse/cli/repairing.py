@@ -6,8 +6,9 @@ import argparse
 
 from ..errors import BinparseError
 from ..family import Repairable
+from ..hints import command
 from ..text import shown
-from .common import open_source
+from .common import open_source, say, written
 
 
 def repair(args: argparse.Namespace) -> int:
@@ -15,11 +16,11 @@ def repair(args: argparse.Namespace) -> int:
     obj = open_source(args.file, args)
     if not isinstance(obj, Repairable):
         raise BinparseError("binparse knows no repair for this kind of file", file=args.file,
-                            hint="`binparse doctor` says what is wrong with it")
+                            hint=f"{command('doctor', args.file)} says what is wrong with it")
     out = check_new_output(args.out, args.file)
     data, what = obj.repaired(args)
     write_atomic(out, data)
-    print(f"{shown(args.out)}: {len(data):,} bytes; {shown(what)}")
+    say(args, [f"{shown(args.out)}: {len(data):,} bytes; {shown(what)}"], {"written": [written(args.out, len(data), what)]})
     return 0
 
 

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from ..errors import UsageError
+from ..hints import command
+from ..render import json_text
 from ..text import shown
+from .common import say, written
 
 
 def fixture(args: argparse.Namespace) -> int:
+    if args.schema:
+        from .ksy import fixture as fixture_schema
+        return fixture_schema(args)
     from ..fixtures import generate
     paths = generate(args.spec, args.out)
-    for p in paths:
-        print(shown(p))
+    say(args, [shown(p) for p in paths],
+        {"written": [written(str(p), os.stat(p).st_size, "fixture file") for p in paths]})
     return 0
 
 
@@ -30,7 +37,8 @@ def _kv(text: str | None) -> dict[str, int]:
     return out
 
 
-def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[Any, dict[str, int], str]:
+def _schema_side(ref: str, params: str | None, type_name: str | None,
+                 import_path: list[str] | None = None) -> tuple[Any, dict[str, int], str]:
     """A diff operand: a registered format name or a .ksy path (+ params), optionally a nested type."""
     from ..registry import registered
     from ..schema import SCHEMAS_DIR, load_schema
@@ -38,7 +46,7 @@ def _schema_side(ref: str, params: str | None, type_name: str | None) -> tuple[A
     if fmt is not None:
         schema, p, label = load_schema(SCHEMAS_DIR / f"{fmt.accessor_class._SCHEMA}.ksy"), dict(fmt.params), ref
     else:
-        schema, p, label = load_schema(ref), {}, ref
+        schema, p, label = load_schema(ref, import_path=import_path or []), {}, ref
     p.update(_kv(params))
     t = schema.root
     if type_name and (type_name in t.types or "::" in type_name):  # a generated .ksy of that one struct: its root
@@ -65,14 +73,16 @@ def schema(args: argparse.Namespace) -> int:
         text, lay = header_to_ksy(args.headers, args.struct, defines=defines, pointer_size=args.pointer_size,
                                   schema_id=args.id, strings=args.string or None)
         write_text(args.out, text)
-        print(f"{shown(args.out)}: {shown(args.struct)}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields")
+        what = f"{args.struct}, {lay.layout.size:,} bytes, {len(lay.layout.fields)} fields"
+        say(args, [f"{shown(args.out)}: {shown(what)}"],
+            {"written": [written(args.out, len(text.encode()), what, struct=args.struct, struct_bytes=lay.layout.size,
+                                 fields=len(lay.layout.fields))]})
         return 0
     from ..schema.diff import diff
-    a, pa, la = _schema_side(args.a, args.params_a, args.type)
-    b, pb, lb = _schema_side(args.b, args.params_b, args.type)
+    a, pa, la = _schema_side(args.a, args.params_a, args.type, args.import_path)
+    b, pb, lb = _schema_side(args.b, args.params_b, args.type, args.import_path)
     changes, full = diff(a, pa, b, pb)
     if args.json:
-        from ..render import json_text
         print(json_text({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}))
     else:
         print(f"{shown(la)} → {shown(lb)}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
@@ -82,25 +92,30 @@ def schema(args: argparse.Namespace) -> int:
 
 
 def generate(args: argparse.Namespace) -> int:
+    if args.schemas or args.out:
+        from .ksy import generate as generate_package
+        if args.check:
+            raise UsageError("--check compares binparse's own accessors with schemas/; give no files with it")
+        if not args.schemas:
+            raise UsageError("-o writes a package for your schemas: name them (SCHEMA.ksy...)")
+        return generate_package(args)
     from ..codegen import write_all
     changed = write_all(check=args.check)
-    for p in changed:
-        print(("stale: " if args.check else "wrote: ") + str(p))
+    lines = [("stale: " if args.check else "wrote: ") + str(p) for p in changed]
+    say(args, lines or ["generated accessors are up to date"],
+        {"stale" if args.check else "written": [str(p) for p in changed], "up_to_date": not changed})
     if args.check and changed:
-        print("generated accessors are stale: run `binparse generate`", file=sys.stderr)
+        print(f"generated accessors are stale: run {command('generate')}", file=sys.stderr)
         return 1
-    if not changed:
-        print("generated accessors are up to date")
     return 0
 
 
 def schemas(args: argparse.Namespace) -> int:
-    from ..registry import registered
-    rows = [(f.name, f.version, f.identifies(), f.accessor_class._SCHEMA) for f in registered()]
-    head = ("format", "version", "identified by", "schema")
-    widths = [max(len(r[k]) for r in rows + [head]) for k in range(4)]
-    for r in [head, *rows]:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    """`schemas [--json]`: every family's kinds of file, folder and buffer, their formats, how each is recognised."""
+    from ..catalog import catalog, catalog_text
+    from ..render import json_text
+    doc = catalog()
+    print(json_text(doc) if args.json else catalog_text(doc))
     return 0
 
 

@@ -5,8 +5,8 @@ index arithmetic), which `render` turns into an SVG with a memory panel, a logic
 legend.
 """
 
-from .maps import MAX_ELEMENTS, drawable, positions
-from .model import MemoryMap
+from .maps import band_positions, drawable, positions
+from .model import MemoryMap, Starts
 from .render import render
 
-__all__ = ["MAX_ELEMENTS", "MemoryMap", "drawable", "positions", "render"]
+__all__ = ["MemoryMap", "Starts", "band_positions", "drawable", "positions", "render"]

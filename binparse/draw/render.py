@@ -4,10 +4,15 @@ Small maps get one cell per element. Larger ones get one cell per block of eleme
 along rows and columns, at most MAX_CELLS cells); a block is padding if any of its elements is, so
 thin borders stay visible, else it takes its most common role. Maps taller than MAX_ROWS rows whose
 channels / blocks repeat are drawn as their first two segments, as the manuals draw them.
+
+A map of any size is read in bands of at most BAND_ELEMENTS elements (`MemoryMap.band`), each
+folded into its cells before the next is made: the memory a drawing takes is one band's, asked of
+the command's budget once (`budget.ask`), whatever the buffer's size.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from ..text import xml_text as escape  # names from files: XML-escaped, control characters too
@@ -17,6 +22,8 @@ from numpy.typing import NDArray
 
 from .model import CHANNEL, CHANNEL_COLORS, DATA, ROLE_CLASS, ROLE_COLOR, ROLE_NAMES, SPATIAL, UNUSED, MemoryMap
 
+BAND_ELEMENTS = 1 << 20  # elements of a map made and folded at once
+BAND_BYTES_PER_ELEMENT = 64  # what a band takes: roles, indices, channels, their folded copies, temporaries
 MAX_CELLS = 2048
 MAX_LOGICAL_CELLS = 1024
 MAX_ROWS = 256
@@ -70,22 +77,65 @@ class _Drawn:
     note: str  # what is drawn, when not everything is
 
 
+def _bands(m: MemoryMap, rows: int, step: int = 1) -> Iterator[tuple[int, NDArray[np.int8], NDArray[np.int64]]]:
+    """(first row, roles, logical indices) of rows 0..rows of `m`, a band of at most BAND_ELEMENTS
+    elements at a time (a whole number of `step` rows, so that folded blocks never straddle two bands)."""
+    per = max(step, (BAND_ELEMENTS // max(m.shape[1], 1)) // step * step)
+    for r0 in range(0, rows, per):
+        role, index = m.band(r0, min(r0 + per, rows))
+        yield r0, role, index
+
+
+def _ask_budget(m: MemoryMap) -> None:
+    """Ask the command's budget for the band the drawing works in (the only memory sized by the buffer)."""
+    from ..budget import ask
+    rows, cols = m.shape
+    ask(min(rows * cols, max(BAND_ELEMENTS, cols)) * BAND_BYTES_PER_ELEMENT, f"drawing {m.title}")
+
+
 def _drawn(m: MemoryMap) -> _Drawn:
-    rows, cols = m.role.shape
-    seps = [s for s in m.separators if 0 < s < rows]
+    rows, cols = m.shape
+    seps, count = m.separators_inside(rows, 2 if rows > MAX_ROWS else None)
     note = ""
-    if rows > MAX_ROWS and len(seps) >= 2:
-        note = (f"; showing the first 2 of {len(seps) + 1} segments ({seps[1]:,} of {rows:,} rows), "
+    if rows > MAX_ROWS and count >= 2:
+        note = (f"; showing the first 2 of {count + 1} segments ({seps[1]:,} of {rows:,} rows), "
                 "the rest repeat the pattern")
         rows, seps = seps[1], seps[:1]
-    role, index = m.role[:rows], m.logical_index[:rows]
-    chan = m.channel_of(index)
+    elif rows > MAX_ROWS:
+        seps = m.separators_inside(rows)[0]  # fewer than two: all of them
     fy, fx = _factors(rows, cols, MAX_CELLS)
-    if fy * fx > 1:
-        big = int(np.iinfo(np.int64).max)
-        role, chan = _fold(role, fy, fx, "role", UNUSED), _fold(chan, fy, fx, "max", -1)
-        index = _fold(np.where(index >= 0, index, big), fy, fx, "min", big)
-    return _Drawn(role, chan, index, fy, fx, cols, seps, note)
+    big = int(np.iinfo(np.int64).max)
+    roles, chans, firsts = [], [], []
+    for _, role, index in _bands(m, rows, fy):
+        chan = m.channel_of(index)
+        if fy * fx > 1:
+            role, chan = _fold(role, fy, fx, "role", UNUSED), _fold(chan, fy, fx, "max", -1)
+            index = _fold(np.where(index >= 0, index, big), fy, fx, "min", big)
+        roles.append(role)
+        chans.append(chan)
+        firsts.append(index)
+    return _Drawn(np.concatenate(roles), np.concatenate(chans), np.concatenate(firsts), fy, fx, cols, seps, note)
+
+
+def _landing(m: MemoryMap, targets: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The memory element offset where each logical index of `targets` lands (-1 where none does),
+    the whole map read band by band."""
+    want = np.unique(targets)
+    found = np.full(len(want), -1, np.int64)
+    if not want.size:
+        return found
+    rows, cols = m.shape
+    for r0, _, index in _bands(m, rows):
+        flat = index.reshape(-1)
+        at = np.minimum(np.searchsorted(want, flat), len(want) - 1)
+        hit = np.flatnonzero((flat >= 0) & (want[at] == flat))
+        if hit.size:
+            which, first = np.unique(at[hit], return_index=True)  # the first element of the band for each
+            new = found[which] < 0
+            found[which[new]] = r0 * cols + hit[first[new]]
+            if (found >= 0).all():
+                break
+    return found[np.searchsorted(want, targets)]
 
 
 def _cells(out: list[str], cls: str, top: int, ys: NDArray[Any], xs: NDArray[Any], fills: list[str],
@@ -131,11 +181,9 @@ def _logical_panel(out: list[str], m: MemoryMap, top: int) -> int:
                + (f" (each cell {fy} × {fx} elements)" if fy * fx > 1 else "") + '</text>\n<g id="logical">\n')
     ys, xs = np.divmod(np.arange(gr * gc), gc)
     first = ys * fy * lc + xs * fx  # the first logical element of each cell
-    flat = m.logical_index.reshape(-1)  # where each logical element lands: its memory element offset
-    lands = np.full(lr * lc, -1, np.int64)
-    lands[flat[flat >= 0]] = np.flatnonzero(flat >= 0)
+    lands = m.lands(first) if m.lands is not None else _landing(m, first)  # its memory element offset
     coords = np.stack(np.unravel_index(first, m.logical_shape), axis=1).tolist()
-    tips = [f"logical ({','.join(map(str, c))}) → memory +{o:,}" for c, o in zip(coords, lands[first].tolist())]
+    tips = [f"logical ({','.join(map(str, c))}) → memory +{o:,}" for c, o in zip(coords, lands.tolist())]
     _cells(out, "logical", top + 12, ys, xs, _channel_fills(m.channel_of(first).tolist()), tips)
     out.append("</g>\n")
     return top + 12 + gr * CELL
@@ -156,6 +204,7 @@ def _legend(out: list[str], m: MemoryMap, d: _Drawn, top: int) -> None:
 
 def render(m: MemoryMap) -> str:
     """The SVG text of a memory map and its logical panel (same map, same bytes)."""
+    _ask_budget(m)
     d = _drawn(m)
     cell_note = (f"each cell is a block of {d.fy} row(s) × {d.fx} element(s): padding if any of it is, "
                  "else its most common role" if d.fy * d.fx > 1 else "each cell is one element")

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .. import budget
 from ..buffers import BufferLike, byte_view, reach, view
-from ..errors import LayoutError
+from ..errors import LayoutError, Retry
 
 
 MAX_BUFFER = 1 << 32
@@ -92,7 +92,8 @@ class StridedLayout:
             if arr.dtype.kind == "f":
                 raise LayoutError("float values for an integer tensor", path=self.name,
                                   expected=str(self.dtype), found=str(arr.dtype),
-                                  hint="quantize them first (tensor.quantize) or pass integers")
+                                  hint="quantize them first (tensor.quantize) or pass integers",
+                                  retry=Retry("give integers, or quantise the floats with the family's rule", add=("--quantize",)))
             if arr.dtype.kind in "iub" and arr.size:
                 info = np.iinfo(self.dtype)
                 lo, hi = int(arr.min()), int(arr.max())

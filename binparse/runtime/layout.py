@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..schema import expr as ex
+from .. import expr as ex
 from .specs import ABSENT, FieldSpec, Size, StaticLayout
 
 
@@ -37,7 +37,7 @@ def static_eval(e: Size, params: dict[str, Any]) -> int | None:
         return e
     try:
         return int(ex.evaluate(e, _ParamScope(params)))
-    except (KeyError, TypeError, ZeroDivisionError, IndexError):
+    except Exception:  # it reads the data (a field, `_io`), or is not a number
         return None
 
 
@@ -55,6 +55,9 @@ def static_prefix(fields: Sequence[FieldSpec], params: dict[str, Any], namespace
     entries: list[tuple[int, int | None, int]] = []
     off = 0
     for f in fields:
+        if f.kind == "bits" or f.size_eos or (f.term is not None and f.size is None and f.kind != "contents") \
+                or f.repeat in ("eos", "until"):
+            break  # a place only reading can tell
         if f.cond is not None:
             present = static_eval(f.cond, params)
             if present is None:
@@ -118,8 +121,10 @@ def record_dtype(fields: Sequence[FieldSpec], lay: StaticLayout, params: dict[st
             else:
                 args = {p: static_eval(a, params) for p, a in zip(target._PARAMS, f.args)}
                 base = target._dtype_for(args)
-        elif f.kind in ("bytes", "contents", "switch", "user"):
+        elif f.kind in ("bytes", "contents", "switch", "user") or f.process is not None:
             base = ("u1", (size,)) if size else ("u1", (0,))
+        elif f.kind == "str":
+            base = np.dtype(f"S{size}") if size else ("u1", (0,))
         else:
             base = np.dtype(f.np)
         if n is not None:

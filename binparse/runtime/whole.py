@@ -10,13 +10,14 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from enum import IntEnum
+from keyword import iskeyword
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import BinparseError, FormatError, ValidationError
 from .rows import RowPlan, row_plan
-from .sequences import RecordArray, StrArray, _decode
+from .sequences import ItemArray, RecordArray, StrArray, _decode
 from .specs import FieldSpec, Size, StaticLayout
 
 _ROW_PLANS: dict[Any, tuple[StaticLayout, RowPlan]] = {}  # (class, id(layout), blocks or key) -> (layout, plan)
@@ -38,37 +39,50 @@ class Whole:
         _lay: StaticLayout | list[tuple[int, int | None, int | None]] | None
 
         def _eval(self, e: Size) -> Any: ...
+        def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = ...) -> Any: ...
         def _array(self, i: int) -> NDArray[Any]: ...
         def _loc(self, i: int) -> tuple[int, int | None, int | None]: ...
         def _child(self, cls: Any, off: int, args: dict[str, Any], path: str, *,
-                   index: int | None = None, io: tuple[int, int] | None = None) -> Any: ...
+                   index: int | None = None, io: tuple[int, int] | None = None, mv: Any = None) -> Any: ...
+        def _elem_value(self, spec: FieldSpec, i: int, k: int | None, start: int, item: Any, io: Any,
+                        size: int | None = None) -> Any: ...
 
     # -- validation --------------------------------------------------------------------------------
     def _check(self, spec: FieldSpec, value: Any, off: int) -> None:
         v = spec.valid
         assert v is not None
+        if v.expr is not None:
+            self._check_expr(spec, value, off)
+            return
+        if spec.kind in ("bytes", "contents") and isinstance(value, np.ndarray) and value.ndim == 1:
+            self._check_bytes(spec, value, off)
+            return
         if not isinstance(value, np.ndarray) and v.eq is None and v.any_of is None and v.in_enum is None:
             lo, hi = self._eval(v.min), self._eval(v.max)
             if (lo is None or value >= lo) and (hi is None or value <= hi):
                 return  # the common scalar range check, without numpy
-        arr = np.asarray(value)
+        arr = np.asarray(value) if not isinstance(value, (list, tuple)) else np.array(value, dtype=object)
         bad: Any = None
         expected = ""
+        kind = "ValidationNotEqualError"
         if v.eq is not None:
             want = self._eval(v.eq)
             bad, expected = arr != want, f"{want}"
         elif v.any_of is not None:
             allowed = [self._eval(e) for e in v.any_of]
-            bad, expected = ~np.isin(arr, allowed), f"one of {allowed}"
+            bad, expected, kind = ~np.isin(arr, allowed), f"one of {allowed}", "ValidationNotAnyOfError"
         elif v.in_enum is not None:
             bad, expected = ~np.isin(arr, v.in_enum), f"a value of enum {spec.enum} {list(v.in_enum)}"
+            kind = "ValidationNotInEnumError"
         else:
             lo, hi = self._eval(v.min), self._eval(v.max)
             bad = np.zeros(arr.shape, bool)
+            kind = "ValidationLessThanError"
             if lo is not None:
                 bad |= arr < lo
-            if hi is not None:
+            if hi is not None and not np.any(bad):
                 bad |= arr > hi
+                kind = "ValidationGreaterThanError"
             expected = f"{'' if lo is None else lo}..{'' if hi is None else hi}"
         if np.any(bad):
             path = f"{self._path}.{spec.name}"
@@ -79,20 +93,74 @@ class Whole:
                 path += f"[{k}]"
                 where = off + k * arr.dtype.itemsize
                 found = arr.flat[k].item()
-            raise ValidationError("value breaks the schema's valid rule", file=self._file, path=path,
+            err = ValidationError("value breaks the schema's valid rule", file=self._file, path=path,
                                   offset=where, expected=expected, found=found)
+            err.kaitai = kind  # type: ignore[attr-defined]
+            raise err
+
+    def _check_expr(self, spec: FieldSpec, value: Any, off: int) -> None:
+        """`valid/expr`: the expression, `_` being the value (each element of a repeat)."""
+        v = spec.valid
+        assert v is not None
+        many = spec.repeat is not None or spec.count is not None
+        for k, one in enumerate(value if many else [value]):
+            if not self._eval_at(v.expr, off, None, k if many else None, one):
+                err = ValidationError("value breaks the schema's valid/expr rule", file=self._file,
+                                      path=f"{self._path}.{spec.name}" + (f"[{k}]" if many else ""), offset=off,
+                                      found=one)
+                err.kaitai = "ValidationExprError"  # type: ignore[attr-defined]
+                raise err
+
+    def _check_bytes(self, spec: FieldSpec, value: NDArray[Any], off: int) -> None:
+        """`valid` of a byte array or string compares whole values, as Kaitai does."""
+        from ..expr import values as kv
+        v = spec.valid
+        assert v is not None
+        data, kind, expected = value.tobytes(), "", ""
+        if v.eq is not None:
+            want = self._eval(v.eq)
+            if not kv.eq(data, want):
+                kind, expected = "ValidationNotEqualError", kv.plain(want)
+        elif v.any_of is not None:
+            allowed = [self._eval(e) for e in v.any_of]
+            if not any(kv.eq(data, a) for a in allowed):
+                kind, expected = "ValidationNotAnyOfError", f"one of {allowed}"
+        else:
+            lo, hi = self._eval(v.min), self._eval(v.max)
+            if lo is not None and kv.lt(data, lo):
+                kind, expected = "ValidationLessThanError", f"at least {kv.plain(lo)}"
+            elif hi is not None and kv.gt(data, hi):
+                kind, expected = "ValidationGreaterThanError", f"at most {kv.plain(hi)}"
+        if kind:
+            err = ValidationError("value breaks the schema's valid rule", file=self._file,
+                                  path=f"{self._path}.{spec.name}", offset=off, expected=expected, found=data)
+            err.kaitai = kind  # type: ignore[attr-defined]
+            raise err
 
     def validate(self) -> None:
-        """Read every field now and apply every `valid`/`contents` rule (raises on the first break)."""
+        """Read every field now and apply every `valid`/`contents` rule (raises on the first break):
+        everything Kaitai's generated code reads when it parses. Nested records are walked with a
+        stack of their own, so records nested as deep as a file says are no Python recursion."""
+        todo: list[Whole] = [self]
+        try:
+            while todo:
+                todo.extend(reversed(todo.pop()._fields_records()))
+        except RecursionError:  # a record whose end is where records nested in it end, deeper than Python follows
+            raise FormatError("records nest deeper than binparse follows (a type that holds itself, with "
+                              "nothing in the data to end it soon)", file=self._file, path=self._path) from None
+
+    def _fields_records(self) -> list[Whole]:
+        """Read every seq field; the records among them (to be read in turn)."""
+        out: list[Whole] = []
         for name in self.field_names():
-            v = getattr(self, name)
+            v = getattr(self, name if not iskeyword(name) else name + "_")
             if isinstance(v, Whole):
-                v.validate()
-            elif isinstance(v, RecordArray):
-                for r in v:
-                    r.validate()
+                out.append(v)
+            elif isinstance(v, (RecordArray, ItemArray, list)):
+                out.extend(r for r in v if isinstance(r, Whole))
             elif isinstance(v, StrArray):
                 list(v)
+        return out
 
     # -- introspection and copies -----------------------------------------------------------------
     @classmethod
@@ -173,7 +241,7 @@ class Whole:
         """A copy of the seq fields as plain Python values (ints, floats, str, bytes, lists, dicts)."""
         out: dict[str, Any] = {}
         for spec in self._FIELDS:
-            v = getattr(self, spec.name)
+            v = getattr(self, spec.name if not iskeyword(spec.name) else spec.name + "_")
             out[spec.name] = v.tolist() if spec.kind == "prim" and isinstance(v, np.ndarray) else to_plain(v)
         return out
 
@@ -181,8 +249,8 @@ class Whole:
 def to_plain(v: Any) -> Any:
     """Plain Python value of anything an accessor returns (a copy)."""
     if isinstance(v, Whole):
-        return v.to_dict()
-    if isinstance(v, (RecordArray, StrArray)):
+        return Whole.to_dict(v)
+    if isinstance(v, (RecordArray, StrArray, ItemArray, list)):
         return [to_plain(x) for x in v]
     if isinstance(v, np.ndarray):
         if v.dtype == np.uint8 and v.ndim >= 1:

@@ -1,4 +1,4 @@
-"""Schemas: load .ksy files (binparse's documented subset of Kaitai Struct YAML) into a model.
+"""Schemas: load .ksy files (the whole Kaitai Struct 0.11 language) into one model.
 
 The model and the loader (and with it the YAML parser) are imported on first use of their names:
 reading a file needs only the generated accessors and `expr`, so `binparse inspect` pays for

@@ -1,6 +1,9 @@
 """The schema model: what a loaded .ksy says, independent of how it is executed.
 
 Backends (numpy, construct) and the accessor generator read this model; none of them reads YAML.
+It carries the whole Kaitai Struct 0.11 language: numbers and bit-sized integers, strings and byte
+arrays with sizes, terminators and padding, `process`, user types with params, switches, the three
+repeats, `if`, `valid`, instances (`value`, `pos`, `io`), enums and imports.
 """
 
 from __future__ import annotations
@@ -9,26 +12,32 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .expr import Expr
+from ..expr import Expr
 
 _PRIMITIVE = re.compile(r"^(?:([us])([1248])|f([48]))(le|be)?$")
+_BITS = re.compile(r"^b([1-9][0-9]*)(le|be)?$")
+BUILTIN_TYPES = ("str", "strz", "bytes")  # besides numbers and bits (a switch case may name any of them)
 
 
 @dataclass(frozen=True)
 class Primitive:
-    """A fixed-size number: `u1…u8`, `s1…s8`, `f4`, `f8`, with its byte order."""
+    """A fixed-size number: `u1…u8`, `s1…s8`, `f4`, `f8`, with its byte order.
+
+    `endian` is "le", "be", or "calc" when the type's `meta/endian` is a switch decided per record
+    (the number is then read in the record's byte order; `numpy` and `struct` give little endian).
+    """
 
     name: str
     kind: str  # "int" or "float"
     size: int
     signed: bool
-    endian: str  # "le" or "be" ("le" for one-byte types)
+    endian: str
 
     @property
     def numpy(self) -> str:
         """The numpy type string, e.g. '<i4'."""
         code = "f" if self.kind == "float" else ("i" if self.signed else "u")
-        order = "|" if self.size == 1 else ("<" if self.endian == "le" else ">")
+        order = "|" if self.size == 1 else (">" if self.endian == "be" else "<")
         return f"{order}{code}{self.size}"
 
     @property
@@ -37,7 +46,7 @@ class Primitive:
         code = {1: "b", 2: "h", 4: "l", 8: "q"}[self.size] if self.kind == "int" else {4: "f", 8: "d"}[self.size]
         if not self.signed and self.kind == "int":
             code = code.upper()
-        return ("<" if self.endian == "le" else ">") + code
+        return (">" if self.endian == "be" else "<") + code
 
 
 def primitive(name: str, default_endian: str | None) -> Primitive | None:
@@ -57,9 +66,23 @@ def primitive(name: str, default_endian: str | None) -> Primitive | None:
     return Primitive(name, "float" if fsize else "int", size, sign != "u" if isize else True, endian or "le")
 
 
+def bits_type(name: str) -> tuple[int, str | None] | None:
+    """(width, bit order or None) of a bit-sized integer type `b1`…`b64` (`b12le`, `b3be`), else None."""
+    m = _BITS.match(name)
+    if not m or not 1 <= int(m.group(1)) <= 64:
+        return None
+    return int(m.group(1)), m.group(2)
+
+
+def is_builtin(name: str) -> bool:
+    """A type name that is not a user type: numbers, bits, str, strz, bytes."""
+    return name in BUILTIN_TYPES or _PRIMITIVE.match(name) is not None or bits_type(name) is not None
+
+
 @dataclass(frozen=True)
 class TypeRef:
-    """A user type by name, with argument expressions for its params."""
+    """A type by name, with argument expressions for its params. In a switch, the name may be a
+    built-in type (`u4`, `b3`, `str`, `strz`, `bytes`)."""
 
     name: str
     args: tuple[Expr, ...] = ()
@@ -75,31 +98,51 @@ class Switch:
 
 @dataclass(frozen=True)
 class Valid:
-    """The `valid` rule of a field: any of eq, min, max, any-of, in-enum."""
+    """The `valid` rule of a field: any of eq, min, max, any-of, in-enum, expr (`_` is the value)."""
 
     eq: Expr | None = None
     min: Expr | None = None
     max: Expr | None = None
     any_of: tuple[Expr, ...] | None = None
     in_enum: bool = False
+    expr: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Process:
+    """`process`: xor(key), rol(n), ror(n), zlib, and the argument expressions."""
+
+    name: str
+    args: tuple[Expr, ...] = ()
 
 
 @dataclass
 class Attr:
     """One `seq` item or `instances` entry.
 
-    `kind` is one of: "prim", "str", "bytes", "contents", "user", "switch" (or "value" for a
-    value instance). `count` is the repeat-expr (None: not repeated).
+    `kind` is one of: "prim", "bits", "str", "bytes", "contents", "user", "switch" (or "value" for a
+    value instance). `repeat` is None, "expr" (`count` is the repeat-expr), "eos" or "until".
     """
 
     id: str
     kind: str
     line: int
     prim: Primitive | None = None
+    bits: int = 0
+    bit_endian: str = "be"
     user: TypeRef | None = None
     switch: Switch | None = None
     size: Expr | None = None
+    size_eos: bool = False
+    terminator: bytes | None = None
+    consume: bool = True
+    include: bool = False
+    eos_error: bool = True
+    pad_right: int | None = None
+    process: Process | None = None
+    repeat: str | None = None
     count: Expr | None = None
+    until: Expr | None = None
     encoding: str | None = None
     zero_terminated: bool = False
     contents: bytes | None = None
@@ -109,6 +152,8 @@ class Attr:
     doc_ref: str | None = None
     value: Expr | None = None
     pos: Expr | None = None
+    io: Expr | None = None
+    parent: Expr | None = None  # `parent:` the child's `_parent` (("num", False) for `parent: false`)
     cond: Expr | None = None  # Kaitai `if`: the field exists only when this is true
     display: str | None = None  # "-display: hex": printed in hexadecimal (versions, magics)
     key_lines: dict[str, int] = field(default_factory=dict)
@@ -117,10 +162,11 @@ class Attr:
 @dataclass
 class Param:
     id: str
-    type: str
+    type: str  # the declared type text: `u4`, `str`, `bytes`, `bool`, `struct`, `io`, `any`, a user type, `u1[]`
     line: int
     prim: Primitive | None = None
     doc: str | None = None
+    enum: str | None = None
 
 
 @dataclass
@@ -134,7 +180,12 @@ class EnumDef:
 
 @dataclass(eq=False)
 class TypeDef:
-    """A Kaitai type: the root (named by meta/id) or an entry of `types`."""
+    """A Kaitai type: the root (named by meta/id) or an entry of `types`.
+
+    `endian`, `bit_endian` and `encoding` are this type's own `meta` (inherited from the enclosing
+    type when absent); `endian_on` and `endian_cases` are set when the byte order is decided per
+    record (`meta/endian` as a switch: case key or None for `_`, then "le" or "be").
+    """
 
     name: str
     line: int
@@ -147,6 +198,11 @@ class TypeDef:
     enums: dict[str, EnumDef] = field(default_factory=dict)
     doc: str | None = None
     doc_ref: str | None = None
+    endian: str | None = None
+    endian_on: Expr | None = None
+    endian_cases: tuple[tuple[Expr | None, str], ...] = ()
+    bit_endian: str | None = None
+    encoding: str | None = None
 
     @property
     def path(self) -> str:
@@ -155,6 +211,8 @@ class TypeDef:
 
     def resolve_type(self, name: str) -> TypeDef:
         """Find a user type as Kaitai does: nested types outward, then imported schemas."""
+        if name.startswith("::"):
+            return self.schema.root.resolve_type(name[2:])
         if "::" in name:
             head, _, rest = name.partition("::")
             return self._scope_type(head)._descend(rest)
@@ -183,13 +241,38 @@ class TypeDef:
         """Find an enum: `name` outward from this type, or `type::name` / `schema::name`."""
         if "::" in name:
             owner, _, enum = name.rpartition("::")
-            return self.resolve_type(owner).enums[enum]
+            return self.resolve_type(owner or "::").enums[enum] if owner else self.schema.root.enums[enum]
         t: TypeDef | None = self
         while t is not None:
             if name in t.enums:
                 return t.enums[name]
             t = t.parent
         raise KeyError(name)
+
+    def enum_owner(self, enum: EnumDef) -> TypeDef:
+        """The type that declares `enum` (in this schema or an imported one)."""
+        for root in [self.schema.root] + [s.root for s in self.schema.all_imports()]:
+            for t in root.all_types():
+                if any(e is enum for e in t.enums.values()):
+                    return t
+        raise KeyError(enum.name)
+
+    def inherited(self, key: str) -> Any:
+        """This type's own `meta` `key` (endian, bit_endian, encoding), else the nearest enclosing type's;
+        for "endian", "calc" when the nearest that says one decides it per record (a switch)."""
+        t: TypeDef | None = self
+        while t is not None:
+            if key == "endian" and t.endian_on is not None:
+                return "calc"
+            value = getattr(t, key)
+            if value is not None:
+                return value
+            t = t.parent
+        return self.schema.endian if key == "endian" else None
+
+    def attr(self, name: str) -> Attr | None:
+        """The seq field or instance called `name`."""
+        return next((a for a in self.seq + self.instances if a.id == name), None)
 
     def all_types(self) -> list[TypeDef]:
         """This type and every nested type, depth first."""
@@ -208,20 +291,21 @@ class Schema:
 
     id: str
     file: str
-    name: str  # path below schemas/ without '.ksy', e.g. 'tidl/tidl_io_buf_desc_j7_08'
+    name: str  # path below schemas/ (or the import path) without '.ksy', e.g. 'tidl/tidl_io_buf_desc_j7_08'
     source: str
     endian: str | None
     title: str | None = None
     imports: list[Schema] = field(default_factory=list)
     root: TypeDef = None  # type: ignore[assignment]  # set right after construction
     extra: dict[str, Any] = field(default_factory=dict)
+    opaque_types: bool = False
 
     def all_imports(self) -> list[Schema]:
         seen: list[Schema] = []
         todo = list(self.imports)
         while todo:
             s = todo.pop(0)
-            if s not in seen:
+            if s not in seen and s is not self:
                 seen.append(s)
                 todo.extend(s.imports)
         return seen

@@ -5,6 +5,7 @@ mode; `fixture` writes only inside -o; `generate` never writes through a planted
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -218,8 +219,7 @@ def test_generate_never_writes_over_a_schema_it_reads(tmp_path: Path) -> None:
 import os, shutil
 from pathlib import Path
 from binparse import inputs
-from binparse.codegen import write_all
-from binparse.codegen.generate import generate_all
+from binparse.codegen import generate_all, write_all
 from binparse.errors import WriteError
 from binparse.schema import SCHEMAS_DIR
 schemas, out = Path({str(tmp_path / 'schemas')!r}), Path({str(tmp_path / 'accessors')!r})
@@ -240,3 +240,19 @@ print(ksy.read_bytes() == before)
     r = run_python(code, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[:2] == ["is an input of this command (read as", "True"]
+
+
+def test_generate_o_never_writes_over_a_schema_it_reads(tmp_path: Path) -> None:
+    """`binparse generate S.ksy -o PACKAGE_DIR` (a user's package): a module path that is a hard link to
+    the schema named on the command line is refused (exit 3), the schema unchanged, nothing written."""
+    schemas, pkg = tmp_path / "s", tmp_path / "pkg"
+    schemas.mkdir()
+    pkg.mkdir()
+    for name in ("wav.ksy", "riff_chunk.ksy"):
+        shutil.copy(REPO / "docs" / "ksy" / name, schemas / name)
+    os.link(schemas / "wav.ksy", pkg / "wav.py")
+    before = (schemas / "wav.ksy").read_bytes()
+    r = run_cli("generate", schemas / "wav.ksy", "-o", pkg, timeout=120)
+    assert r.returncode == 3, r.stderr
+    assert r.stderr.startswith(f"binparse: error: {pkg / 'wav.py'}: is an input of this command"), r.stderr
+    assert (schemas / "wav.ksy").read_bytes() == before and sorted(p.name for p in pkg.iterdir()) == ["wav.py"]

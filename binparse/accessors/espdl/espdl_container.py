@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
 
@@ -32,11 +34,11 @@ class EspdlContainer(Accessor):
     _SCHEMA: ClassVar[str] = 'espdl/espdl_container'
     _TYPE_PATH: ClassVar[str] = 'espdl_container'
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec(name='magic', kind='str', np='S4', size=4, valid=ValidSpec(eq=None, min=None, max=None, any_of=(('num', 'EDL1'), ('num', 'EDL2'), ('num', 'PDL1'), ('num', 'PDL2'), ('num', 'PDL3')), in_enum=None), encoding='ASCII'),
-        FieldSpec(name='model', kind='user', user='ModelRecord', args=(('cond', ('bin', '==', ('name', 'magic'), ('num', 'EDL1')), ('num', 12), ('num', 16)),), cond=('bin', 'or', ('bin', '==', ('name', 'magic'), ('num', 'EDL1')), ('bin', '==', ('name', 'magic'), ('num', 'EDL2')))),
-        FieldSpec(name='pdl3_header', kind='user', user='Pdl3Header', cond=('bin', '==', ('name', 'magic'), ('num', 'PDL3'))),
-        FieldSpec(name='model_num', kind='prim', np='<u4', fmt='<L', size=4, cond=('bin', 'or', ('bin', 'or', ('bin', '==', ('name', 'magic'), ('num', 'PDL1')), ('bin', '==', ('name', 'magic'), ('num', 'PDL2'))), ('bin', '==', ('name', 'magic'), ('num', 'PDL3')))),
-        FieldSpec(name='entries', kind='user', count=('name', 'model_num'), user='PackEntry', args=(('cond', ('bin', '==', ('name', 'magic'), ('num', 'PDL1')), ('num', 12), ('num', 16)),), cond=('bin', 'or', ('bin', 'or', ('bin', '==', ('name', 'magic'), ('num', 'PDL1')), ('bin', '==', ('name', 'magic'), ('num', 'PDL2'))), ('bin', '==', ('name', 'magic'), ('num', 'PDL3')))),
+        FieldSpec(name='magic', kind='str', np='S4', size=4, valid=ValidSpec(eq=None, min=None, max=None, any_of=(('str', 'EDL1'), ('str', 'EDL2'), ('str', 'PDL1'), ('str', 'PDL2'), ('str', 'PDL3')), in_enum=None, expr=None), encoding='ASCII'),
+        FieldSpec(name='model', kind='user', user='ModelRecord', args=(('cond', ('bin', '==', ('name', 'magic'), ('str', 'EDL1')), ('num', 12), ('num', 16)),), cond=('bin', 'or', ('bin', '==', ('name', 'magic'), ('str', 'EDL1')), ('bin', '==', ('name', 'magic'), ('str', 'EDL2')))),
+        FieldSpec(name='pdl3_header', kind='user', user='Pdl3Header', cond=('bin', '==', ('name', 'magic'), ('str', 'PDL3'))),
+        FieldSpec(name='model_num', kind='prim', np='<u4', fmt='<L', size=4, cond=('bin', 'or', ('bin', 'or', ('bin', '==', ('name', 'magic'), ('str', 'PDL1')), ('bin', '==', ('name', 'magic'), ('str', 'PDL2'))), ('bin', '==', ('name', 'magic'), ('str', 'PDL3')))),
+        FieldSpec(name='entries', kind='user', count=('name', 'model_num'), user='PackEntry', args=(('cond', ('bin', '==', ('name', 'magic'), ('str', 'PDL1')), ('num', 12), ('num', 16)),), cond=('bin', 'or', ('bin', 'or', ('bin', '==', ('name', 'magic'), ('str', 'PDL1')), ('bin', '==', ('name', 'magic'), ('str', 'PDL2'))), ('bin', '==', ('name', 'magic'), ('str', 'PDL3'))), repeat='expr'),
     )
 
     class CryptMode(IntEnum):
@@ -47,17 +49,17 @@ class EspdlContainer(Accessor):
     @property
     def magic(self) -> str:
         """EDL1 / EDL2 (one model), PDL1 / PDL2 / PDL3 (a pack of models)."""
-        return cast('str', self._str(0))
+        return cast('str', self._get(0))
 
     @property
     def model(self) -> ModelRecord | None:
         """The one model of an EDL file (its record starts at byte 0; this reads from byte 4)."""
-        return cast('ModelRecord | None', self._obj(1))
+        return cast('ModelRecord | None', self._get(1))
 
     @property
     def pdl3_header(self) -> Pdl3Header | None:
         """(no doc in the schema)"""
-        return cast('Pdl3Header | None', self._obj(2))
+        return cast('Pdl3Header | None', self._get(2))
 
     @property
     def model_num(self) -> int | None:
@@ -67,7 +69,7 @@ class EspdlContainer(Accessor):
     @property
     def entries(self) -> RecordArray[PackEntry] | None:
         """One entry per packed model."""
-        return cast('RecordArray[PackEntry] | None', self._objs(4))
+        return cast('RecordArray[PackEntry] | None', self._get(4))
 
 
 class ModelRecord(Accessor):
@@ -78,7 +80,7 @@ class ModelRecord(Accessor):
     _TYPE_PATH: ClassVar[str] = 'espdl_container::model_record'
     _PARAMS: ClassVar[tuple[str, ...]] = ('header_size',)
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec(name='mode', kind='prim', np='<u4', fmt='<L', size=4, enum='crypt_mode', valid=ValidSpec(eq=None, min=None, max=None, any_of=None, in_enum=(0, 1))),
+        FieldSpec(name='mode', kind='prim', np='<u4', fmt='<L', size=4, enum='crypt_mode', valid=ValidSpec(eq=None, min=None, max=None, any_of=None, in_enum=(0, 1), expr=None)),
         FieldSpec(name='size', kind='prim', np='<u4', fmt='<L', size=4),
         FieldSpec(name='reserved', kind='bytes', np='|u1', size=('bin', '-', ('name', 'header_size'), ('num', 12))),
         FieldSpec(name='payload', kind='bytes', np='|u1', size=('name', 'size')),
@@ -87,7 +89,7 @@ class ModelRecord(Accessor):
     @property
     def header_size(self) -> int:
         """12 (EDL1, PDL1) or 16 (EDL2, PDL2, PDL3)."""
-        return int(self._params['header_size'])
+        return cast('int', self._params['header_size'])
 
     @property
     def mode(self) -> EspdlContainer.CryptMode:
@@ -152,6 +154,7 @@ class PackEntry(Accessor):
         FieldSpec(name='name_off', kind='prim', np='<u4', fmt='<L', size=4),
         FieldSpec(name='name_len', kind='prim', np='<u4', fmt='<L', size=4),
     )
+    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ('name', 'model')
     _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = (
         FieldSpec(name='name', kind='str', size=('name', 'name_len'), encoding='UTF-8', pos=('name', 'name_off')),
         FieldSpec(name='model', kind='user', user='ModelRecord', args=(('name', 'header_size'),), pos=('bin', '+', ('name', 'data_off'), ('num', 4))),
@@ -161,7 +164,7 @@ class PackEntry(Accessor):
     @property
     def header_size(self) -> int:
         """Param 'header_size' (u1)."""
-        return int(self._params['header_size'])
+        return cast('int', self._params['header_size'])
 
     @property
     def data_off(self) -> int:
@@ -181,12 +184,14 @@ class PackEntry(Accessor):
     @property
     def name(self) -> str:
         """(no doc in the schema)"""
-        return cast('str', self._str(3))
+        return cast('str', self._get(3))
 
     @property
     def model(self) -> ModelRecord:
         """(no doc in the schema)"""
-        return cast('ModelRecord', self._obj(4))
+        return cast('ModelRecord', self._get(4))
 
+
+ModelRecord._ENUMS = {'crypt_mode': EspdlContainer.CryptMode}
 
 __all__ = ['EspdlContainer', 'ModelRecord', 'Pdl3Header', 'PackEntry']

@@ -4,15 +4,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
-from binparse.accessors.tidl.tidl_enums import TidlEnums
 
 
 class TidlIoBufDesc(Accessor):
@@ -53,73 +54,74 @@ class TidlIoBufDesc(Accessor):
     _TYPE_PATH: ClassVar[str] = 'tidl_io_buf_desc'
     _PARAMS: ClassVar[tuple[str, ...]] = ('max_num_cores', 'max_alg_in_bufs', 'max_alg_out_bufs', 'io_version')
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec(name='num_input_buf', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), any_of=None, in_enum=None)),
-        FieldSpec(name='num_output_buf', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), any_of=None, in_enum=None)),
-        FieldSpec(name='num_cores', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 1), max=('name', 'max_num_cores'), any_of=None, in_enum=None), cond=('bin', '>=', ('name', 'io_version'), ('num', 90))),
+        FieldSpec(name='num_input_buf', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), any_of=None, in_enum=None, expr=None)),
+        FieldSpec(name='num_output_buf', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), any_of=None, in_enum=None, expr=None)),
+        FieldSpec(name='num_cores', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 1), max=('name', 'max_num_cores'), any_of=None, in_enum=None, expr=None), cond=('bin', '>=', ('name', 'io_version'), ('num', 90))),
         FieldSpec(name='num_virtual_cores', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'io_version'), ('num', 90))),
         FieldSpec(name='num_super_batches', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'io_version'), ('num', 90))),
         FieldSpec(name='inference_mode', kind='prim', np='<i4', fmt='<l', size=4, enum='tidl_enums::inference_mode', cond=('bin', '>=', ('name', 'io_version'), ('num', 90))),
-        FieldSpec(name='in_data_format', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::in_data_format'),
-        FieldSpec(name='in_resize_type', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::in_resize_type'),
-        FieldSpec(name='resize_width', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='resize_height', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_width', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_height', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_dim2', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92))),
-        FieldSpec(name='in_dim1', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92))),
-        FieldSpec(name='in_channel_pitch', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_num_batches', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_pad_ch', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='raw_data_in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::element_type'),
-        FieldSpec(name='in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::element_type'),
-        FieldSpec(name='in_zero_point', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_layout', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::layout'),
-        FieldSpec(name='in_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_tensor_scale', kind='prim', np='<f4', fmt='<f', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs'))),
-        FieldSpec(name='in_data_name', kind='str', np='S512', size=512, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), encoding='UTF-8', zero_terminated=True),
-        FieldSpec(name='in_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 100))),
-        FieldSpec(name='out_width', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_height', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_dim2', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92))),
-        FieldSpec(name='out_dim1', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92))),
-        FieldSpec(name='out_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_channel_pitch', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_num_batches', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_pad_ch', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), enum='tidl_enums::element_type'),
-        FieldSpec(name='out_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_data_name', kind='str', np='S512', size=512, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), encoding='UTF-8', zero_terminated=True),
-        FieldSpec(name='out_tensor_scale', kind='prim', np='<f4', fmt='<f', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_zero_point', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs'))),
-        FieldSpec(name='out_layout', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), enum='tidl_enums::layout'),
-        FieldSpec(name='out_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 100))),
-        FieldSpec(name='num_valid_tensor_dims', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92))),
+        FieldSpec(name='in_data_format', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::in_data_format', repeat='expr'),
+        FieldSpec(name='in_resize_type', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::in_resize_type', repeat='expr'),
+        FieldSpec(name='resize_width', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='resize_height', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_width', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_height', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_dim2', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92)), repeat='expr'),
+        FieldSpec(name='in_dim1', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92)), repeat='expr'),
+        FieldSpec(name='in_channel_pitch', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_num_batches', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_pad_ch', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='raw_data_in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::element_type', repeat='expr'),
+        FieldSpec(name='in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::element_type', repeat='expr'),
+        FieldSpec(name='in_zero_point', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_layout', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), enum='tidl_enums::layout', repeat='expr'),
+        FieldSpec(name='in_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_tensor_scale', kind='prim', np='<f4', fmt='<f', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), repeat='expr'),
+        FieldSpec(name='in_data_name', kind='str', np='S512', size=512, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), encoding='UTF-8', zero_terminated=True, repeat='expr', term=b'\x00'),
+        FieldSpec(name='in_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_in_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 100)), repeat='expr'),
+        FieldSpec(name='out_width', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_height', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_dim2', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92)), repeat='expr'),
+        FieldSpec(name='out_dim1', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92)), repeat='expr'),
+        FieldSpec(name='out_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_channel_pitch', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_num_batches', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_pad_ch', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), enum='tidl_enums::element_type', repeat='expr'),
+        FieldSpec(name='out_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_data_name', kind='str', np='S512', size=512, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), encoding='UTF-8', zero_terminated=True, repeat='expr', term=b'\x00'),
+        FieldSpec(name='out_tensor_scale', kind='prim', np='<f4', fmt='<f', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_zero_point', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), repeat='expr'),
+        FieldSpec(name='out_layout', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), enum='tidl_enums::layout', repeat='expr'),
+        FieldSpec(name='out_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 100)), repeat='expr'),
+        FieldSpec(name='num_valid_tensor_dims', kind='prim', np='<i4', fmt='<l', size=4, count=('bin', '*', ('name', 'max_num_cores'), ('name', 'max_alg_out_bufs')), cond=('bin', '>=', ('name', 'io_version'), ('num', 92)), repeat='expr'),
     )
+    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ('in_slots', 'out_slots')
     _STATIC_BY_PARAMS: ClassVar[bool] = True
 
     @property
     def max_num_cores(self) -> int:
         """TIDL_MAX_NUM_CORES the artifacts were built with (1 before 09.02; 1, 2 or 4 after, per SoC)."""
-        return int(self._params['max_num_cores'])
+        return cast('int', self._params['max_num_cores'])
 
     @property
     def max_alg_in_bufs(self) -> int:
         """TIDL_MAX_ALG_IN_BUFS (32 on J7)."""
-        return int(self._params['max_alg_in_bufs'])
+        return cast('int', self._params['max_alg_in_bufs'])
 
     @property
     def max_alg_out_bufs(self) -> int:
         """TIDL_MAX_ALG_OUT_BUFS (32 in 08.x, 128 from 09.02)."""
-        return int(self._params['max_alg_out_bufs'])
+        return cast('int', self._params['max_alg_out_bufs'])
 
     @property
     def io_version(self) -> int:
@@ -127,7 +129,7 @@ class TidlIoBufDesc(Accessor):
         09.01: header ints, no DIM1/DIM2), 92 (09.02: DIM1/DIM2, numValidTensorDims, 128 outputs) or
         100 (10.00 to 11.x: buffer sizes).
         """
-        return int(self._params['io_version'])
+        return cast('int', self._params['io_version'])
 
     @property
     def num_input_buf(self) -> int:
@@ -160,14 +162,14 @@ class TidlIoBufDesc(Accessor):
         return cast('TidlEnums.InferenceMode | int | None', self._enum(5, TidlEnums.InferenceMode))
 
     @property
-    def in_data_format(self) -> NDArray[np.int32]:
+    def in_data_format(self) -> Any:
         """inDataFormat[TIDL_MAX_ALG_IN_BUFS]. Input data format of the raw input (eTIDL_inDataFormat)."""
-        return self._array(6)
+        return cast('Any', self._get(6))
 
     @property
-    def in_resize_type(self) -> NDArray[np.int32]:
+    def in_resize_type(self) -> Any:
         """inResizeType[TIDL_MAX_ALG_IN_BUFS]. Resize type applied to the raw input (eTIDL_inResizeType)."""
-        return self._array(7)
+        return cast('Any', self._get(7))
 
     @property
     def resize_width(self) -> NDArray[np.int32]:
@@ -197,12 +199,12 @@ class TidlIoBufDesc(Accessor):
     @property
     def in_dim2(self) -> NDArray[np.int32] | None:
         """inDIM2[TIDL_MAX_ALG_IN_BUFS]. Second extra dimension DIM2 (09.02 and later)."""
-        return cast('NDArray[np.int32] | None', self._array(13))
+        return self._array(13)
 
     @property
     def in_dim1(self) -> NDArray[np.int32] | None:
         """inDIM1[TIDL_MAX_ALG_IN_BUFS]. First extra dimension DIM1 (09.02 and later)."""
-        return cast('NDArray[np.int32] | None', self._array(14))
+        return self._array(14)
 
     @property
     def in_channel_pitch(self) -> NDArray[np.int32]:
@@ -240,14 +242,14 @@ class TidlIoBufDesc(Accessor):
         return self._array(21)
 
     @property
-    def raw_data_in_element_type(self) -> NDArray[np.int32]:
+    def raw_data_in_element_type(self) -> Any:
         """rawDataInElementType[TIDL_MAX_ALG_IN_BUFS]. Element type of the raw data the application feeds, before conversion."""
-        return self._array(22)
+        return cast('Any', self._get(22))
 
     @property
-    def in_element_type(self) -> NDArray[np.int32]:
+    def in_element_type(self) -> Any:
         """inElementType[TIDL_MAX_ALG_IN_BUFS]. Element type of the input tensor in the buffer."""
-        return self._array(23)
+        return cast('Any', self._get(23))
 
     @property
     def in_zero_point(self) -> NDArray[np.int32]:
@@ -255,9 +257,9 @@ class TidlIoBufDesc(Accessor):
         return self._array(24)
 
     @property
-    def in_layout(self) -> NDArray[np.int32]:
+    def in_layout(self) -> Any:
         """inLayout[TIDL_MAX_ALG_IN_BUFS]. Layout flag of the input tensor (TIDL_LT_NCHW 0, TIDL_LT_NHWC 1)."""
-        return self._array(25)
+        return cast('Any', self._get(25))
 
     @property
     def in_data_id(self) -> NDArray[np.int32]:
@@ -272,12 +274,12 @@ class TidlIoBufDesc(Accessor):
     @property
     def in_data_name(self) -> StrArray:
         """inDataName[TIDL_MAX_ALG_IN_BUFS][TIDL_STRING_SIZE = 512]. Name of the input tensor in the original model, NUL-padded."""
-        return cast('StrArray', self._strs(28))
+        return cast('StrArray', self._get(28))
 
     @property
     def in_buf_size(self) -> NDArray[np.int32] | None:
         """inBufSize[TIDL_MAX_ALG_IN_BUFS]. Memory to allocate for the input buffer (10.00 and later; unit not documented)."""
-        return cast('NDArray[np.int32] | None', self._array(29))
+        return self._array(29)
 
     @property
     def out_width(self) -> NDArray[np.int32]:
@@ -292,12 +294,12 @@ class TidlIoBufDesc(Accessor):
     @property
     def out_dim2(self) -> NDArray[np.int32] | None:
         """outDIM2[TIDL_MAX_ALG_OUT_BUFS]. Second extra dimension DIM2 (09.02 and later)."""
-        return cast('NDArray[np.int32] | None', self._array(32))
+        return self._array(32)
 
     @property
     def out_dim1(self) -> NDArray[np.int32] | None:
         """outDIM1[TIDL_MAX_ALG_OUT_BUFS]. First extra dimension DIM1 (09.02 and later)."""
-        return cast('NDArray[np.int32] | None', self._array(33))
+        return self._array(33)
 
     @property
     def out_num_channels(self) -> NDArray[np.int32]:
@@ -340,9 +342,9 @@ class TidlIoBufDesc(Accessor):
         return self._array(41)
 
     @property
-    def out_element_type(self) -> NDArray[np.int32]:
+    def out_element_type(self) -> Any:
         """outElementType[TIDL_MAX_ALG_OUT_BUFS]. Element type of the output tensor in the buffer."""
-        return self._array(42)
+        return cast('Any', self._get(42))
 
     @property
     def out_data_id(self) -> NDArray[np.int32]:
@@ -352,7 +354,7 @@ class TidlIoBufDesc(Accessor):
     @property
     def out_data_name(self) -> StrArray:
         """outDataName[TIDL_MAX_ALG_OUT_BUFS][TIDL_STRING_SIZE = 512]. Name of the output tensor in the original model, NUL-padded."""
-        return cast('StrArray', self._strs(44))
+        return cast('StrArray', self._get(44))
 
     @property
     def out_tensor_scale(self) -> NDArray[np.float32]:
@@ -365,29 +367,39 @@ class TidlIoBufDesc(Accessor):
         return self._array(46)
 
     @property
-    def out_layout(self) -> NDArray[np.int32]:
+    def out_layout(self) -> Any:
         """outLayout[TIDL_MAX_ALG_OUT_BUFS]. Layout flag of the output tensor (TIDL_LT_NCHW 0, TIDL_LT_NHWC 1)."""
-        return self._array(47)
+        return cast('Any', self._get(47))
 
     @property
     def out_buf_size(self) -> NDArray[np.int32] | None:
         """outBufSize[TIDL_MAX_ALG_OUT_BUFS]. Memory to allocate for the output buffer (10.00 and later; unit not documented)."""
-        return cast('NDArray[np.int32] | None', self._array(48))
+        return self._array(48)
 
     @property
     def num_valid_tensor_dims(self) -> NDArray[np.int32] | None:
         """numValidTensorDims[TIDL_MAX_ALG_OUT_BUFS] (09.02 and later)."""
-        return cast('NDArray[np.int32] | None', self._array(49))
+        return self._array(49)
 
     @property
     def in_slots(self) -> int:
         """Entries of every in* array."""
-        return int((self.max_num_cores * self.max_alg_in_bufs))
+        hit = self._cache.get(('v', 'in_slots'), self)
+        if hit is self:
+            hit = self._cache[('v', 'in_slots')] = self._value(lambda: (self._params['max_num_cores'] * self._params['max_alg_in_bufs']), 'in_slots')
+        return cast('int', hit)
 
     @property
     def out_slots(self) -> int:
         """Entries of every out* array."""
-        return int((self.max_num_cores * self.max_alg_out_bufs))
+        hit = self._cache.get(('v', 'out_slots'), self)
+        if hit is self:
+            hit = self._cache[('v', 'out_slots')] = self._value(lambda: (self._params['max_num_cores'] * self._params['max_alg_out_bufs']), 'out_slots')
+        return cast('int', hit)
 
+
+from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
+
+TidlIoBufDesc._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType, 'tidl_enums::in_data_format': TidlEnums.InDataFormat, 'tidl_enums::in_resize_type': TidlEnums.InResizeType, 'tidl_enums::inference_mode': TidlEnums.InferenceMode, 'tidl_enums::layout': TidlEnums.Layout}
 
 __all__ = ['TidlIoBufDesc']

@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
 
@@ -29,38 +31,38 @@ class TidlIoBufDescTda2(Accessor):
     _TYPE_PATH: ClassVar[str] = 'tidl_io_buf_desc_tda2'
     _PARAMS: ClassVar[tuple[str, ...]] = ('max_alg_in_bufs', 'max_alg_out_bufs')
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec(name='num_input_buf', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('name', 'max_alg_in_bufs'), any_of=None, in_enum=None)),
-        FieldSpec(name='num_output_buf', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('name', 'max_alg_out_bufs'), any_of=None, in_enum=None)),
-        FieldSpec(name='in_width', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs')),
-        FieldSpec(name='in_height', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs')),
-        FieldSpec(name='in_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs')),
-        FieldSpec(name='in_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs')),
-        FieldSpec(name='in_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs')),
-        FieldSpec(name='in_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs')),
-        FieldSpec(name='in_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs')),
-        FieldSpec(name='in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), enum='tidl_enums::element_type'),
-        FieldSpec(name='in_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs')),
-        FieldSpec(name='out_width', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs')),
-        FieldSpec(name='out_height', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs')),
-        FieldSpec(name='out_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs')),
-        FieldSpec(name='out_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs')),
-        FieldSpec(name='out_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs')),
-        FieldSpec(name='out_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs')),
-        FieldSpec(name='out_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs')),
-        FieldSpec(name='out_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), enum='tidl_enums::element_type'),
-        FieldSpec(name='out_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs')),
+        FieldSpec(name='num_input_buf', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('name', 'max_alg_in_bufs'), any_of=None, in_enum=None, expr=None)),
+        FieldSpec(name='num_output_buf', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('name', 'max_alg_out_bufs'), any_of=None, in_enum=None, expr=None)),
+        FieldSpec(name='in_width', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), repeat='expr'),
+        FieldSpec(name='in_height', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), repeat='expr'),
+        FieldSpec(name='in_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), repeat='expr'),
+        FieldSpec(name='in_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), repeat='expr'),
+        FieldSpec(name='in_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), repeat='expr'),
+        FieldSpec(name='in_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), repeat='expr'),
+        FieldSpec(name='in_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), repeat='expr'),
+        FieldSpec(name='in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), enum='tidl_enums::element_type', repeat='expr'),
+        FieldSpec(name='in_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_in_bufs'), repeat='expr'),
+        FieldSpec(name='out_width', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), repeat='expr'),
+        FieldSpec(name='out_height', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), repeat='expr'),
+        FieldSpec(name='out_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), repeat='expr'),
+        FieldSpec(name='out_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), repeat='expr'),
+        FieldSpec(name='out_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), repeat='expr'),
+        FieldSpec(name='out_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), repeat='expr'),
+        FieldSpec(name='out_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), repeat='expr'),
+        FieldSpec(name='out_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), enum='tidl_enums::element_type', repeat='expr'),
+        FieldSpec(name='out_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'max_alg_out_bufs'), repeat='expr'),
     )
     _STATIC_BY_PARAMS: ClassVar[bool] = True
 
     @property
     def max_alg_in_bufs(self) -> int:
         """TIDL_MAX_ALG_IN_BUFS the descriptor was built with (16 in TDA2 TIDL 01.01.03)."""
-        return int(self._params['max_alg_in_bufs'])
+        return cast('int', self._params['max_alg_in_bufs'])
 
     @property
     def max_alg_out_bufs(self) -> int:
         """TIDL_MAX_ALG_OUT_BUFS the descriptor was built with (16 in TDA2 TIDL 01.01.03)."""
-        return int(self._params['max_alg_out_bufs'])
+        return cast('int', self._params['max_alg_out_bufs'])
 
     @property
     def num_input_buf(self) -> int:
@@ -108,9 +110,9 @@ class TidlIoBufDescTda2(Accessor):
         return self._array(8)
 
     @property
-    def in_element_type(self) -> NDArray[np.int32]:
+    def in_element_type(self) -> Any:
         """inElementType[TIDL_MAX_ALG_IN_BUFS]. Element type (eTIDL_ElementType 0..5)."""
-        return self._array(9)
+        return cast('Any', self._get(9))
 
     @property
     def in_data_id(self) -> NDArray[np.int32]:
@@ -153,14 +155,18 @@ class TidlIoBufDescTda2(Accessor):
         return self._array(17)
 
     @property
-    def out_element_type(self) -> NDArray[np.int32]:
+    def out_element_type(self) -> Any:
         """outElementType[TIDL_MAX_ALG_OUT_BUFS]. Element type (eTIDL_ElementType 0..5)."""
-        return self._array(18)
+        return cast('Any', self._get(18))
 
     @property
     def out_data_id(self) -> NDArray[np.int32]:
         """outDataId[TIDL_MAX_ALG_OUT_BUFS]. Id of the network data buffer."""
         return self._array(19)
 
+
+from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
+
+TidlIoBufDescTda2._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType}
 
 __all__ = ['TidlIoBufDescTda2']

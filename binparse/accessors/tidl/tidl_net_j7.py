@@ -4,15 +4,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
-from binparse.accessors.tidl.tidl_enums import TidlEnums
 
 
 class TidlNetJ7(Accessor):
@@ -62,7 +63,7 @@ class TidlNetJ7(Accessor):
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
         FieldSpec(name='net_version', kind='prim', np='<u4', fmt='<L', size=4, display='hex'),
         FieldSpec(name='device_name', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='num_layers', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('cond', ('bin', '>=', ('name', 'gen'), ('num', 90)), ('num', 1536), ('num', 1024)), any_of=None, in_enum=None)),
+        FieldSpec(name='num_layers', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('cond', ('bin', '>=', ('name', 'gen'), ('num', 90)), ('num', 1536), ('num', 1024)), any_of=None, in_enum=None, expr=None)),
         FieldSpec(name='weights_element_size', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='slope_element_size', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='bias_element_size', kind='prim', np='<i4', fmt='<l', size=4),
@@ -74,7 +75,7 @@ class TidlNetJ7(Accessor):
         FieldSpec(name='data_flow_info', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='is_gc_info_available', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 100))),
         FieldSpec(name='graph_compiler_info_offset', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', 'and', ('bin', '>=', ('name', 'gen'), ('num', 90)), ('bin', '<', ('name', 'gen'), ('num', 100)))),
-        FieldSpec(name='net_init_backup_data_offset', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'cores'), cond=('bin', '>=', ('name', 'gen'), ('num', 100))),
+        FieldSpec(name='net_init_backup_data_offset', kind='prim', np='<i4', fmt='<l', size=4, count=('name', 'cores'), cond=('bin', '>=', ('name', 'gen'), ('num', 100)), repeat='expr'),
         FieldSpec(name='is_quant_stats_available', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='pre_empt_worst_case_delay', kind='prim', np='<f4', fmt='<f', size=4),
         FieldSpec(name='reserved', kind='prim', np='<i4', fmt='<l', size=4),
@@ -82,23 +83,23 @@ class TidlNetJ7(Accessor):
         FieldSpec(name='inference_mode', kind='prim', np='<i4', fmt='<l', size=4, enum='tidl_enums::inference_mode', cond=('bin', '>=', ('name', 'gen'), ('num', 90))),
         FieldSpec(name='num_cores', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 90))),
         FieldSpec(name='align_pad', kind='bytes', np='|u1', size=4, cond=('bin', 'or', ('bin', '==', ('name', 'gen'), ('num', 86)), ('bin', 'and', ('bin', '>=', ('name', 'gen'), ('num', 100)), ('bin', '==', ('name', 'cores'), ('num', 1))))),
-        FieldSpec(name='net_buf_info', kind='user', count=('cond', ('bin', '>=', ('name', 'gen'), ('num', 90)), ('num', 4), ('num', 3)), user='SysMemHandle', cond=('bin', '>=', ('name', 'gen'), ('num', 86))),
+        FieldSpec(name='net_buf_info', kind='user', count=('cond', ('bin', '>=', ('name', 'gen'), ('num', 90)), ('num', 4), ('num', 3)), user='SysMemHandle', cond=('bin', '>=', ('name', 'gen'), ('num', 86)), repeat='expr'),
         FieldSpec(name='original_gc_buf_info_offset', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 100))),
         FieldSpec(name='end_pad', kind='bytes', np='|u1', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 100))),
-        FieldSpec(name='layers', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 113)), ('num', 1856), ('cond', ('bin', '>=', ('name', 'gen'), ('num', 112)), ('num', 1848), ('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1824), ('cond', ('bin', '==', ('name', 'gen'), ('num', 90)), ('num', 1800), ('cond', ('bin', '==', ('name', 'gen'), ('num', 86)), ('num', 1792), ('num', 4532)))))), count=('name', 'num_layers'), user='Layer', args=(('name', 'gen'),)),
+        FieldSpec(name='layers', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 113)), ('num', 1856), ('cond', ('bin', '>=', ('name', 'gen'), ('num', 112)), ('num', 1848), ('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1824), ('cond', ('bin', '==', ('name', 'gen'), ('num', 90)), ('num', 1800), ('cond', ('bin', '==', ('name', 'gen'), ('num', 86)), ('num', 1792), ('num', 4532)))))), count=('name', 'num_layers'), user='Layer', args=(('name', 'gen'),), repeat='expr'),
     )
 
     @property
     def gen(self) -> int:
         """Layout generation, 82 (8.2), 86 (08.06), 90 (9.0/9.1), 92 (09.02), 101 (10.01), 112 (11.02) or 113 (11.02.12)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def cores(self) -> int:
         """TIDL_MAX_NUM_CORES the tools were built with (10.01 and 11.02): 1 (J721E, J721S2, AM62A),
         2 (J722S) or 4 (J784S4, J742S2). Earlier generations ignore it (1).
         """
-        return int(self._params['cores'])
+        return cast('int', self._params['cores'])
 
     @property
     def net_version(self) -> int:
@@ -153,7 +154,7 @@ class TidlNetJ7(Accessor):
     @property
     def calibration_params(self) -> CalibParams:
         """calibrationParams."""
-        return cast('CalibParams', self._obj(10))
+        return cast('CalibParams', self._get(10))
 
     @property
     def data_flow_info(self) -> int:
@@ -177,7 +178,7 @@ class TidlNetJ7(Accessor):
         """netInitBackupDataOffset[TIDL_MAX_NUM_CORES] (11.02 header; 10.01 read the same way, one core:
         0 in ow-tiny, 0 = no backup).
         """
-        return cast('NDArray[np.int32] | None', self._array(14))
+        return self._array(14)
 
     @property
     def is_quant_stats_available(self) -> int:
@@ -212,7 +213,7 @@ class TidlNetJ7(Accessor):
     @property
     def align_pad(self) -> NDArray[np.uint8] | None:
         """Compiler padding before netBufInfo, whose pointer member aligns it to 8 bytes (LP64; none for 2 and 4 cores)."""
-        return cast('NDArray[np.uint8] | None', self._array(21))
+        return self._array(21)
 
     @property
     def net_buf_info(self) -> RecordArray[SysMemHandle] | None:
@@ -220,7 +221,7 @@ class TidlNetJ7(Accessor):
         block. In the real 9.x/10.01 files [0].size = the 64-aligned header + layers and [1]
         ends at the end of the file.
         """
-        return cast('RecordArray[SysMemHandle] | None', self._objs(22))
+        return cast('RecordArray[SysMemHandle] | None', self._get(22))
 
     @property
     def original_gc_buf_info_offset(self) -> int | None:
@@ -230,12 +231,12 @@ class TidlNetJ7(Accessor):
     @property
     def end_pad(self) -> NDArray[np.uint8] | None:
         """Compiler padding to the 8-byte alignment of the layers (11.02 header; 0 in ow-tiny)."""
-        return cast('NDArray[np.uint8] | None', self._array(24))
+        return self._array(24)
 
     @property
     def layers(self) -> RecordArray[Layer]:
         """TIDLLayers[numLayers]. Only the used layers are stored."""
-        return cast('RecordArray[Layer]', self._objs(25))
+        return cast('RecordArray[Layer]', self._get(25))
 
 
 class CalibParams(Accessor):
@@ -341,7 +342,7 @@ class ActParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def slope(self) -> int:
@@ -425,8 +426,8 @@ class DataParams(Accessor):
         FieldSpec(name='num_batch_w', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_batch_h', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='round_bits', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='pitch', kind='prim', np='<i4', fmt='<l', size=4, count=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 5), ('num', 3))),
-        FieldSpec(name='dim_values', kind='prim', np='<i4', fmt='<l', size=4, count=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 6), ('num', 4))),
+        FieldSpec(name='pitch', kind='prim', np='<i4', fmt='<l', size=4, count=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 5), ('num', 3)), repeat='expr'),
+        FieldSpec(name='dim_values', kind='prim', np='<i4', fmt='<l', size=4, count=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 6), ('num', 4)), repeat='expr'),
         FieldSpec(name='dyn_dim_mask', kind='prim', np='|u1', fmt='<B', size=1, cond=('bin', '>=', ('name', 'gen'), ('num', 113))),
         FieldSpec(name='dyn_dim_pad', kind='bytes', np='|u1', size=3, cond=('bin', '>=', ('name', 'gen'), ('num', 113))),
     )
@@ -435,7 +436,7 @@ class DataParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def data_id(self) -> int:
@@ -551,7 +552,7 @@ class DataParams(Accessor):
     @property
     def dyn_dim_pad(self) -> NDArray[np.uint8] | None:
         """Compiler padding to the struct's 4-byte alignment."""
-        return cast('NDArray[np.uint8] | None', self._array(21))
+        return self._array(21)
 
 
 class Layer(Accessor):
@@ -568,9 +569,9 @@ class Layer(Accessor):
         FieldSpec(name='layer_kernel_type', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 90))),
         FieldSpec(name='num_in_bufs', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_out_bufs', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='in_data_params', kind='user', count=16, user='DataParams', args=(('name', 'gen'),), cond=('bin', '==', ('name', 'gen'), ('num', 82))),
-        FieldSpec(name='out_data_params', kind='user', count=16, user='DataParams', args=(('name', 'gen'),), cond=('bin', '==', ('name', 'gen'), ('num', 82))),
-        FieldSpec(name='in_data', kind='prim', np='<i4', fmt='<l', size=4, count=24, cond=('bin', '>=', ('name', 'gen'), ('num', 86))),
+        FieldSpec(name='in_data_params', kind='user', count=16, user='DataParams', args=(('name', 'gen'),), cond=('bin', '==', ('name', 'gen'), ('num', 82)), repeat='expr'),
+        FieldSpec(name='out_data_params', kind='user', count=16, user='DataParams', args=(('name', 'gen'),), cond=('bin', '==', ('name', 'gen'), ('num', 82)), repeat='expr'),
+        FieldSpec(name='in_data', kind='prim', np='<i4', fmt='<l', size=4, count=24, cond=('bin', '>=', ('name', 'gen'), ('num', 86)), repeat='expr'),
         FieldSpec(name='out_data', kind='user', user='DataParams', args=(('name', 'gen'),), cond=('bin', '>=', ('name', 'gen'), ('num', 86))),
         FieldSpec(name='ptr_pad', kind='bytes', np='|u1', size=4, cond=('bin', 'or', ('bin', 'or', ('bin', '==', ('name', 'gen'), ('num', 86)), ('bin', '==', ('name', 'gen'), ('num', 90))), ('bin', '>=', ('name', 'gen'), ('num', 113)))),
         FieldSpec(name='in_data_ptr', kind='prim', np='<u8', fmt='<Q', size=8, cond=('bin', '>=', ('name', 'gen'), ('num', 86))),
@@ -581,15 +582,16 @@ class Layer(Accessor):
         FieldSpec(name='multi_core_mode', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 92))),
         FieldSpec(name='scratch_mem_required', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'gen'), ('num', 92))),
     )
+    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ('layer_params',)
     _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec(name='layer_params', kind='switch', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), switch_on=('name', 'layer_type'), cases=((1, 'ConvParams', (('name', 'gen'),)), (2, 'PoolingParams', (('name', 'gen'),)), (5, 'EltwiseParams', (('name', 'gen'),)), (6, 'InnerProductParams', (('name', 'gen'),)), (7, 'SoftmaxParams', (('name', 'gen'),)), (8, 'BatchNormParams', ()), (11, 'ConvParams', (('name', 'gen'),)), (12, 'ConcatParams', ()), (15, 'CropParams', (('name', 'gen'),)), (18, 'ArgMaxParams', ()), (19, 'DetectOutputParams', ()), (29, 'DataConvertParams', (('name', 'gen'),))), pos=('num', 0)),
+        FieldSpec(name='layer_params', kind='switch', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), switch_on=('name', 'layer_type'), cases=((1, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='ConvParams', args=(('name', 'gen'),))), (2, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='PoolingParams', args=(('name', 'gen'),))), (5, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='EltwiseParams', args=(('name', 'gen'),))), (6, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='InnerProductParams', args=(('name', 'gen'),))), (7, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='SoftmaxParams', args=(('name', 'gen'),))), (8, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='BatchNormParams')), (11, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='ConvParams', args=(('name', 'gen'),))), (12, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='ConcatParams')), (15, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='CropParams', args=(('name', 'gen'),))), (18, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='ArgMaxParams')), (19, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='DetectOutputParams')), (29, FieldSpec(name='layer_params', kind='user', size=('cond', ('bin', '>=', ('name', 'gen'), ('num', 92)), ('num', 1544), ('num', 1540)), user='DataConvertParams', args=(('name', 'gen'),))), ), pos=('num', 0)),
     )
     _STATIC_BY_PARAMS: ClassVar[bool] = True
 
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def layer_params_raw(self) -> NDArray[np.uint8]:
@@ -601,7 +603,7 @@ class Layer(Accessor):
     @property
     def act_params(self) -> ActParams:
         """actParams."""
-        return cast('ActParams', self._obj(1))
+        return cast('ActParams', self._get(1))
 
     @property
     def layer_type(self) -> int:
@@ -626,27 +628,27 @@ class Layer(Accessor):
     @property
     def in_data_params(self) -> RecordArray[DataParams] | None:
         """inData[16] as full data params (8.2)."""
-        return cast('RecordArray[DataParams] | None', self._objs(6))
+        return cast('RecordArray[DataParams] | None', self._get(6))
 
     @property
     def out_data_params(self) -> RecordArray[DataParams] | None:
         """outData[16] (8.2)."""
-        return cast('RecordArray[DataParams] | None', self._objs(7))
+        return cast('RecordArray[DataParams] | None', self._get(7))
 
     @property
     def in_data(self) -> NDArray[np.int32] | None:
         """inData[TIDL_NUM_IN_BUFS]. Data ids of the inputs (08.06 and later)."""
-        return cast('NDArray[np.int32] | None', self._array(8))
+        return self._array(8)
 
     @property
     def out_data(self) -> DataParams | None:
         """outData. The output's data params (08.06 and later)."""
-        return cast('DataParams | None', self._obj(9))
+        return cast('DataParams | None', self._get(9))
 
     @property
     def ptr_pad(self) -> NDArray[np.uint8] | None:
         """Compiler padding before the pointer (LP64)."""
-        return cast('NDArray[np.uint8] | None', self._array(10))
+        return self._array(10)
 
     @property
     def in_data_ptr(self) -> int | None:
@@ -684,9 +686,9 @@ class Layer(Accessor):
         return cast('int | None', self._num(17))
 
     @property
-    def layer_params(self) -> ConvParams | PoolingParams | EltwiseParams | InnerProductParams | SoftmaxParams | BatchNormParams | ConcatParams | CropParams | ArgMaxParams | DetectOutputParams | DataConvertParams | NDArray[np.uint8]:
+    def layer_params(self) -> Any:
         """layerParams. The sTIDL_LayerParams_t union, decoded by layerType (other types keep the raw bytes)."""
-        return cast('ConvParams | PoolingParams | EltwiseParams | InnerProductParams | SoftmaxParams | BatchNormParams | ConcatParams | CropParams | ArgMaxParams | DetectOutputParams | DataConvertParams | NDArray[np.uint8]', self._switch(18))
+        return cast('Any', self._get(18))
 
 
 class PoolingParams(Accessor):
@@ -722,7 +724,7 @@ class PoolingParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def num_channels(self) -> int:
@@ -871,7 +873,7 @@ class ConvParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def weights(self) -> int:
@@ -1086,7 +1088,7 @@ class ConvParams(Accessor):
     @property
     def pool_params(self) -> PoolingParams | None:
         """(no doc in the schema)"""
-        return cast('PoolingParams | None', self._obj(42))
+        return cast('PoolingParams | None', self._get(42))
 
     @property
     def min_psat(self) -> int | None:
@@ -1117,7 +1119,7 @@ class EltwiseParams(Accessor):
         FieldSpec(name='elt_wise_type', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_in_data', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='bias_q', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='in_data_q', kind='prim', np='<i4', fmt='<l', size=4, count=('cond', ('bin', '>=', ('name', 'gen'), ('num', 86)), ('num', 24), ('num', 16))),
+        FieldSpec(name='in_data_q', kind='prim', np='<i4', fmt='<l', size=4, count=('cond', ('bin', '>=', ('name', 'gen'), ('num', 86)), ('num', 24), ('num', 16)), repeat='expr'),
         FieldSpec(name='out_data_q', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='mma_scale', kind='prim', np='|u1', fmt='<B', size=1),
         FieldSpec(name='mma_shift', kind='prim', np='|u1', fmt='<B', size=1),
@@ -1130,7 +1132,7 @@ class EltwiseParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def bias(self) -> int:
@@ -1237,7 +1239,7 @@ class InnerProductParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def weights(self) -> int:
@@ -1409,7 +1411,7 @@ class SoftmaxParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def num_channels(self) -> int:
@@ -1553,7 +1555,7 @@ class CropParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def num_channels(self) -> int:
@@ -1635,7 +1637,7 @@ class DataConvertParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return int(self._params['gen'])
+        return cast('int', self._params['gen'])
 
     @property
     def type(self) -> int:
@@ -1687,13 +1689,13 @@ class DetectOutputParams(Accessor):
         FieldSpec(name='num_keypoints', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='keypoint_confidence', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='sub_code_type', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='camera_params', kind='prim', np='<f4', fmt='<f', size=4, count=4),
+        FieldSpec(name='camera_params', kind='prim', np='<f4', fmt='<f', size=4, count=4, repeat='expr'),
         FieldSpec(name='num_heads', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_sub_heads', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='im_width', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='im_height', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='point3d_range', kind='prim', np='<f4', fmt='<f', size=4, count=6),
-        FieldSpec(name='voxel_size', kind='prim', np='<f4', fmt='<f', size=4, count=3),
+        FieldSpec(name='point3d_range', kind='prim', np='<f4', fmt='<f', size=4, count=6, repeat='expr'),
+        FieldSpec(name='voxel_size', kind='prim', np='<f4', fmt='<f', size=4, count=3, repeat='expr'),
         FieldSpec(name='max_points_per_voxel', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='score_converter', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='meta_arch_type', kind='prim', np='<i4', fmt='<l', size=4),
@@ -1842,5 +1844,11 @@ class DetectOutputParams(Accessor):
         """(no doc in the schema)"""
         return int(self._num(27))
 
+
+from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
+
+TidlNetJ7._ENUMS = {'tidl_enums::inference_mode': TidlEnums.InferenceMode}
+DataParams._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType}
+DataConvertParams._ENUMS = {'tidl_enums::layout': TidlEnums.Layout}
 
 __all__ = ['TidlNetJ7', 'CalibParams', 'SysMemHandle', 'ActParams', 'DataParams', 'Layer', 'PoolingParams', 'ConvParams', 'EltwiseParams', 'InnerProductParams', 'SoftmaxParams', 'BatchNormParams', 'ConcatParams', 'CropParams', 'ArgMaxParams', 'DataConvertParams', 'DetectOutputParams']

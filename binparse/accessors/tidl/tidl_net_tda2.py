@@ -4,15 +4,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
-from binparse.accessors.tidl.tidl_enums import TidlEnums
 
 
 class TidlNetTda2(Accessor):
@@ -31,7 +32,7 @@ class TidlNetTda2(Accessor):
     _TYPE_PATH: ClassVar[str] = 'tidl_net_tda2'
     _PARAMS: ClassVar[tuple[str, ...]] = ('api',)
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec(name='num_layers', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('num', 256), any_of=None, in_enum=None)),
+        FieldSpec(name='num_layers', kind='prim', np='<i4', fmt='<l', size=4, valid=ValidSpec(eq=None, min=('num', 0), max=('num', 256), any_of=None, in_enum=None, expr=None)),
         FieldSpec(name='weights_element_size', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='slope_element_size', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='bias_element_size', kind='prim', np='<i4', fmt='<l', size=4),
@@ -40,14 +41,14 @@ class TidlNetTda2(Accessor):
         FieldSpec(name='quantization_style', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='stride_offset_method', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '==', ('name', 'api'), ('num', 12))),
         FieldSpec(name='reserved', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='layers', kind='user', size=('cond', ('bin', '==', ('name', 'api'), ('num', 12)), ('num', 1888), ('num', 1892)), count=256, user='Layer', args=(('name', 'api'),)),
+        FieldSpec(name='layers', kind='user', size=('cond', ('bin', '==', ('name', 'api'), ('num', 12)), ('num', 1888), ('num', 1892)), count=256, user='Layer', args=(('name', 'api'),), repeat='expr'),
     )
     _STATIC_BY_PARAMS: ClassVar[bool] = True
 
     @property
     def api(self) -> int:
         """12 (TDA2 01.01.03 / TIDL-API 1.2) or 13 (TIDL-API 1.3)."""
-        return int(self._params['api'])
+        return cast('int', self._params['api'])
 
     @property
     def num_layers(self) -> int:
@@ -97,7 +98,7 @@ class TidlNetTda2(Accessor):
     @property
     def layers(self) -> RecordArray[Layer]:
         """TIDLLayers[TIDL_NUM_MAX_LAYERS]. All 256 slots; the first numLayers are used."""
-        return cast('RecordArray[Layer]', self._objs(9))
+        return cast('RecordArray[Layer]', self._get(9))
 
 
 class SBuffer(Accessor):
@@ -109,7 +110,7 @@ class SBuffer(Accessor):
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (
         FieldSpec(name='ptr', kind='prim', np='<u4', fmt='<L', size=4),
         FieldSpec(name='buf_size', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='reserved', kind='prim', np='<i4', fmt='<l', size=4, count=2),
+        FieldSpec(name='reserved', kind='prim', np='<i4', fmt='<l', size=4, count=2, repeat='expr'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 4, 8), counts=(None, None, 2), elem_sizes=(4, 4, 4), size=16)
     _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16})
@@ -143,8 +144,8 @@ class DataParams(Accessor):
         FieldSpec(name='data_q', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='min_value', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='max_value', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='pitch', kind='prim', np='<i4', fmt='<l', size=4, count=3),
-        FieldSpec(name='dim_values', kind='prim', np='<i4', fmt='<l', size=4, count=4),
+        FieldSpec(name='pitch', kind='prim', np='<i4', fmt='<l', size=4, count=3, repeat='expr'),
+        FieldSpec(name='dim_values', kind='prim', np='<i4', fmt='<l', size=4, count=4, repeat='expr'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 4, 8, 12, 16, 20, 24, 36), counts=(None, None, None, None, None, None, 3, 4), elem_sizes=(4, 4, 4, 4, 4, 4, 4, 4), size=52)
     _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['data_id', 'element_type', 'num_dim', 'data_q', 'min_value', 'max_value', 'pitch', 'dim_values'], 'formats': ['<i4', '<i4', '<i4', '<i4', '<i4', '<i4', ('<i4', (3,)), ('<i4', (4,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 36], 'itemsize': 52})
@@ -202,22 +203,23 @@ class Layer(Accessor):
         FieldSpec(name='layer_type', kind='prim', np='<i4', fmt='<l', size=4, enum='tidl_enums::layer_type_tda2'),
         FieldSpec(name='num_in_bufs', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_out_bufs', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='in_data', kind='user', count=16, user='DataParams'),
-        FieldSpec(name='out_data', kind='user', count=16, user='DataParams'),
+        FieldSpec(name='in_data', kind='user', count=16, user='DataParams', repeat='expr'),
+        FieldSpec(name='out_data', kind='user', count=16, user='DataParams', repeat='expr'),
         FieldSpec(name='core_id', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='layers_group_id', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='weights_element_size_in_bits', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='stride_offset_method', kind='prim', np='<i4', fmt='<l', size=4, cond=('bin', '>=', ('name', 'api'), ('num', 13))),
     )
+    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ('layer_params',)
     _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec(name='layer_params', kind='switch', size=200, switch_on=('name', 'layer_type'), cases=((1, 'ConvParams', ()), (2, 'PoolingParams', ()), (3, 'ReluParams', ()), (4, 'ReluParams', ()), (5, 'EltwiseParams', ()), (6, 'InnerProductParams', ()), (7, 'SoftmaxParams', ()), (8, 'BatchNormParams', ()), (9, 'BiasParams', ()), (11, 'ConvParams', ()), (12, 'ConcatParams', ()), (15, 'CropParams', ()), (18, 'ArgMaxParams', ()), (19, 'DetectOutputParams', ())), pos=('num', 0)),
+        FieldSpec(name='layer_params', kind='switch', size=200, switch_on=('name', 'layer_type'), cases=((1, FieldSpec(name='layer_params', kind='user', size=200, user='ConvParams')), (2, FieldSpec(name='layer_params', kind='user', size=200, user='PoolingParams')), (3, FieldSpec(name='layer_params', kind='user', size=200, user='ReluParams')), (4, FieldSpec(name='layer_params', kind='user', size=200, user='ReluParams')), (5, FieldSpec(name='layer_params', kind='user', size=200, user='EltwiseParams')), (6, FieldSpec(name='layer_params', kind='user', size=200, user='InnerProductParams')), (7, FieldSpec(name='layer_params', kind='user', size=200, user='SoftmaxParams')), (8, FieldSpec(name='layer_params', kind='user', size=200, user='BatchNormParams')), (9, FieldSpec(name='layer_params', kind='user', size=200, user='BiasParams')), (11, FieldSpec(name='layer_params', kind='user', size=200, user='ConvParams')), (12, FieldSpec(name='layer_params', kind='user', size=200, user='ConcatParams')), (15, FieldSpec(name='layer_params', kind='user', size=200, user='CropParams')), (18, FieldSpec(name='layer_params', kind='user', size=200, user='ArgMaxParams')), (19, FieldSpec(name='layer_params', kind='user', size=200, user='DetectOutputParams')), ), pos=('num', 0)),
     )
     _STATIC_BY_PARAMS: ClassVar[bool] = True
 
     @property
     def api(self) -> int:
         """Param 'api' (u1)."""
-        return int(self._params['api'])
+        return cast('int', self._params['api'])
 
     @property
     def layer_params_raw(self) -> NDArray[np.uint8]:
@@ -242,12 +244,12 @@ class Layer(Accessor):
     @property
     def in_data(self) -> RecordArray[DataParams]:
         """inData[TIDL_NUM_IN_BUFS]."""
-        return cast('RecordArray[DataParams]', self._objs(4))
+        return cast('RecordArray[DataParams]', self._get(4))
 
     @property
     def out_data(self) -> RecordArray[DataParams]:
         """outData[TIDL_NUM_OUT_BUFS]."""
-        return cast('RecordArray[DataParams]', self._objs(5))
+        return cast('RecordArray[DataParams]', self._get(5))
 
     @property
     def core_id(self) -> int:
@@ -270,9 +272,9 @@ class Layer(Accessor):
         return cast('int | None', self._num(9))
 
     @property
-    def layer_params(self) -> ConvParams | PoolingParams | ReluParams | EltwiseParams | InnerProductParams | SoftmaxParams | BatchNormParams | BiasParams | ConcatParams | CropParams | ArgMaxParams | DetectOutputParams | NDArray[np.uint8]:
+    def layer_params(self) -> Any:
         """layerParams decoded by layerType (other types keep the raw bytes)."""
-        return cast('ConvParams | PoolingParams | ReluParams | EltwiseParams | InnerProductParams | SoftmaxParams | BatchNormParams | BiasParams | ConcatParams | CropParams | ArgMaxParams | DetectOutputParams | NDArray[np.uint8]', self._switch(10))
+        return cast('Any', self._get(10))
 
 
 class ReluParams(Accessor):
@@ -296,7 +298,7 @@ class ReluParams(Accessor):
     @property
     def slope(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(0))
+        return cast('SBuffer', self._get(0))
 
     @property
     def num_channels(self) -> int:
@@ -441,12 +443,12 @@ class ConvParams(Accessor):
     @property
     def weights(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(0))
+        return cast('SBuffer', self._get(0))
 
     @property
     def bias(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(1))
+        return cast('SBuffer', self._get(1))
 
     @property
     def convolution_type(self) -> int:
@@ -561,12 +563,12 @@ class ConvParams(Accessor):
     @property
     def pool_params(self) -> PoolingParams:
         """(no doc in the schema)"""
-        return cast('PoolingParams', self._obj(24))
+        return cast('PoolingParams', self._get(24))
 
     @property
     def relu_params(self) -> ReluParams:
         """(no doc in the schema)"""
-        return cast('ReluParams', self._obj(25))
+        return cast('ReluParams', self._get(25))
 
 
 class EltwiseParams(Accessor):
@@ -581,7 +583,7 @@ class EltwiseParams(Accessor):
         FieldSpec(name='elt_wise_type', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_in_data', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='bias_q', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='in_data_q', kind='prim', np='<i4', fmt='<l', size=4, count=16),
+        FieldSpec(name='in_data_q', kind='prim', np='<i4', fmt='<l', size=4, count=16, repeat='expr'),
         FieldSpec(name='out_data_q', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='enable_relu', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='relu_params', kind='user', user='ReluParams'),
@@ -592,7 +594,7 @@ class EltwiseParams(Accessor):
     @property
     def bias(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(0))
+        return cast('SBuffer', self._get(0))
 
     @property
     def num_channels(self) -> int:
@@ -632,7 +634,7 @@ class EltwiseParams(Accessor):
     @property
     def relu_params(self) -> ReluParams:
         """(no doc in the schema)"""
-        return cast('ReluParams', self._obj(8))
+        return cast('ReluParams', self._get(8))
 
 
 class InnerProductParams(Accessor):
@@ -662,12 +664,12 @@ class InnerProductParams(Accessor):
     @property
     def weights(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(0))
+        return cast('SBuffer', self._get(0))
 
     @property
     def bias(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(1))
+        return cast('SBuffer', self._get(1))
 
     @property
     def activation_type(self) -> int:
@@ -722,7 +724,7 @@ class InnerProductParams(Accessor):
     @property
     def relu_params(self) -> ReluParams:
         """(no doc in the schema)"""
-        return cast('ReluParams', self._obj(12))
+        return cast('ReluParams', self._get(12))
 
 
 class SoftmaxParams(Accessor):
@@ -779,12 +781,12 @@ class BatchNormParams(Accessor):
     @property
     def weights(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(0))
+        return cast('SBuffer', self._get(0))
 
     @property
     def bias(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(1))
+        return cast('SBuffer', self._get(1))
 
     @property
     def num_channels(self) -> int:
@@ -824,7 +826,7 @@ class BatchNormParams(Accessor):
     @property
     def relu_params(self) -> ReluParams:
         """(no doc in the schema)"""
-        return cast('ReluParams', self._obj(9))
+        return cast('ReluParams', self._get(9))
 
 
 class BiasParams(Accessor):
@@ -846,7 +848,7 @@ class BiasParams(Accessor):
     @property
     def bias(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(0))
+        return cast('SBuffer', self._get(0))
 
     @property
     def num_channels(self) -> int:
@@ -991,7 +993,7 @@ class DetectOutputParams(Accessor):
     @property
     def prior_box(self) -> SBuffer:
         """(no doc in the schema)"""
-        return cast('SBuffer', self._obj(0))
+        return cast('SBuffer', self._get(0))
 
     @property
     def prior_box_size(self) -> int:
@@ -1048,5 +1050,10 @@ class DetectOutputParams(Accessor):
         """(no doc in the schema)"""
         return int(self._num(11))
 
+
+from binparse.accessors.tidl.tidl_enums import TidlEnums  # noqa: E402
+
+DataParams._ENUMS = {'tidl_enums::element_type': TidlEnums.ElementType}
+Layer._ENUMS = {'tidl_enums::layer_type_tda2': TidlEnums.LayerTypeTda2}
 
 __all__ = ['TidlNetTda2', 'SBuffer', 'DataParams', 'Layer', 'ReluParams', 'PoolingParams', 'ConvParams', 'EltwiseParams', 'InnerProductParams', 'SoftmaxParams', 'BatchNormParams', 'BiasParams', 'ConcatParams', 'CropParams', 'ArgMaxParams', 'DetectOutputParams']

@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
 
@@ -36,7 +38,7 @@ class TidlOdOutput(Accessor):
     @property
     def header(self) -> OdLayerHeaderInfo:
         """(no doc in the schema)"""
-        return cast('OdLayerHeaderInfo', self._obj(0))
+        return cast('OdLayerHeaderInfo', self._get(0))
 
 
 class OdLayerHeaderInfo(Accessor):
@@ -125,7 +127,7 @@ class OdLayerObjInfo(Accessor):
         FieldSpec(name='ymin', kind='prim', np='<f4', fmt='<f', size=4),
         FieldSpec(name='xmax', kind='prim', np='<f4', fmt='<f', size=4),
         FieldSpec(name='ymax', kind='prim', np='<f4', fmt='<f', size=4),
-        FieldSpec(name='key_points', kind='user', count=32, user='OdLayerKeyPoint'),
+        FieldSpec(name='key_points', kind='user', count=32, user='OdLayerKeyPoint', repeat='expr'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 4, 8, 12, 16, 20, 24, 28), counts=(None, None, None, None, None, None, None, 32), elem_sizes=(4, 4, 4, 4, 4, 4, 4, 12), size=412)
     _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['obj_id', 'label', 'score', 'xmin', 'ymin', 'xmax', 'ymax', 'key_points'], 'formats': ['<f4', '<f4', '<f4', '<f4', '<f4', '<f4', '<f4', ({'names': ['x', 'y', 'kpt_confidence'], 'formats': ['<f4', '<f4', '<f4'], 'offsets': [0, 4, 8], 'itemsize': 12}, (32,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28], 'itemsize': 412})
@@ -168,7 +170,7 @@ class OdLayerObjInfo(Accessor):
     @property
     def key_points(self) -> RecordArray[OdLayerKeyPoint]:
         """keyPoints[TIDL_OD_MAX_KEY_POINTS]."""
-        return cast('RecordArray[OdLayerKeyPoint]', self._objs(7))
+        return cast('RecordArray[OdLayerKeyPoint]', self._get(7))
 
 
 class Od3dLayerObjInfo(Accessor):

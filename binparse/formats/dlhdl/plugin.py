@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...family import Example, Family, LayoutKind, Option
+from ...family import Example, Family, FileKind, LayoutKind, Option
 
 _LAYOUT = ("view", "pack", "draw")
 
@@ -20,14 +20,21 @@ FAMILY = Family(
     ),
     layouts=(LayoutKind("--dlhdl", "MATLAB DL HDL conv or FC module buffer",
                         "binparse.formats.dlhdl.buffer_layout:make", choices=("conv", "fc")),),
+    kinds=(
+        FileKind("conv buffer", "the conv module's activations in external memory: blocks of N lanes by "
+                                "ConvThreadNumber, C of them used", "Deep Learning HDL Toolbox",
+                 "no format of its own: read with --dlhdl conv and its --thread-number, --shape, --dtype"),
+        FileKind("fc buffer", "the FC module's outputs in external memory, frame after frame",
+                 "Deep Learning HDL Toolbox", "no format of its own: read with --dlhdl fc --size K"),
+    ),
     examples=(
         Example("view", "view --dlhdl conv --thread-number 9 --shape 3,3,4 --dtype float32 "
-                        "fixtures/dlhdl/conv_and_fc/t9_3x3x4.buffer.bin --npy t9.npy",
+                        "fixtures/dlhdl/conv_and_fc/t9_3x3x4.buffer.bin --npy out/t9.npy",
                 "a conv-module buffer of ConvThreadNumber 9 as the logical X,Y,Z array"),
         Example("pack", "pack --dlhdl conv --thread-number 9 --shape 3,3,4 --dtype float32 "
-                        "fixtures/dlhdl/conv_and_fc/t9_3x3x4.expected.npy --out t9.buffer.bin",
+                        "fixtures/dlhdl/conv_and_fc/t9_3x3x4.expected.npy --out out/t9.buffer.bin",
                 "the inverse: a logical array into the conv module's buffer"),
-        Example("draw", "draw --dlhdl conv --thread-number 9 --shape 3,3,4 --dtype float32 --svg t9.svg",
+        Example("draw", "draw --dlhdl conv --thread-number 9 --shape 3,3,4 --dtype float32 --svg out/t9.svg",
                 "where each element of a conv-module buffer lies"),
     ),
 )

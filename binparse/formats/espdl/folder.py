@@ -152,7 +152,10 @@ class EspdlFolder:
                     lines.append(f"  {shown(d['file'])}: {_line(kind, d)}; made by {d['made_by']}")
         if self.other:
             lines.append(f"other files: {len(self.other)} ({', '.join(map(shown, self.other[:6]))}{', ...' if len(self.other) > 6 else ''})")
-        lines.append("(`binparse doctor FOLDER` checks that they agree; `binparse inspect FILE` shows one)")
+        from ...hints import command
+        first = next((d["file"] for kinds in self.files.values() for d in kinds.values()), None)
+        lines.append(f"({command('doctor', self.path)} checks that they agree"
+                     + (f"; {command('inspect', self.path / first)} shows one)" if first else ")"))
         return "\n".join(lines)
 
 

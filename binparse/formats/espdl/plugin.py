@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ...family import Example, Family, LayoutKind, Option, Signs
+from ...family import Example, Family, FileKind, LayoutKind, Option, Signs, Usage
 
 _LAYOUT = ("view", "pack", "draw")
 _MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")
@@ -70,11 +70,16 @@ FAMILY = Family(
     options=(
         Option(("--key",), ("inspect", "view", "draw", "doctor", "repair", "export", "compare"),
                "the AES-128 key (32 hex digits) of encrypted .espdl models", {"metavar": "HEX", "type": key_text}),
-        Option(("--model",), ("export", "compare"), "the model of a pack (PDL1/PDL2/PDL3) to export",
-               {"metavar": "NAME"}),
-        Option(("--rounding",), ("export", "compare"), "the export's rounding: auto (default: chosen per model from "
-               "its test values, its .json record or its layouts, and said), half-even (ESP32-P4) or half-up "
-               "(ESP32-S3 and C)", {"choices": ("auto", "half-even", "half-up")}),
+        Option(("--model",), ("export",), "the model of a pack (PDL1/PDL2/PDL3) to export", {"metavar": "NAME"}),
+        Option(("--model",), ("compare",), "with MODEL.espdl DUMPS/: the model of a pack (PDL1/PDL2/PDL3) whose "
+               "layers were dumped", {"metavar": "NAME"}),
+        Option(("--rounding",), ("export",), "the export's rounding: auto (default: chosen per model from its test "
+               "values, its .json record or its layouts, and said), half-even (ESP32-P4) or half-up (ESP32-S3 and C)",
+               {"choices": ("auto", "half-even", "half-up")}),
+        Option(("--rounding",), ("compare",), "with MODEL.espdl DUMPS/: the rounding the chip computes with, for the "
+               "layers the dumps are compared with: auto (default: chosen per model from its test values, its .json "
+               "record or its layouts), half-even (ESP32-P4) or half-up (ESP32-S3 and C)",
+               {"choices": ("auto", "half-even", "half-up")}),
         Option(("--shape",), _LAYOUT, "with --espdl: the tensor's H,W,C", {"metavar": "H,W,C"}),
         Option(("--padding",), _LAYOUT, "with --espdl: padding rows and columns T,B,L,R", {"metavar": "T,B,L,R"}),
         Option(("--concat",), _LAYOUT, "with --espdl: the channel counts of tensors concatenated in one buffer",
@@ -85,24 +90,41 @@ FAMILY = Family(
                {"metavar": "TYPE"}),
         Option(("--exponent",), _LAYOUT, "with --espdl: value = q * 2^E", {"type": int, "metavar": "E"}),
     ),
+    usages=(Usage("compare", "MODEL.espdl DUMPS/ [--model NAME] [--rounding {auto,half-even,half-up}] [--min-snr DB]"),),
     layouts=(LayoutKind("--espdl", "ESP-DL padded HWC tensor (old dl::Tensor)",
                         "binparse.formats.espdl.buffers.buffer_layout:make"),),
+    kinds=(
+        FileKind(".espdl", "model (EDL1, EDL2) or pack of models (PDL1, PDL2, PDL3): graph, weights in the chip's "
+                           "blocking, test values; plain or AES-128-CTR encrypted", "ESP-DL v3 (esp-ppq, pack_espdl_models.py)",
+                 "its magic, whatever its name"),
+        FileKind("info_printout", "esp-ppq's .info printout of a model (graph, exponents, values)",
+                 "esp-ppq: the older form, and the newer opening with the model's properties"),
+        FileKind("quantization_record", "esp-ppq's .json quantization record (per-op bit widths, policies, scales)",
+                 "esp-ppq"),
+        FileKind("model folder", "a folder of .espdl models with esp-ppq's printouts and records",
+                 "ESP-DL v3", "a folder holding an .espdl file"),
+        FileKind("layer dumps", "the chip's tensors dumped layer by layer as .npy, named by tensor "
+                                "(compare MODEL.espdl DUMPS/)", "ESP-DL v3", "the REFERENCE of compare, with a model"),
+        FileKind("tensor buffer", "a padded HWC tensor of the older dl::Tensor (and tensors concatenated in one); "
+                                  "v3's row-major TensorBase is read from Python (binparse.formats.espdl)",
+                 "esp-dl v1 (dl::Tensor), v3 (TensorBase)", "no format of its own: read with --espdl and its --shape, --padding, --dtype"),
+    ),
     examples=(
         Example("inspect", "inspect fixtures/espdl/models/conv_c.espdl", "an .espdl model: its graph and tensors"),
-        Example("view", "view fixtures/espdl/models/conv_c.espdl --tensor w_conv --npy w_conv.npy",
+        Example("view", "view fixtures/espdl/models/conv_c.espdl --tensor w_conv --npy out/w_conv.npy",
                 "a weight of an .espdl model in logical (N, H, W, C) order"),
         Example("view", "view --espdl --shape 5,3,4 --padding 1,2,2,1 --dtype int8 --exponent -3 "
-                        "fixtures/espdl/tensors_and_models/feature_s8.buffer.bin --npy feature.npy --dequantize",
+                        "fixtures/espdl/tensors_and_models/feature_s8.buffer.bin --npy out/feature.npy --dequantize",
                 "a padded HWC feature map (old dl::Tensor) as float32 values"),
         Example("pack", "pack --espdl --shape 5,3,4 --padding 1,2,2,1 --dtype int8 "
-                        "fixtures/espdl/tensors_and_models/feature_s8.expected.npy --out feature.buffer.bin",
+                        "fixtures/espdl/tensors_and_models/feature_s8.expected.npy --out out/feature.buffer.bin",
                 "a logical H,W,C array into a padded ESP-DL buffer"),
-        Example("draw", "draw fixtures/espdl/models/conv_s8_blocks.espdl --tensor w_conv --svg w_conv.svg",
+        Example("draw", "draw fixtures/espdl/models/conv_s8_blocks.espdl --tensor w_conv --svg out/w_conv.svg",
                 "an .espdl weight in its stored blocking (16 output channels a block)"),
         Example("doctor", "doctor fixtures/espdl/models", "ESP-DL models: what made each, and what is not verified"),
-        Example("export", "export fixtures/espdl/models/conv_c.espdl -o conv_c.onnx",
+        Example("export", "export fixtures/espdl/models/conv_c.espdl -o out/conv_c.onnx",
                 "an .espdl model as ONNX that computes what the chip computes (binparse[onnx])"),
-        Example("repair", "repair fixtures/espdl/int32_defect/narrow_dims.espdl -o narrow_dims.fixed.espdl",
+        Example("repair", "repair fixtures/espdl/int32_defect/narrow_dims.espdl -o out/narrow_dims.fixed.espdl",
                 "esp-ppq's int32 values in int64 vectors written as int64 (docs/espdl-repair.md)"),
     ),
 )

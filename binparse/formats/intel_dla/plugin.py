@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...family import Example, Family, LayoutKind, Option, Signs
+from ...family import Example, Family, FileKind, LayoutKind, Option, Signs
 
 _LAYOUT = ("view", "pack", "draw")
 # the Quartus MIF ROMs dla_create_ip and dla_compiler write (arch/roms.py)
@@ -48,18 +48,41 @@ FAMILY = Family(
     layouts=(LayoutKind("--intel-dla", "FPGA AI Suite IP buffer (FP16); SOURCE: a compile folder, a saved "
                                        "output configuration (.json) or an .arch (with --shape); none with --arch",
                         "binparse.formats.intel_dla.layouts.buffer_layout:make", sources=1, min_sources=0),),
+    kinds=(
+        FileKind("compile folder", "dla_compiler's transform reports of one graph (input and output dumps and "
+                                   "mappings)", "2023.x to 2025.x",
+                 "a folder of CSVs named input_transform_*, output_transform_*"),
+        FileKind("transform report", "one of dla_compiler's four transform reports (a dump or a mapping)",
+                 "2023.x to 2025.x", "its CSV header (the dialect of its release)"),
+        FileKind("output configuration", "binparse's saved model of an output's layout (DlaRuntimeOutputConfiguration)",
+                 "binparse", "SOURCE of --intel-dla named *.json"),
+        FileKind("arch", "architecture description (.arch): KVEC, CVEC, precision, interfaces, limits",
+                 "2023.x to 2025.x"),
+        FileKind("ip header", "the IP's parameters as dla_create_ip writes them (fpga_arch_instantiator.h)",
+                 "2023.x to 2025.x"),
+        FileKind("layer placement", "which device runs each layer (dla_compiler's *_dla_layer_device.csv)",
+                 "2023.x to 2025.x"),
+        FileKind("build record", "a build's JSON record (dla_compile_report.json, *.build.json)", "2023.x to 2025.x"),
+        FileKind("ip rom", "the IP's ROMs (Quartus MIF): CSR discovery, DDR-free parameters", "2023.x to 2025.x"),
+        FileKind("ip parameters", "the IP's DMA parameters (dla_dma_param*.svh)", "2023.x to 2025.x"),
+        FileKind("ip folder", "an IP folder as dla_create_ip writes it (its header, ROMs, parameters)",
+                 "2023.x to 2025.x", "a folder holding the IP header or its ROMs"),
+        FileKind("ip buffer", "the IP's input or output buffer: FP16 vectors of CVEC or KVEC lanes (streamed inputs: "
+                              "raw HWC words)", "2023.x to 2025.x",
+                 "no format of its own: read with --intel-dla and a compile folder, or --arch FILE.arch --shape"),
+    ),
     examples=(
         Example("inspect", "inspect fixtures/intel_dla/testnet_2025", "a compile folder: its transform reports"),
         Example("inspect", "inspect fixtures/intel_dla/placement/SmallNet.arch",
                 "an architecture file: family, vectors, precision"),
         Example("view", "view --intel-dla fixtures/intel_dla/testnet_2025 "
-                        "fixtures/intel_dla/testnet_2025/output_ip.buffer.bin --npy output.npy",
+                        "fixtures/intel_dla/testnet_2025/output_ip.buffer.bin --npy out/output.npy",
                 "an IP output buffer (FP16, padded to KVEC) as the logical N,C,D,H,W array"),
         Example("pack", "pack --intel-dla fixtures/intel_dla/testnet_2025 "
-                        "fixtures/intel_dla/testnet_2025/input_ip.expected.npy --out input_ip.bin",
+                        "fixtures/intel_dla/testnet_2025/input_ip.expected.npy --out out/input_ip.bin",
                 "a logical input into the IP's input buffer (folding included)"),
         Example("draw", "draw --intel-dla --arch fixtures/intel_dla/placement/SmallNet.arch --shape 1,3,4,4 "
-                        "--svg output.svg", "an IP output laid out from an .arch alone"),
+                        "--svg out/output.svg", "an IP output laid out from an .arch alone"),
         Example("doctor", "doctor fixtures/intel_dla/testnet_2025", "a compile folder's reports checked together"),
     ),
 )

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...family import register_checks_in
-from ...registry import register_sniffer
+from ...registry import register_buffer_hint, register_sniffer
 from .plugin import ROM_NAMES, ip_header_head, layer_device_head
 from .layouts.config import OutputConfiguration, OutputSlice
 from .compile.dialects import Dialect, detect, dialects
@@ -58,6 +58,7 @@ register_sniffer("binparse.formats.intel_dla.sniff_text:rom", names=ROM_NAMES)
 register_sniffer("binparse.formats.intel_dla.sniff_text:params", names=("dla_dma_param*.svh",))
 register_sniffer("binparse.formats.intel_dla.sniff_text:ip_folder", folders=True)
 register_sniffer(_sniff, text=True)  # transform reports (text with a known header) and compile folders
+register_buffer_hint("binparse.formats.intel_dla.layouts.buffer_hint:hint")  # a raw IP buffer beside what describes it
 
 register_checks_in("binparse.formats.intel_dla.compile.doctor")
 register_checks_in("binparse.formats.intel_dla.arch.doctor")

@@ -142,7 +142,7 @@ class ParamFile:
                 for i, name, off, v in self.arrays()]
         head = [f"NOT VERIFIED: {self.not_verified}"] if self.not_verified else []
         return "\n".join([*head, f"TIDL param file of {shown(self.net_file)} ({self.net.version}): {len(rows)} arrays",
-                          *columns(["tensor", "layer type", "offset", "dtype", "count"], rows)])
+                          *columns(["tensor", "layer type", "byte offset", "dtype", "elements"], rows)])
 
     def tensor_array(self, name: str, buffer: Any = None, *, stored: bool = False,
                      dequantize: bool = False) -> tuple[NDArray[Any], str]:

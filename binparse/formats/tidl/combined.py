@@ -162,7 +162,9 @@ class Combined:
                     f"inputs {_names(s['inputs'])}; outputs {_names(s['outputs'])}")
             lines.append(f"  subgraph {s['index']}: bytes {s['offset']:,}..{s['offset'] + s['size']:,} "
                          f"({s['size']:,} B), TIDL {s['version']}, {what}")
-        lines.append("`--subgraph N` reads one of them (view, traces, compare, draw)")
+        from ...hints import command
+        lines.append("--subgraph N reads one of them (inspect, view, traces, compare, draw)"
+                     + (f": {command('inspect', self._file, '--subgraph', '0')}" if self._file else ""))
         return "\n".join(lines)
 
 

@@ -16,6 +16,7 @@ from .am57x import read_config
 from .printouts.parse import common_dims
 from .net.weights import tda2_weights_read
 from .net.versions import RELEASED
+from .report import draw_command
 
 IO_VERSIONS = (80, 90, 92, 100)  # the io layouts, named by the TIDL release that introduced each (io_version)
 
@@ -118,11 +119,12 @@ def _padding_notes(rep: FileReport, out: list[Finding]) -> None:
         if p.channel:
             parts.append(f"{p.channel} padding channel(s)")
         if t.channel_pitch > plane and not (p.left or p.top or p.right or p.bottom):
-            parts.append(f"channel pitch {t.channel_pitch} > H×W {plane}")
+            parts.append(f"channel pitch {t.channel_pitch} elements > H×W {plane}")
         if parts:
             out.append(Finding("note", f"{rep.name}: {t.direction} '{t.name or t.index}' ({t.dtype.name}, "
                                        f"{'x'.join(map(str, t.shape))}) has {', '.join(parts)}: a dense N·C·H·W read is "
-                                       f"wrong; use `binparse view` (or `binparse draw` to see it)", [rep.name]))
+                                       "wrong; view reads it without the padding"
+                                       + (f", {draw_command(t)} shows it" if t.file else ""), [rep.name]))
 
 
 def _configs(folder: Path) -> dict[str, list[tuple[Path, dict[str, str]]]]:

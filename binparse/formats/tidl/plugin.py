@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ...family import Example, Family, Option, Signs
+from ...family import Example, Family, FileKind, Option, Signs
 
 _BUFFER_COMMANDS = ("view", "pack", "draw")
 TRACE_NAMES = ("*tidl_trace*.y", "*tidl_trace*_float.bin")  # the layer traces TIDL writes (debug_level >= 3)
 RECORD_NAMES = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")  # what TI's tools record of a compile
+IO_NAMES = ("*_tidl_io_1.bin", "*_tidl_io_*.bin", "tidl_io_buff*.bin")  # the io descriptors TI's tools write
 
 
 def net_head(head: bytes) -> str | None:
@@ -27,7 +28,7 @@ FAMILY = Family(
     load="binparse.formats.tidl.register",
     signs=(
         Signs("tidl", "net.bin", names=("*_tidl_net.bin", "tidl_net_*.bin")),
-        Signs("tidl", "io_1.bin", names=("*_tidl_io_1.bin", "*_tidl_io_*.bin", "tidl_io_buff*.bin")),
+        Signs("tidl", "io_1.bin", names=IO_NAMES),
         Signs("tidl", "param.bin", names=("tidl_param_*.bin",)),
         Signs("tidl", "config", names=("tidl_config_*.txt",), binary=False),
         Signs("tidl", "printout", names=("*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv"), binary=False),
@@ -45,20 +46,48 @@ FAMILY = Family(
                {"type": int, "metavar": "N"}),
     ),
     companions=("tempDir",),
+    kinds=(
+        FileKind("io_1.bin", "io descriptor (sTIDL_IOBufDesc_t): a compiled net's inputs and outputs, their "
+                             "element types, pads and pitches", "J7 08.x to 11.02 (1, 2, 4 cores); TDA2 01.xx",
+                 "its size gives the release and core count; another size is solved from the struct rule "
+                 "(not verified)"),
+        FileKind("net.bin", "network (sTIDL_Network_t): layers, their tensors and scales; J7 nets carry the weights",
+                 "J7 8.2 to 11.02.12; AM57x TIDL-API 1.3; TDA2 01.01.03 / TIDL-API 1.2",
+                 "J7: its first word, the netVersion; TDA2 and AM57x: its size"),
+        FileKind("combined", "combined subgraphs: the nets or io descriptors of several subgraphs in one file",
+                 "J7 11.x", "the word 0xFF00FF00 after the first (net) or after one io descriptor (io)"),
+        FileKind("param.bin", "AM57x / TDA2 parameters: every layer's weights, read with the net of the same name",
+                 "AM57x TIDL-API 1.3; TDA2 TIDL-API 1.2", "a tidl_net_*.bin of the same name beside it"),
+        FileKind("config", "TIDL-API inference configuration: which net and params, input sizes",
+                 "AM57x TIDL-API"),
+        FileKind("printout", "TI's printouts of an imported net: netLog, layer_info, paramDebug",
+                 "J7 8.x to 10.x"),
+        FileKind("layer trace", "a layer's output, dumped by the runtime (debug_level 3 and above)",
+                 "J7 8.x to 11.x", "the layer's dataId and dims in its name"),
+        FileKind("traces folder", "the layer traces of one run, or reference .npy files named by tensor",
+                 "J7 8.x to 11.x", "a folder holding a layer trace, or only .npy files"),
+        FileKind("record", "TI's records of a compile: param.yaml, onnxrtMetaData.txt, allowedNode.txt",
+                 "edgeai-benchmark, edgeai-tidl-tools (OSRT)"),
+        FileKind("artifacts folder", "a compile's folder as TI's tools leave it (its records, io, net, tempDir/)",
+                 "edgeai-benchmark, edgeai-tidl-tools, TIDL-RT",
+                 "a folder holding a record, a tempDir/ or TIDL artifacts"),
+        FileKind("device buffer", "an input or output buffer of the device, padded as its io descriptor says",
+                 "every io version", "no format of its own: read with its io descriptor (view IO BUFFER --output NAME)"),
+    ),
     examples=(
         Example("inspect", "inspect fixtures/tidl/io_08x/900_tidl_io_1.bin",
                 "a TIDL io descriptor: its inputs and outputs, with their padding"),
         Example("inspect", "inspect --fields fixtures/tidl/net_10_01/914_tidl_net.bin",
                 "every raw field of a TIDL net, with offsets and types"),
         Example("view", "view fixtures/tidl/io_08x/900_tidl_io_1.bin fixtures/tidl/io_08x/output_1_seg_map.buffer.bin "
-                        "--output seg_map --npy seg_map.npy",
+                        "--output seg_map --npy out/seg_map.npy",
                 "a TIDL output buffer as the logical N,DIM1,DIM2,C,H,W array (padding removed)"),
         Example("view", "view fixtures/tidl/traces_10_01/tidl_trace_subgraph_0_0002_0001_0001_00001_00003_00005x00004.y "
-                        "--net fixtures/tidl/net_10_01_traces/915_tidl_net.bin --dequantize --npy trace.npy",
+                        "--net fixtures/tidl/net_10_01_traces/915_tidl_net.bin --dequantize --npy out/trace.npy",
                 "one layer trace, dequantised with the scale the net gives"),
         Example("pack", "pack fixtures/tidl/io_08x/900_tidl_io_1.bin fixtures/tidl/io_08x/input_0_images.expected.npy "
-                        "--input images --out images.buffer.bin", "a logical input into TIDL's padded input buffer"),
-        Example("draw", "draw fixtures/tidl/io_08x/900_tidl_io_1.bin --output seg_map --svg seg_map.svg",
+                        "--input images --out out/images.buffer.bin", "a logical input into TIDL's padded input buffer"),
+        Example("draw", "draw fixtures/tidl/io_08x/900_tidl_io_1.bin --output seg_map --svg out/seg_map.svg",
                 "where a TIDL output's padding lies"),
         Example("traces", "traces fixtures/tidl/traces_10_01_old --net fixtures/tidl/net_10_01_traces/915_tidl_net.bin",
                 "TIDL layer traces matched to their layers"),
@@ -66,12 +95,12 @@ FAMILY = Family(
                            "--net fixtures/tidl/net_10_01_traces/915_tidl_net.bin",
                 "two TIDL runs layer by layer: the first layer that diverges"),
         Example("doctor", "doctor fixtures/tidl/io_08x", "which TIDL release made a descriptor, which runtime loads it"),
-        Example("fixture", "fixture fixtures/tidl/io_08x/spec.yaml -o io_08x",
-                "the TIDL io fixture written anew into io_08x/"),
+        Example("fixture", "fixture fixtures/tidl/io_08x/spec.yaml -o out/io_08x",
+                "the TIDL io fixture written anew into out/io_08x/"),
         Example("schema", "schema diff tidl.io.j7_08 tidl.io.j7_10.c1", "what changed in the io descriptor from 08 to 10"),
         Example("schema diff", "schema diff tidl.io.j7_08 tidl.io.j7_10.c1",
                 "what changed in the io descriptor from 08 to 10"),
         Example("schema from-header", "schema from-header tests/data/headers/itidl_io_08_06.h --struct "
-                                      "sTIDL_IOBufDesc_t --out io_08.ksy", "a schema from TI's header of 08.06"),
+                                      "sTIDL_IOBufDesc_t --out out/io_08.ksy", "a schema from TI's header of 08.06"),
     ),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 
 from ...family import register_checks_in
-from ...registry import Format, register, register_sniffer, register_solver
+from ...registry import Format, register, register_buffer_hint, register_sniffer, register_solver
 from .combined import COMBINED_IO_MIN, is_combined_net
 from .io.desc import IoBufDesc, IoBufDescTda2
 from .plugin import RECORD_NAMES, TRACE_NAMES, net_head
@@ -91,6 +91,7 @@ register_sniffer("binparse.formats.tidl.records.read:sniff", names=RECORD_NAMES)
 register_sniffer("binparse.formats.tidl.traces.sniff:sniff_folder", folders=True)  # traces or reference .npy
 register_sniffer("binparse.formats.tidl.records.folder:sniff_folder", folders=True)  # an artifacts folder
 register_solver("binparse.formats.tidl.io.solve:solve")  # io sizes no format above lists: the struct rule
+register_buffer_hint("binparse.formats.tidl.io.buffer_hint:hint")  # a raw buffer beside its io descriptor
 register_checks_in("binparse.formats.tidl.doctor")
 register_checks_in("binparse.formats.tidl.traces.doctor")
 register_checks_in("binparse.formats.tidl.printouts.checks")

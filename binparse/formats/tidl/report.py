@@ -39,24 +39,34 @@ def tensor_rows(tensors: Sequence[Tensor]) -> list[list[Any]]:
         rows.append([t.index, tail(t.name) or "-", DTYPE_NAMES[t.element_type], ",".join(map(str, t.shape)),
                      f"{p.left},{p.top},{p.right},{p.bottom},{p.channel}", t.channel_pitch, t.line_pitch,
                      "-" if t.scale is None else float_text(t.scale), t.zero_point, t.layout,
-                     f"{t.buf_size} ({t.buf_size_source})"])
+                     f"{t.buf_size:,} ({t.buf_size_source})", f"{t.buf_size * t.dtype.itemsize:,}"])
     return rows
 
 
 def io_table(title: str, inputs: Sequence[Tensor], outputs: Sequence[Tensor]) -> str:
     head = ["#", "name", "dtype", "N,D1,D2,C,H,W", "pad L,T,R,B,ch", "ch pitch", "line pitch", "scale",
-            "zero pt", "layout", "buf size"]
+            "zero pt", "layout", "buf elements", "buf bytes"]
     lines = [title]
     for label, tensors in (("inputs", inputs), ("outputs", outputs)):
-        lines.append(f"{label}: {len(tensors)}")
+        lines.append(f"{label}: {len(tensors)}" + (" (pitches in elements)" if tensors else ""))
         if tensors:
             lines.extend(columns(head, tensor_rows(tensors)))
     padded = [t for t in (*inputs, *outputs) if t.has_padding]
     if padded:
         names = ", ".join(f"{t.direction} {shown(t.name or t.index)}" for t in padded)
-        lines.append(f"padded in the device buffer: {names}; `binparse view` reads them without the padding, "
-                     "`binparse draw` pictures where it lies")
+        lines.append(f"padded in the device buffer: {names}; view reads a buffer without the padding,")
+        lines.append(f"  {draw_command(padded[-1])} pictures where it lies" if padded[-1].file else
+                     "  draw pictures where it lies")
     return "\n".join(lines)
+
+
+def draw_command(t: Tensor) -> str:
+    """The command that draws tensor `t` of its io descriptor (by name, or by index when it has none)."""
+    import re
+    from ...hints import command
+    which = str(t.name) if t.name else str(t.index)
+    return command("draw", t.file or "", f"--{t.direction}", which, "--svg",
+                   re.sub(r"[^A-Za-z0-9_-]", "_", f"{t.direction}_{which}") + ".svg")
 
 
 def _summary(net: Any, t: Any) -> list[str]:

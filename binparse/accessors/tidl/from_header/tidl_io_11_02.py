@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
 
@@ -27,50 +29,50 @@ class TidlIo1102(Accessor):
         FieldSpec(name='num_virtual_cores', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_super_batches', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='inference_mode', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='in_data_format', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_resize_type', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='resize_width', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='resize_height', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_width', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_height', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_dim2', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_dim1', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_channel_pitch', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_num_batches', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_pad_ch', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='raw_data_in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_zero_point', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_layout', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='in_tensor_scale', kind='prim', np='<f4', fmt='<f', size=4, count=128),
-        FieldSpec(name='in_data_name', kind='str', np='S512', size=512, count=128, encoding='UTF-8', zero_terminated=True),
-        FieldSpec(name='in_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=128),
-        FieldSpec(name='out_width', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_height', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_dim2', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_dim1', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_channel_pitch', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_num_batches', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_pad_ch', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_data_name', kind='str', np='S512', size=512, count=512, encoding='UTF-8', zero_terminated=True),
-        FieldSpec(name='out_tensor_scale', kind='prim', np='<f4', fmt='<f', size=4, count=512),
-        FieldSpec(name='out_zero_point', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_layout', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='out_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=512),
-        FieldSpec(name='num_valid_tensor_dims', kind='prim', np='<i4', fmt='<l', size=4, count=512),
+        FieldSpec(name='in_data_format', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_resize_type', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='resize_width', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='resize_height', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_width', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_height', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_dim2', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_dim1', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_channel_pitch', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_num_batches', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_pad_ch', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='raw_data_in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_zero_point', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_layout', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_tensor_scale', kind='prim', np='<f4', fmt='<f', size=4, count=128, repeat='expr'),
+        FieldSpec(name='in_data_name', kind='str', np='S512', size=512, count=128, encoding='UTF-8', zero_terminated=True, repeat='expr', term=b'\x00'),
+        FieldSpec(name='in_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=128, repeat='expr'),
+        FieldSpec(name='out_width', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_height', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_dim2', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_dim1', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_num_channels', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_channel_pitch', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_num_batches', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_pad_l', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_pad_t', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_pad_r', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_pad_b', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_pad_ch', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_element_type', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_data_id', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_data_name', kind='str', np='S512', size=512, count=512, encoding='UTF-8', zero_terminated=True, repeat='expr', term=b'\x00'),
+        FieldSpec(name='out_tensor_scale', kind='prim', np='<f4', fmt='<f', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_zero_point', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_layout', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='out_buf_size', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
+        FieldSpec(name='num_valid_tensor_dims', kind='prim', np='<i4', fmt='<l', size=4, count=512, repeat='expr'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 4, 8, 12, 16, 20, 24, 536, 1048, 1560, 2072, 2584, 3096, 3608, 4120, 4632, 5144, 5656, 6168, 6680, 7192, 7704, 8216, 8728, 9240, 9752, 10264, 10776, 11288, 76824, 77336, 79384, 81432, 83480, 85528, 87576, 89624, 91672, 93720, 95768, 97816, 99864, 101912, 103960, 106008, 368152, 370200, 372248, 374296, 376344), counts=(None, None, None, None, None, None, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512, 512), elem_sizes=(4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 512, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 512, 4, 4, 4, 4, 4), size=378392)
     _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['num_input_buf', 'num_output_buf', 'num_cores', 'num_virtual_cores', 'num_super_batches', 'inference_mode', 'in_data_format', 'in_resize_type', 'resize_width', 'resize_height', 'in_width', 'in_height', 'in_num_channels', 'in_dim2', 'in_dim1', 'in_channel_pitch', 'in_num_batches', 'in_pad_l', 'in_pad_t', 'in_pad_r', 'in_pad_b', 'in_pad_ch', 'raw_data_in_element_type', 'in_element_type', 'in_zero_point', 'in_layout', 'in_data_id', 'in_tensor_scale', 'in_data_name', 'in_buf_size', 'out_width', 'out_height', 'out_dim2', 'out_dim1', 'out_num_channels', 'out_channel_pitch', 'out_num_batches', 'out_pad_l', 'out_pad_t', 'out_pad_r', 'out_pad_b', 'out_pad_ch', 'out_element_type', 'out_data_id', 'out_data_name', 'out_tensor_scale', 'out_zero_point', 'out_layout', 'out_buf_size', 'num_valid_tensor_dims'], 'formats': ['<i4', '<i4', '<i4', '<i4', '<i4', '<i4', ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<i4', (128,)), ('<f4', (128,)), ('|S512', (128,)), ('<i4', (128,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('|S512', (512,)), ('<f4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,)), ('<i4', (512,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 536, 1048, 1560, 2072, 2584, 3096, 3608, 4120, 4632, 5144, 5656, 6168, 6680, 7192, 7704, 8216, 8728, 9240, 9752, 10264, 10776, 11288, 76824, 77336, 79384, 81432, 83480, 85528, 87576, 89624, 91672, 93720, 95768, 97816, 99864, 101912, 103960, 106008, 368152, 370200, 372248, 374296, 376344], 'itemsize': 378392})
@@ -218,7 +220,7 @@ class TidlIo1102(Accessor):
     @property
     def in_data_name(self) -> StrArray:
         """inDataName[128][512]. (a NUL-padded string)"""
-        return cast('StrArray', self._strs(28))
+        return cast('StrArray', self._get(28))
 
     @property
     def in_buf_size(self) -> NDArray[np.int32]:
@@ -298,7 +300,7 @@ class TidlIo1102(Accessor):
     @property
     def out_data_name(self) -> StrArray:
         """outDataName[512][512]. (a NUL-padded string)"""
-        return cast('StrArray', self._strs(44))
+        return cast('StrArray', self._get(44))
 
     @property
     def out_tensor_scale(self) -> NDArray[np.float32]:

@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
 
@@ -27,7 +29,7 @@ class TidlLayer1102(Accessor):
         FieldSpec(name='layer_kernel_type', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_in_bufs', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_out_bufs', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='in_data', kind='prim', np='<i4', fmt='<l', size=4, count=24),
+        FieldSpec(name='in_data', kind='prim', np='<i4', fmt='<l', size=4, count=24, repeat='expr'),
         FieldSpec(name='out_data', kind='user', user='Anon2'),
         FieldSpec(name='in_data_ptr', kind='prim', np='<u8', fmt='<Q', size=8),
         FieldSpec(name='core_id', kind='prim', np='<i4', fmt='<l', size=4),
@@ -48,7 +50,7 @@ class TidlLayer1102(Accessor):
     @property
     def act_params(self) -> Anon0:
         """actParams."""
-        return cast('Anon0', self._obj(1))
+        return cast('Anon0', self._get(1))
 
     @property
     def layer_type(self) -> int:
@@ -78,7 +80,7 @@ class TidlLayer1102(Accessor):
     @property
     def out_data(self) -> Anon2:
         """outData."""
-        return cast('Anon2', self._obj(7))
+        return cast('Anon2', self._get(7))
 
     @property
     def in_data_ptr(self) -> int:
@@ -167,7 +169,7 @@ class Anon0(Accessor):
     @property
     def lut_params(self) -> Anon1:
         """lutParams."""
-        return cast('Anon1', self._obj(6))
+        return cast('Anon1', self._get(6))
 
 
 class Anon1(Accessor):
@@ -237,8 +239,8 @@ class Anon2(Accessor):
         FieldSpec(name='num_batch_w', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_batch_h', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='round_bits', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='pitch', kind='prim', np='<i4', fmt='<l', size=4, count=5),
-        FieldSpec(name='dim_values', kind='prim', np='<i4', fmt='<l', size=4, count=6),
+        FieldSpec(name='pitch', kind='prim', np='<i4', fmt='<l', size=4, count=5, repeat='expr'),
+        FieldSpec(name='dim_values', kind='prim', np='<i4', fmt='<l', size=4, count=6, repeat='expr'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 92), counts=(None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, 5, 6), elem_sizes=(4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4), size=116)
     _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['data_id', 'element_type', 'num_dim', 'data_q', 'min_value', 'max_value', 'min_tensor_value', 'max_tensor_value', 'tensor_scale', 'tensor_zero_point', 'tensor_type', 'pad_w', 'pad_h', 'batch_pad_w', 'batch_pad_h', 'num_batch_w', 'num_batch_h', 'round_bits', 'pitch', 'dim_values'], 'formats': ['<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<f4', '<f4', '<f4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', ('<i4', (5,)), ('<i4', (6,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 92], 'itemsize': 116})

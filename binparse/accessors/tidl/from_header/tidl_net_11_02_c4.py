@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from binparse.expr import values as _kv
 from binparse.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                               ValidSpec, _kdiv)
 
@@ -34,17 +36,17 @@ class TidlNet1102C4(Accessor):
         FieldSpec(name='calibration_params', kind='user', user='Anon0'),
         FieldSpec(name='data_flow_info', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='is_gc_info_available', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='net_init_backup_data_offset', kind='prim', np='<i4', fmt='<l', size=4, count=4),
+        FieldSpec(name='net_init_backup_data_offset', kind='prim', np='<i4', fmt='<l', size=4, count=4, repeat='expr'),
         FieldSpec(name='is_quant_stats_available', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='pre_empt_worst_case_delay', kind='prim', np='<f4', fmt='<f', size=4),
         FieldSpec(name='reserved', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='model_group_id', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='inference_mode', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_cores', kind='prim', np='<u4', fmt='<L', size=4),
-        FieldSpec(name='net_buf_info', kind='user', count=4, user='Anon1'),
+        FieldSpec(name='net_buf_info', kind='user', count=4, user='Anon1', repeat='expr'),
         FieldSpec(name='original_gc_buf_info_offset', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='pad_22', kind='bytes', np='|u1', size=4),
-        FieldSpec(name='tidl_layers', kind='user', count=1536, user='Anon2'),
+        FieldSpec(name='tidl_layers', kind='user', count=1536, user='Anon2', repeat='expr'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 64, 68, 72, 88, 92, 96, 100, 104, 108, 112, 176, 180, 184), counts=(None, None, None, None, None, None, None, None, None, None, None, None, None, 4, None, None, None, None, None, None, 4, None, None, 1536), elem_sizes=(4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 24, 4, 4, 4, 4, 4, 4, 4, 4, 4, 16, 4, 4, 1848), size=2838712)
     _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['net_version', 'device_name', 'num_layers', 'weights_element_size', 'slope_element_size', 'bias_element_size', 'data_element_size', 'inter_element_size', 'quantization_style', 'calibration_option', 'calibration_params', 'data_flow_info', 'is_gc_info_available', 'net_init_backup_data_offset', 'is_quant_stats_available', 'pre_empt_worst_case_delay', 'reserved', 'model_group_id', 'inference_mode', 'num_cores', 'net_buf_info', 'original_gc_buf_info_offset', 'pad_22', 'tidl_layers'], 'formats': ['<i4', '<u4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', {'names': ['activation_range_method', 'weight_range_method', 'percentile_act_range_shrink', 'percentile_wt_range_shrink', 'bias_calibration_factor', 'bias_calibration_iterations'], 'formats': ['<i4', '<i4', '<f4', '<f4', '<f4', '<i4'], 'offsets': [0, 4, 8, 12, 16, 20], 'itemsize': 24}, '<i4', '<i4', ('<i4', (4,)), '<i4', '<f4', '<i4', '<i4', '<i4', '<u4', ({'names': ['base', 'size', 'offset'], 'formats': ['<u8', '<i4', '<i4'], 'offsets': [0, 8, 12], 'itemsize': 16}, (4,)), '<i4', ('|u1', (4,)), ({'names': ['layer_params', 'act_params', 'layer_type', 'layer_kernel_type', 'num_in_bufs', 'num_out_bufs', 'in_data', 'out_data', 'in_data_ptr', 'core_id', 'layers_group_id', 'weights_element_size_in_bits', 'stride_offset_method', 'multi_core_mode', 'scratch_mem_required'], 'formats': [('|u1', (1544,)), {'names': ['slope', 'slope_scale', 'clip_min', 'clip_max', 'act_type', 'alpha', 'lut_params'], 'formats': ['<i4', '<f4', '<f4', '<f4', '<i4', '<f4', {'names': ['factor_b', 'factor_c', 'lutoffset', 'lut_buf_size', 'non_linear_act_method'], 'formats': ['<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 4, 8, 12, 16], 'itemsize': 20}], 'offsets': [0, 4, 8, 12, 16, 20, 24], 'itemsize': 44}, '<i4', '<i4', '<i4', '<i4', ('<i4', (24,)), {'names': ['data_id', 'element_type', 'num_dim', 'data_q', 'min_value', 'max_value', 'min_tensor_value', 'max_tensor_value', 'tensor_scale', 'tensor_zero_point', 'tensor_type', 'pad_w', 'pad_h', 'batch_pad_w', 'batch_pad_h', 'num_batch_w', 'num_batch_h', 'round_bits', 'pitch', 'dim_values'], 'formats': ['<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<f4', '<f4', '<f4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', ('<i4', (5,)), ('<i4', (6,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 92], 'itemsize': 116}, '<u8', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 1544, 1588, 1592, 1596, 1600, 1604, 1700, 1816, 1824, 1828, 1832, 1836, 1840, 1844], 'itemsize': 1848}, (1536,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 64, 68, 72, 88, 92, 96, 100, 104, 108, 112, 176, 180, 184], 'itemsize': 2838712})
@@ -102,7 +104,7 @@ class TidlNet1102C4(Accessor):
     @property
     def calibration_params(self) -> Anon0:
         """calibrationParams."""
-        return cast('Anon0', self._obj(10))
+        return cast('Anon0', self._get(10))
 
     @property
     def data_flow_info(self) -> int:
@@ -152,7 +154,7 @@ class TidlNet1102C4(Accessor):
     @property
     def net_buf_info(self) -> RecordArray[Anon1]:
         """netBufInfo[4]."""
-        return cast('RecordArray[Anon1]', self._objs(20))
+        return cast('RecordArray[Anon1]', self._get(20))
 
     @property
     def original_gc_buf_info_offset(self) -> int:
@@ -167,7 +169,7 @@ class TidlNet1102C4(Accessor):
     @property
     def tidl_layers(self) -> RecordArray[Anon2]:
         """TIDLLayers[1536]."""
-        return cast('RecordArray[Anon2]', self._objs(23))
+        return cast('RecordArray[Anon2]', self._get(23))
 
 
 class Anon0(Accessor):
@@ -261,7 +263,7 @@ class Anon2(Accessor):
         FieldSpec(name='layer_kernel_type', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_in_bufs', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_out_bufs', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='in_data', kind='prim', np='<i4', fmt='<l', size=4, count=24),
+        FieldSpec(name='in_data', kind='prim', np='<i4', fmt='<l', size=4, count=24, repeat='expr'),
         FieldSpec(name='out_data', kind='user', user='Anon5'),
         FieldSpec(name='in_data_ptr', kind='prim', np='<u8', fmt='<Q', size=8),
         FieldSpec(name='core_id', kind='prim', np='<i4', fmt='<l', size=4),
@@ -282,7 +284,7 @@ class Anon2(Accessor):
     @property
     def act_params(self) -> Anon3:
         """actParams."""
-        return cast('Anon3', self._obj(1))
+        return cast('Anon3', self._get(1))
 
     @property
     def layer_type(self) -> int:
@@ -312,7 +314,7 @@ class Anon2(Accessor):
     @property
     def out_data(self) -> Anon5:
         """outData."""
-        return cast('Anon5', self._obj(7))
+        return cast('Anon5', self._get(7))
 
     @property
     def in_data_ptr(self) -> int:
@@ -401,7 +403,7 @@ class Anon3(Accessor):
     @property
     def lut_params(self) -> Anon4:
         """lutParams."""
-        return cast('Anon4', self._obj(6))
+        return cast('Anon4', self._get(6))
 
 
 class Anon4(Accessor):
@@ -471,8 +473,8 @@ class Anon5(Accessor):
         FieldSpec(name='num_batch_w', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='num_batch_h', kind='prim', np='<i4', fmt='<l', size=4),
         FieldSpec(name='round_bits', kind='prim', np='<i4', fmt='<l', size=4),
-        FieldSpec(name='pitch', kind='prim', np='<i4', fmt='<l', size=4, count=5),
-        FieldSpec(name='dim_values', kind='prim', np='<i4', fmt='<l', size=4, count=6),
+        FieldSpec(name='pitch', kind='prim', np='<i4', fmt='<l', size=4, count=5, repeat='expr'),
+        FieldSpec(name='dim_values', kind='prim', np='<i4', fmt='<l', size=4, count=6, repeat='expr'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 92), counts=(None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, 5, 6), elem_sizes=(4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4), size=116)
     _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['data_id', 'element_type', 'num_dim', 'data_q', 'min_value', 'max_value', 'min_tensor_value', 'max_tensor_value', 'tensor_scale', 'tensor_zero_point', 'tensor_type', 'pad_w', 'pad_h', 'batch_pad_w', 'batch_pad_h', 'num_batch_w', 'num_batch_h', 'round_bits', 'pitch', 'dim_values'], 'formats': ['<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<f4', '<f4', '<f4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', ('<i4', (5,)), ('<i4', (6,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 92], 'itemsize': 116})

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ....draw.maps import positions
+from ....draw.maps import band_positions, positions, strided_lands
 from ....draw.model import DATA, OTHER, SPATIAL, ZERO, MemoryMap
 
 
@@ -15,16 +15,22 @@ def espdl_map(t: Any) -> MemoryMap:
     hp, wp, cp = t.shape_with_padding
     h, w, c = t.shape
     pt, _, pl, _ = t.padding
-    pos = positions(hp * wp * cp, "the ESP-DL tensor")
-    y, x, ch = pos // (wp * cp), (pos // cp) % wp, pos % cp
-    inbox = (y >= pt) & (y < pt + h) & (x >= pl) & (x < pl + w)
-    mine = (ch >= t.channel_offset) & (ch < t.channel_offset + c)
-    role = np.where(inbox & mine, DATA, np.where(inbox, OTHER, SPATIAL)).astype(np.int8)
-    logical = np.where(role == DATA, ((y - pt) * w + (x - pl)) * c + (ch - t.channel_offset), -1)
+    cols = wp * cp
+
+    def cells(start: int, stop: int) -> tuple[Any, Any]:
+        pos = band_positions(start, stop, cols)
+        y, x, ch = pos // (wp * cp), (pos // cp) % wp, pos % cp
+        inbox = (y >= pt) & (y < pt + h) & (x >= pl) & (x < pl + w)
+        mine = (ch >= t.channel_offset) & (ch < t.channel_offset + c)
+        role = np.where(inbox & mine, DATA, np.where(inbox, OTHER, SPATIAL)).astype(np.int8)
+        logical = np.where(role == DATA, ((y - pt) * w + (x - pl)) * c + (ch - t.channel_offset), -1)
+        return role.reshape(-1, cols), logical.reshape(-1, cols)
+
     return MemoryMap(
         f"ESP-DL tensor {h}×{w}×{c} (H, W, C), padding T,B,L,R {t.padding}"
         + (f", channels {t.channel_offset}..{t.channel_offset + c - 1} of {cp}" if t.channel_stride else ""),
-        role=role.reshape(hp, wp * cp), logical_shape=t.shape, logical_index=logical.reshape(hp, wp * cp),
+        grid=(hp, cols), cells=cells, logical_shape=t.shape,
+        lands=strided_lands(t.shape, (wp * cp, cp, 1), (pt * wp + pl) * cp + t.channel_offset),
         row_note=f"rows are padded rows of {wp} pixels × {cp} channels",
         axis_x=f"x: pixel × channel (pixel stride {cp})", axis_y=f"y: row (row stride {wp * cp})",
         logical_grid=(h * w, c), channel_axis=2, logical_note="(H·W) pixels × C channels")

@@ -20,6 +20,7 @@ from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel, escaped
 from .model_tensor import ModelTensor
 from .narrow import Narrow, summary
 from .report import model_report, model_summary
+from .suggest import doctor_said, inspect_said, repair_said
 from .weights import WeightLayout
 
 SHA256_AT, SHA256_SIZE = 24, 32  # PDL3: digest of the package with these bytes zeroed (fbs_loader.cpp)
@@ -187,7 +188,7 @@ class EspdlFile(EspdlContainer):
                        "(pass --key HEX to read the model)")
         for m in narrow:
             why.append(f"{m.name or 'the model'}: read as meant, not as its schema reads: {len(m.narrow)} int64 "
-                       f"vectors hold int32 values ({summary(m.narrow)}); `binparse repair` writes them as int64")
+                       f"vectors hold int32 values ({summary(m.narrow)}); {repair_said(self._file)} writes them as int64")
         return "; ".join(why) or None
 
     def with_key(self, key: bytes | None) -> EspdlFile:
@@ -294,7 +295,7 @@ class EspdlFile(EspdlContainer):
         """The `TensorSource` protocol: logical order by default (a view where no blocking is undone)."""
         if name is None:
             raise FormatError("name the tensor of this model with --tensor NAME (MODEL/NAME in a pack)",
-                              file=self._file, hint="`binparse inspect` lists the tensors")
+                              file=self._file, hint=inspect_said(self._file, "lists the tensors", "-v"))
         if buffer is not None:
             raise FormatError("an .espdl file carries its tensors: give no buffer", file=self._file)
         t = self.tensor(name)
@@ -330,9 +331,8 @@ class EspdlFile(EspdlContainer):
         return out
 
     def unread(self) -> list[str]:
-        """What of the file's models could not be read or holds nothing to check, each with why:
-        a payload that does not decode, an empty graph (no nodes: nothing for esp-dl to run, nothing
-        to verify). Said as "not verified" (exit code 2) by `inspect` and `doctor` alike."""
+        """What of the models could not be read or holds nothing to check, with why (a payload that does not
+        decode, an empty graph: nothing to run or verify): "not verified" (exit 2) in `inspect` and `doctor`."""
         out = []
         for m in self.models:
             if m.encrypted and m.key is None or m.twin is not None:
@@ -349,8 +349,7 @@ class EspdlFile(EspdlContainer):
                 out.append(f"{label} is an empty graph {text_shown(repr(g.name))}: no nodes, {len(g.inputs)} inputs, "
                            f"{len(g.outputs)} outputs (nothing for esp-dl to run: its Model reports \"There's no "
                            "input in model.\"), nothing to verify")
-            bad = m.unreadable_layouts()
-            if bad:
+            if bad := m.unreadable_layouts():
                 out.append(f"{label}: {len(bad)} of {len(g.initializers)} initializers could not be read in their "
                            f"layout: {'; '.join(bad[:3])}" + (f"; and {len(bad) - 3} more" if len(bad) > 3 else ""))
         return out
@@ -386,8 +385,8 @@ class EspdlFile(EspdlContainer):
             lines.extend("  " + s for s in model_summary(g, m.generation).splitlines())
             if g.narrow:
                 lines.append(f"  warning: {len(g.narrow)} int64 vectors hold int32 values ({summary(g.narrow)}), "
-                             "read as meant (not verified: the chip reads them otherwise); `binparse doctor` says "
-                             "more, `binparse repair` fixes them")
+                             f"read as meant (not verified: the chip reads them otherwise); {doctor_said(self._file)} "
+                             f"says more, {repair_said(self._file)} fixes them")
             if verbose:
                 lines.extend("  " + s for s in model_report(g).splitlines())
         for p in self.problems():
@@ -396,5 +395,6 @@ class EspdlFile(EspdlContainer):
             if " could not be read: " not in p:
                 lines.append(f"not verified: {text_shown(p)}")
         if not verbose and any("  nodes: " in line for line in lines):
-            lines.append("(-v: every node, initializer, input, output and test value)")
+            lines.append(f"({inspect_said(self._file, 'shows every node, initializer, input, output and test value', '-v')})")
         return "\n".join(lines)
+

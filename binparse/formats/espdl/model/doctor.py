@@ -37,7 +37,7 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
                                 "nothing to verify", [name])]
     out = [Finding("ok", f"{label}: {target_of(g)}; {len(g.nodes)} nodes ({ops_text(g)}), "
                          f"{parameters(g):,} parameters", [name])]
-    out.extend(narrow_findings(label, g, [name]))
+    out.extend(narrow_findings(label, g, [name], m.file))
     unnamed = [t.name for t in g.initializers if not t.layout]
     if unnamed:
         inferred = m.inferred_layouts

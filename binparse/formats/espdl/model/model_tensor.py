@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ....buffers import view
-from ....errors import FormatError, LayoutError
+from ....errors import FormatError, LayoutError, Retry
 from .graph import TensorInfo
 from .weights import WeightLayout
 
@@ -114,7 +114,8 @@ class ModelTensor:
             return one
         if stored:
             raise LayoutError("per-channel exponents apply to the logical form", file=self.file, path=self.info.path,
-                              hint="drop --stored to dequantize")
+                              hint="dequantize the logical form (stored=False)",
+                              retry=Retry("dequantize the logical form", drop=("--stored",)))
         axis = ndim - 1 if self.layout.depthwise else 0
         shape = [1] * ndim
         shape[axis] = s.size

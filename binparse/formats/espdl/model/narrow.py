@@ -150,12 +150,21 @@ def summary(found: list[Narrow]) -> str:
 CAUSE = ("esp-ppq wrote 32-bit numpy integers into 64-bit fields (its FlatBuffers builder gives a numpy "
          "array's own element size to the vector; numpy's default integer is 32-bit on Windows before numpy 2)")
 FIX = ("re-export with 64-bit arrays (numpy 2, or np.int64 dims/exponents/attributes), "
-       "or `binparse repair MODEL -o FIXED.espdl`")
-
-__all__ = ["CAUSE", "FIX", "Narrow", "RANGES", "check", "classify", "data_fits", "evident", "narrow_findings", "summary"]
+       "or repair it with binparse (repair MODEL -o FIXED.espdl)")
 
 
-def narrow_findings(label: str, g: Any, files: list[str]) -> list[Finding]:
+def fix_text(path: str | None) -> str:
+    """FIX, with the command that repairs the model at `path` (as the caller named it) when known."""
+    if path is None:
+        return FIX
+    from ....hints import command, stem_output
+    return ("re-export with 64-bit arrays (numpy 2, or np.int64 dims/exponents/attributes), or "
+            + command("repair", path, "-o", stem_output(path, ".fixed.espdl")))
+
+__all__ = ["CAUSE", "FIX", "Narrow", "fix_text", "RANGES", "check", "classify", "data_fits", "evident", "narrow_findings", "summary"]
+
+
+def narrow_findings(label: str, g: Any, files: list[str], path: str | None = None) -> list[Finding]:
     """The doctor's words for a model `g` (a `Graph`) with the defect: what the chip reads, what was
     meant, the cause and the fix (one problem), and a reading as meant that does not fit the model."""
     found: list[Narrow] = g.narrow
@@ -166,5 +175,5 @@ def narrow_findings(label: str, g: Any, files: list[str]) -> list[Finding]:
                       for n in first[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
     out = [Finding("problem", f"{label}: {len(found)} int64 vectors hold int32 values ({summary(found)}): the chip "
                               f"(and any reader that follows espdl.fbs) reads them wrong: {shown}. Cause: {CAUSE}. "
-                              f"Fix: {FIX}. binparse reads them as meant", files)]
+                              f"Fix: {fix_text(path)}. binparse reads them as meant", files)]
     return out

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .... import budget
-from ....errors import BinparseError, FormatError, UsageError
+from ....errors import BinparseError, FormatError, Retry, UsageError
 from .builder import ROUNDINGS, Builder
 from .ops import OPS
 from .rounding import AUTO, Choice, requested, without_tests
@@ -252,8 +252,10 @@ def pick_model(obj: Any, name: str | None = None) -> Any:
     if name:
         return obj.model_named(name)
     if len(models) != 1:
+        names = [m.name for m in models]
         raise UsageError(f"this pack holds {len(models)} models: name one", file=getattr(obj, "_file", None),
-                            expected=[m.name for m in models], hint="--model NAME (Python: model=NAME)")
+                         expected=names, hint="pass model=NAME",
+                         retry=Retry("name one, e.g. the first", add=("--model", names[0])) if names and names[0] else None)
     return models[0]
 
 

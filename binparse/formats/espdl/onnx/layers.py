@@ -103,8 +103,10 @@ def folder_of(other: Any) -> Path:
     """The folder `compare` was given as B (a path, or what binparse opened it as: anything with `path`)."""
     path = Path(other) if isinstance(other, (str, Path)) else getattr(other, "path", None)
     if path is None or not Path(path).is_dir():
+        from ....hints import command
         raise UsageError("compare an ESP-DL model with a folder of .npy dumps, one per tensor",
-                            found=type(other).__name__, hint="binparse compare MODEL.espdl DUMPS_FOLDER")
+                         found=type(other).__name__,
+                         hint=f"give the folder of the chip's dumps as REFERENCE ({command('compare', '--help')})")
     return Path(path)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import FormatError
+from ..model.suggest import doctor_said
 from .builder import Builder
 
 _PLAIN = {"Flatten": ("axis",), "Transpose": ("perm",)}
@@ -148,8 +149,8 @@ def _check_pads(b: Builder, node: Any) -> None:
     if any(not isinstance(p, int) or not 0 <= p < 2 ** 31 for p in pads):
         raise FormatError(f"{node.op_type} {node.name!r}: pads {list(pads)} are not pads of a pooling window",
                           file=b.model.file, path=f"node {node.name}.pads", expected="0 <= pad < 2^31", found=list(pads),
-                          hint="int32 values read from an int64 vector (esp-ppq's defect): `binparse repair` the model "
-                               "first")
+                          hint=f"{doctor_said(b.model.file)} says whether the model holds int32 values in int64 "
+                               "vectors (esp-ppq's defect, which repair fixes)")
 
 
 def pool(b: Builder, node: Any) -> None:

@@ -24,10 +24,11 @@ from typing import Any
 from numpy.typing import NDArray
 
 from ....errors import FormatError
+from ....hints import doctor_of_folder
 from ....text import shown
-
 from .info_read import Reader
 from .info_types import DTYPES, MAX_SHORT_LINES, SECTIONS, InfoNode, InfoTensor
+
 
 @dataclass
 class InfoPrintout:
@@ -116,7 +117,7 @@ class InfoPrintout:
             f"the newer form, {len(self.metadata)} metadata entries" + "".join(f"; {shown(k)}: {shown(v)}" for k, v in
                                                                                list(self.metadata.items())[:4])
         lines = [f"esp-ppq .info printout of graph {self.graph!r}: {len(self.nodes)} nodes ({form}; "
-                 "`binparse doctor` compares it with the .espdl of the same name)",
+                 f"{doctor_of_folder(self.file)} compares it with the .espdl of the same name)",
                  table_text(("#", "op type", "inputs", "outputs", "weights"),
                             [(str(k), n.op_type, ", ".join(i for i in n.inputs if i not in inits) or "-",
                               ", ".join(n.outputs), ", ".join(i for i in n.inputs if i in inits) or "-")
@@ -124,7 +125,7 @@ class InfoPrintout:
         rows = [(t.role.replace("_", " "), t.name, t.dtype or "?", _text(t.dims, "x"), _text(t.exponents, ","),
                  t.layout or "-", "-" if t.values is None else str(t.values.size))
                 for t in [*self.inputs, *(x for r in SECTIONS.values() for x in self.tensors(r))]]
-        lines += ["tensors:", table_text(("role", "name", "dtype", "dims", "exponents", "layout", "values"), rows)]
+        lines += ["tensors:", table_text(("role", "name", "dtype", "dims", "exponents", "layout", "elements"), rows)]
         lines += [f"note: {shown(n)}" for n in self.notes]
         return "\n".join(lines)
 

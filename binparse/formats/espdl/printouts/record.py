@@ -28,6 +28,7 @@ from typing import Any
 from ....documents import load_json
 from ....errors import FormatError
 from ....text import shown
+from ....hints import doctor_of_folder
 
 MAX_BYTES = 16 << 20  # a real record of a 760 KB model is 1 MB; read in Python objects within 8 x + 256 MiB
 EXPORTED_STATES = frozenset({"ACTIVATED", "PASSIVE", "BAKED", "PASSIVE_BAKED", "OVERLAPPED"})
@@ -146,8 +147,8 @@ class QuantRecord:
         s = self.summary()
         return (f"esp-ppq quantization record: {s['ops']} ops ({', '.join(f'{shown(k)} x{v}' for k, v in sorted(self.platforms.items())) or 'no platforms'}), "
                 f"{s['variables']} variables (bit widths " + ", ".join(f"{k}: {v}" for k, v in sorted(s["bit_widths"].items()))
-                + f"), {s['power_of_2']} with power-of-2 scales (ESP-DL exponents); `binparse doctor` compares "
-                "them with the .espdl of the same name")
+                + f"), {s['power_of_2']} with power-of-2 scales (ESP-DL exponents); {doctor_of_folder(self.file)} "
+                "compares them with the .espdl of the same name")
 
 
 def _int(c: dict[str, Any], key: str, file: str | None, path: str) -> int | None:

@@ -24,7 +24,13 @@ from ....errors import FormatError, UsageError
 from ..model.crypto import decrypt
 from ..model.graph import Graph
 
-_HINT = "`binparse doctor` on the model's folder says what it found"
+def _doctor_hint(file: str | None, what: str) -> str:
+    """The doctor's command on the model's folder (or the model) as it was named, and what it does."""
+    import os
+    from ....hints import command
+    if not file:
+        return f"binparse's doctor on the model's folder {what}"
+    return f"{command('doctor', os.path.dirname(file) or '.')} {what}"
 
 
 def repaired_payload(m: Any) -> bytes | None:
@@ -51,7 +57,7 @@ def repaired_payload(m: Any) -> bytes | None:
     got = {t.path + ".dims": t.dims for t in again.tensors} | {t.path + ".exponents": t.exponents for t in again.tensors}
     if again.narrow or any(got.get(p, v) != v for p, v in want.items()) or len(again.nodes) != len(g.nodes):
         raise FormatError("the repaired model does not read back as meant: not written", file=m.file,
-                          path=m.record.path, hint=_HINT)
+                          path=m.record.path, hint=_doctor_hint(m.file, "says what it found"))
     return bytes(buf)
 
 
@@ -88,7 +94,7 @@ def repaired_bytes(f: Any) -> tuple[bytes, list[str]]:
             said.append(f"{m.name or 'model'}: {len(m.graph.narrow)} int64 vectors rewritten with their int32 values")
     if not fixed:
         raise UsageError("nothing to repair: no int64 vector of this file holds int32 values", file=f._file,
-                         hint="the file is left as it is; `binparse doctor` checks the rest")
+                         hint="the file is left as it is; " + _doctor_hint(f._file, "checks the rest"))
     if f.model is not None:
         return fixed[0], said
     return _pack(f, fixed), said

@@ -200,10 +200,12 @@ class ArchFile:
         if self.limits():
             lines.append("  limits: " + ", ".join(f"{k.split('.')[-1]} {v}" for k, v in self.limits().items()))
         lines += [f"  [problem] {shown(p)}" for p in s["problems"]] + [f"  [note] {shown(n)}" for n in s["manual"]]
+        from ....hints import command
+        fields = command("inspect", "--fields", self.file) if self.file else "inspect --fields"
         if s["notes"]:
             lines.append(f"  {len(s['notes'])} note(s) on fields binparse does not declare or the file does not "
-                         "set: `binparse doctor` or `inspect --fields` lists them")
-        lines.append(f"  (`inspect --fields`: every field of the {len(self.text.splitlines())}-line file)")
+                         f"set: {command('doctor', self.file) if self.file else 'the doctor'} or {fields} lists them")
+        lines.append(f"  ({fields}: every field of the {len(self.text.splitlines())}-line file)")
         return "\n".join(lines)
 
     def details(self) -> str:

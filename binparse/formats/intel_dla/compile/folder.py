@@ -20,13 +20,14 @@ from .tables import DumpTable, MappingTable, read_table, table_report, table_sum
 KINDS = ("input_transform_dump", "input_transform_mapping", "output_transform_dump", "output_transform_mapping")
 
 
-def _padding_line(out: dict[str, Any]) -> list[str]:
+def _padding_line(out: dict[str, Any], folder: Path) -> list[str]:
     """The line both reports end with when the IP output buffer holds padding lanes (none otherwise)."""
+    from ....hints import command
     padding = out["ip_elements"] - math.prod(out["logical_shape"]) if "ip_elements" in out else 0
     if padding <= 0:
         return []
-    return [f"the output buffer holds {padding} padding lanes: `binparse view --intel-dla` reads without them, "
-            "`binparse draw --intel-dla` pictures them"]
+    return [f"the output buffer holds {padding} padding lanes: view --intel-dla with this folder reads an IP output "
+            f"buffer without them, {command('draw', '--intel-dla', folder, '--svg', 'output.svg')} pictures them"]
 
 
 class CompileFolder:
@@ -116,8 +117,9 @@ class CompileFolder:
         lines.append(f"  files: {len(self.tables)} transform report(s) ({', '.join(self.tables)})"
                      + (", a layer placement table" if self.placement is not None else "")
                      + (f", {len(self.other)} other" if self.other else ""))
-        lines.append("  (`inspect --fields`: every report's rows)")
-        lines.extend(_padding_line(s["output"]))
+        from ....hints import command
+        lines.append(f"  ({command('inspect', '--fields', self.path)}: every report's rows)")
+        lines.extend(_padding_line(s["output"], self.path))
         return "\n".join(lines)
 
     def details(self) -> str:
@@ -132,5 +134,5 @@ class CompileFolder:
             lines.append(f"layer placement ({shown(self.placement.name)}): {self.placement.placement_line()}")
         if self.other:
             lines.append("other files: " + ", ".join(map(shown, self.other)))
-        lines.extend(_padding_line(s["output"]))
+        lines.extend(_padding_line(s["output"], self.path))
         return "\n".join(lines)

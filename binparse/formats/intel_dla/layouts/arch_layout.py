@@ -55,8 +55,9 @@ class ArchLayout:
             raise LayoutError("side is input or output", found=side)
         absurd = first_absurd(arch)
         if absurd is not None:
+            from ....hints import command
             raise LayoutError(f"{arch.name} lays out no buffer: {absurd}", path=arch.file,
-                              hint="`binparse doctor` lists the architecture's problems")
+                              hint=f"{command('doctor', arch.file or arch.name)} lists the architecture's problems")
         self.arch, self.shape, self.side = arch, shape, side
         self.streamed = StreamedInput.of(arch)
 

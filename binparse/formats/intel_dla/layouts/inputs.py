@@ -89,7 +89,7 @@ class InputConfiguration:
                 raise FormatError("cannot tell CVEC from the dump", file=dump.file, path=f"row {row + 2}",
                                   expected="output channels = folded channels rounded up to a CVEC",
                                   found=f"{folded} folded, {r['out_channels']} output channels",
-                                  hint="pass cvec=")
+                                  hint="pass cvec=N, the CVEC the IP was built with")
             cvec = fits[0]
         cfg = cls.from_params(shape, cvec, folding, r.get("name", f"input {row}"))
         cfg.source = f"{dump.file or 'dump'} row {row + 2}, CVEC {cvec}"

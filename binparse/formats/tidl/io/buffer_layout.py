@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import BinparseError
+from ....hints import command
 from ..drawing import tidl_map
 from ..tensors import Tensor
 
@@ -35,7 +36,9 @@ class TensorLayout:
         if k < 0 or arr.shape != tuple(t.shape[k:]) or any(n != 1 for n in t.shape[:k]):
             raise BinparseError("the array does not have the tensor's logical shape", file=t.file, path=t.path,
                                 expected=tuple(t.shape), found=arr.shape,
-                                hint="leading axes of length 1 may be left out; `binparse inspect` lists the shapes")
+                                hint="leading axes of length 1 may be left out; "
+                                     + (f"{command('inspect', t.file)} lists the shapes" if t.file else
+                                        "inspect lists the shapes"))
         need = t.layout_desc.nbytes
         limit = 4 * (arr.nbytes + self.descriptor_bytes) + PACK_ALLOWANCE
         if need > limit:

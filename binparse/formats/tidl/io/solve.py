@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import BinparseError, FormatError, warn
+from ....hints import command
 from ....text import is_text
 from ....registry import Format, register_solved
 from .desc import IoBufDesc, IoBufDescTda2, IoTensors, VERSION_LABELS
@@ -198,7 +199,7 @@ def solve(mv: memoryview, file: str | None) -> Format | None:
     if len(readings) > 1:
         listed = "; ".join(" = ".join(x.describe() for x in group) for group in readings.values())
         raise FormatError(f"several TIDL io layouts hold for this size ({size})", file=file, found=listed,
-                          hint="pass format=NAME (`binparse schemas`) or version=SDK to say which SDK wrote it")
+                          hint=f"pass format=NAME ({command('schemas')}) or version=SDK to say which SDK wrote it")
     group = sorted(next(iter(readings.values())), key=Candidate.preference)
     chosen = group[0]
     fmt = register_solved(Format(

@@ -38,7 +38,7 @@ def _sizes(net: NetJ7, size: int) -> list[str]:
     if infos is not None:
         blocks = [(int(b.offset), int(b.size)) for b in infos]
         if blocks[0][1] and blocks[0][1] != _align(end):
-            out.append(f"netBufInfo[0].size {blocks[0][1]:,} is not the 64-aligned header + layers {_align(end):,}")
+            out.append(f"netBufInfo[0].size {blocks[0][1]:,} bytes is not the 64-aligned header + layers, {_align(end):,} bytes")
         for k, (off, sz) in enumerate(blocks):
             if off < 0 or sz < 0 or off + sz > size:
                 out.append(f"netBufInfo[{k}] ({off:,} + {sz:,} bytes) lies outside the {size:,}-byte file")

@@ -270,6 +270,28 @@ class NetJ7(TidlNetJ7, _Network):
         return LayerTable(a["layer_type"], nin, nout, _mask(in_ids, nin), _mask(out_ids, nout), shapes)
 
 
+def param_hint(net_file: str | None, name: str | None) -> str:
+    """Where a TDA2/AM57x net's arrays are: the command that views `name` (or the array it means:
+    "3" is layer 3's weights, `3.weights`) in the tidl_param_*.bin beside the net, when it is there."""
+    import os
+    from ....errors import BinparseError
+    from ....hints import command
+    if net_file is None or "tidl_net_" not in os.path.basename(net_file):
+        return "its tidl_param_*.bin holds them: view that file with --tensor LAYER.NAME (e.g. 2.weights)"
+    folder, base = os.path.split(net_file)
+    param = os.path.join(folder, base.replace("tidl_net_", "tidl_param_", 1))
+    try:
+        from .... import api  # the param file's reader (am57x.ParamFile) reads this net: opened by name, no import circle
+        names = [f"{i}.{n}" for i, n, _, _ in api.open(param).arrays()]
+    except (BinparseError, OSError, AttributeError):  # none there, or no param file
+        return f"its {os.path.basename(param)} holds them, when it is beside it: view that file with --tensor LAYER.NAME"
+    pick = next((n for n in (name, f"{name}.weights") if n in names), names[0] if names else None)
+    if pick is None:
+        return f"{os.path.basename(param)} holds no arrays"
+    return (f"its {os.path.basename(param)} holds them ({len(names)} arrays, LAYER.NAME): "
+            + command("view", param, "--tensor", pick, "--npy", pick.replace(".", "_") + ".npy"))
+
+
 class NetTda2(TidlNetTda2, _Network):
     """A TDA2 / AM57x TIDL-API network file (all 256 layer slots; weights in a separate file)."""
 
@@ -291,8 +313,7 @@ class NetTda2(TidlNetTda2, _Network):
                      dequantize: bool = False) -> tuple[NDArray[Any], str]:
         """The `TensorSource` protocol: a TDA2/AM57x net holds no arrays; its param file does."""
         raise FormatError("a TDA2/AM57x network holds no parameter arrays", file=self._file,
-                          hint=f"view its tidl_param_*.bin beside it: `binparse view tidl_param_NAME.bin --tensor "
-                               f"{name or '2.weights'} --npy OUT`")
+                          hint=param_hint(self._file, name))
 
     def table(self) -> LayerTable:
         a = self.used_layers

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from ....buffers import BufferLike, byte_view
 from ....errors import BinparseError, FormatError, warn
+from ....hints import command
 from ....text import is_text
 from .model import NET_VERSIONS, NetJ7
 from .check import structure_problems
@@ -58,7 +59,7 @@ class NetJ7Nearest(NetJ7):
         raise FormatError(f"no known layout reads this TIDL network (netVersion 0x{value:08X}, {_sdk(value)})",
                           file=file, expected="a layout under which the layers, data ids, dims and sizes hold",
                           found="; ".join(f"tried {t}" for t in tried),
-                          hint="the file is corrupt, or its SDK changed the layout; `binparse schemas` lists "
+                          hint=f"the file is corrupt, or its SDK changed the layout; {command('schemas')} lists "
                                "the verified layouts, format=NAME reads it as one anyway")
 
     @property

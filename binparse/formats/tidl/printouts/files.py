@@ -47,7 +47,9 @@ class Printout:
                 "rows": self._plain_rows()}
 
     def report(self) -> str:
-        head = f"TI {self.kind} printout of {shown(self.net)}: {len(self.rows)} rows (`binparse doctor` compares it with the net)"
+        from ....hints import doctor_of_folder
+        head = (f"TI {self.kind} printout of {shown(self.net)}: {len(self.rows)} rows ({doctor_of_folder(self.file)} "
+                "compares it with the net)")
         if not self.rows:
             return head
         plain = self._plain_rows()

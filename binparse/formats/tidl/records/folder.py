@@ -129,7 +129,10 @@ class ArtifactsFolder:
             lines.append(f"  {shown(f['file'])}: {f['what']}{made}" + (f": {'; '.join(extra)}" if extra else ""))
         if d["subfolders"]:
             lines.append(f"  subfolders: {', '.join(map(shown, d['subfolders']))} (inspect or doctor each)")
-        lines.append("`binparse doctor` checks them against each other; `binparse inspect FILE` shows one")
+        from ....hints import command
+        first = next((f["file"] for f in d["files"]), None)
+        lines.append(f"{command('doctor', self.path)} checks them against each other"
+                     + (f"; {command('inspect', self.path / first)} shows one" if first else ""))
         return "\n".join(lines)
 
 

@@ -64,8 +64,10 @@ class Record:
                 "subgraphs": [vars(s) for s in self.subgraphs]}
 
     def report(self) -> str:
+        from ....hints import doctor_of_folder
         by = f", written by {self.writer}" if self.kind.startswith("param.yaml") else ""
-        lines = [f"TI {self.kind} ({shown(Path(self.file).name)}{by}): `binparse doctor` checks it against the io and net"]
+        lines = [f"TI {self.kind} ({shown(Path(self.file).name)}{by}): {doctor_of_folder(self.file)} checks it "
+                 "against the io and net"]
         for k, v in self.values.items():
             if k in ("inputs", "outputs") and isinstance(v, list):  # param.yaml's input/output details
                 v = ", ".join(f"{d.get('name')} {d.get('shape')} {d.get('type') or ''}".rstrip() for d in v) or "-"

@@ -43,7 +43,7 @@ def check_traces(reports: list[FileReport], folder: Path) -> list[Finding]:
                            [net.name, *unknown]))
     if not wrong:
         rule = f"the element types {net.name} gives" if net is not None else \
-            "1 or 2 bytes per element for .y (no net here: `binparse traces DIR --net NET` checks the types), 4 for float"
+            "1 or 2 bytes per element for .y (no net here: traces with --net NET checks the types), 4 for float"
         out.append(Finding("ok", f"{len(traces)} layer trace(s): sizes agree with the dims their names give and {rule}",
                            [r.name for r in traces]))
     return out

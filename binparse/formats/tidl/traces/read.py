@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ....errors import BinparseError, FormatError, warn
+from ....errors import BinparseError, FormatError, Retry, warn
 from ....filemap import guard
 from ....paths import files_in, require_regular
 from ....render import columns, float_text
@@ -152,7 +152,7 @@ class TraceFile:
         """The trace as a 6-D (N, D1, D2, C, H, W) array. A trace is dense: stored = logical."""
         if name is not None and not _names_trace(name, self):
             raise BinparseError("a trace file holds one tensor", file=self.file, expected=self.label(),
-                                found=name, hint="leave out --tensor")
+                                found=name, hint="name no tensor", retry=Retry("name no tensor", drop=("--tensor",)))
         if dequantize:
             return self.dequantize_copy(), f"{self.label()}, dequantized to float32 (a copy)"
         arr = self.array()
