@@ -30,7 +30,8 @@ def test_inspect_table(capsys: pytest.CaptureFixture[str]) -> None:
                               "NCHW", "153,228", "(computed)", "153,228"]
     assert out[6] == "outputs: 3 (pitches in elements)"
     assert out[9].split()[:8] == ["1", "seg_map", "uint8", "1,1,1,21,64,64", "1,1,2,1,1", "4422", "67", "4"]
-    assert out[-1].startswith("padded in the device buffer: input images, output seg_map, output detections")
+    assert out[-2].startswith("padded in the device buffer: input images, output seg_map, output detections")
+    assert out[-1] == f"  `binparse draw {FIXTURE} --output detections --svg output_detections.svg` pictures where it lies"
 
 
 def test_inspect_fields(capsys: pytest.CaptureFixture[str]) -> None:
