@@ -27,6 +27,7 @@ from . import budget
 from .errors import BinparseError, FormatError
 from .runtime import Accessor, FieldSpec, RecordArray, StrArray
 from .runtime.sequences import ItemArray
+from .runtime.stream import KStream
 from .runtime.specs import ABSENT
 
 MAX_DEPTH = 200
@@ -152,6 +153,8 @@ def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, A
         raise
     except BinparseError as exc:
         skipped.append(f"{where}: {exc.describe(acc._file)}")
+        return
+    if isinstance(v, KStream):  # a stream (`_io` under another name) is no value of the file: left out as `_io` is
         return
     if isinstance(v, Accessor) and (any(_same_record(v, s) for s in stack) or len(stack) > MAX_DEPTH):
         _TALLY[2].append(f"{where}: a record the tree is already inside (not printed again)")

@@ -153,6 +153,18 @@ def test_inspect_json_is_the_whole_tree_as_the_issue_says(tmp_path: Path, capsys
     assert "give --schema too" in capsys.readouterr().err
 
 
+def test_inspect_json_leaves_out_a_stream_as_it_leaves_out_io(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An instance whose value is a stream (`value: _io`) is no value of the file: not printed, as `_io` is
+    (it printed `null`, the JSON of a field whose `if` is false)."""
+    p = schema(tmp_path, "streams", "meta: {id: streams}\nseq:\n  - {id: a, type: u1}\ninstances:\n"
+               "  stream: {value: _io}\n  size: {value: _io.size}\n")
+    data = tmp_path / "streams.bin"
+    data.write_bytes(bytes([5, 6, 7]))
+    assert main(["inspect", str(data), "--schema", str(p), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"a": 5, "size": 3} and err == ""
+
+
 def test_inspect_text_names_every_field(tone: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", str(tone), "--schema", str(WAV)]) == 0
     lines = capsys.readouterr().out.splitlines()
