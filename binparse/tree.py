@@ -149,19 +149,13 @@ def _instance(acc: Accessor, name: str, spec: FieldSpec | None, out: dict[str, A
         spec = BYTES_VALUE
     try:
         v = _attr(acc, name)
-    except budget.BudgetError:  # the tree itself is over the budget: the walk stops, the command exits 2
-        raise
-    except BinparseError as exc:
-        skipped.append(f"{where}: {exc.describe(acc._file)}")
-        return
-    if isinstance(v, KStream):  # a stream (`_io` under another name) is no value of the file: left out as `_io` is
-        return
-    if isinstance(v, Accessor) and (any(_same_record(v, s) for s in stack) or len(stack) > MAX_DEPTH):
-        _TALLY[2].append(f"{where}: a record the tree is already inside (not printed again)")
-        return
-    try:
+        if isinstance(v, KStream):  # a stream (`_io` under another name) is no value of the file: left out as `_io` is
+            return
+        if isinstance(v, Accessor) and (any(_same_record(v, s) for s in stack) or len(stack) > MAX_DEPTH):
+            _TALLY[2].append(f"{where}: a record the tree is already inside (not printed again)")
+            return
         out[name] = plain(v, acc, spec, stack, skipped, where)
-    except budget.BudgetError:
+    except budget.BudgetError:  # the tree itself is over the budget: the walk stops, the command exits 2
         raise
     except BinparseError as exc:
         skipped.append(f"{where}: {exc.describe(acc._file)}")
