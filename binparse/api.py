@@ -9,29 +9,12 @@ from typing import Any
 from .buffers import BufferLike, byte_view
 from .errors import BinparseError, FormatError
 from .hints import command
-from .filemap import READ_WHOLE, read_fd
 from .filemap import map_file as map_file
-from .paths import open_regular_stat
+from .filemap import read_head
 from . import plugins
 from .registry import Format, detect, get, has_candidate, quick_detect, sniff
 from .runtime import Accessor
 from .text import is_lfs_pointer
-
-
-def _head(path: str) -> tuple[bytes | None, bytes, int]:
-    """(the whole file when it is small (`filemap.READ_WHOLE`) else None, its first 4 KiB, its size):
-    what the sniffers decide by, before a large file is mapped. A FIFO or device is refused unread
-    (`paths.open_regular_stat`)."""
-    fd, st = open_regular_stat(path)
-    try:
-        if st.st_size <= READ_WHOLE:
-            data = read_fd(fd, st.st_size)
-            return data, data[:4096], len(data)
-        return None, os.pread(fd, 4096, 0), st.st_size
-    except OSError as exc:
-        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=path) from None
-    finally:
-        os.close(fd)
 
 
 def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,  # noqa: A001
@@ -59,7 +42,7 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     if not isinstance(source, (bytes, bytearray, memoryview)) and isinstance(source, (str, os.PathLike)):
         file = os.fspath(source)
         try:
-            whole, head, size = _head(file)
+            whole, head, size = read_head(file)
         except BinparseError:  # a folder a family reads (asked only when the path is not a file)
             if format or not os.path.isdir(file):
                 raise

@@ -23,10 +23,13 @@ import mmap
 import os
 import platform
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .errors import FormatError
 from .paths import open_regular_stat
+
+_T = TypeVar("_T")
 
 READ_WHOLE = 256 * 1024  # bytes: a file up to this size is read whole by `read_fd`, not mapped
 PREAD_FROM = 64 * 1024  # bytes: a smaller range costs few faults; copying it from the mapping is quicker
@@ -169,21 +172,38 @@ def read_range(mv: memoryview, offset: int, size: int) -> bytes:
 
 
 
+def _read_regular(path: str | os.PathLike[str], read: Callable[[int, str, os.stat_result], _T]) -> _T:
+    """`read(fd, path, stat)` of a regular file (a FIFO, socket or device refused unread:
+    `paths.open_regular_stat`), the descriptor closed after; a read the system refuses is a `FormatError`."""
+    p = os.fspath(path)
+    fd, st = open_regular_stat(p)
+    try:
+        return read(fd, p, st)
+    except OSError as exc:
+        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=p) from None
+    finally:
+        os.close(fd)
+
+
 def map_file(path: str | os.PathLike[str]) -> mmap.mmap | bytes:
     """A file's bytes, read-only: a file of up to `filemap.READ_WHOLE` bytes read whole (`bytes`),
     a larger one mapped (a `filemap.FileMap`, which knows its file). A path that is not a regular
     file (a FIFO, socket or device is refused before anything is read: `paths.open_regular`), is
     missing or cannot be read gives a `PathError`."""
-    p = os.fspath(path)
-    fd, st = open_regular_stat(p)
-    try:
-        if st.st_size <= READ_WHOLE:  # a small file costs less read than mapped (see filemap)
-            return read_fd(fd, st.st_size)
-        return map_fd(fd, p, st)
-    except OSError as exc:
-        raise FormatError(f"cannot read the file: {exc.strerror or exc}", file=os.fspath(path)) from None
-    finally:
-        os.close(fd)
+    return _read_regular(path, lambda fd, p, st: read_fd(fd, st.st_size) if st.st_size <= READ_WHOLE  # read: cheaper
+                         else map_fd(fd, p, st))
 
 
-__all__ = ["FileMap", "PREAD_FROM", "READ_WHOLE", "guard", "map_fd", "map_file", "map_npy", "read_fd", "read_range"]
+def read_head(path: str | os.PathLike[str]) -> tuple[bytes | None, bytes, int]:
+    """(the whole file when it is small (`READ_WHOLE`) else None, its first 4 KiB, its size): what the
+    sniffers decide by, before a large file is mapped (`map_file`)."""
+    def read(fd: int, p: str, st: os.stat_result) -> tuple[bytes | None, bytes, int]:
+        if st.st_size <= READ_WHOLE:
+            data = read_fd(fd, st.st_size)
+            return data, data[:4096], len(data)
+        return None, os.pread(fd, 4096, 0), st.st_size
+    return _read_regular(path, read)
+
+
+__all__ = ["FileMap", "PREAD_FROM", "READ_WHOLE", "guard", "map_fd", "map_file", "map_npy", "read_fd", "read_head",
+           "read_range"]

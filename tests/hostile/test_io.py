@@ -31,7 +31,6 @@ def test_a_mapped_file_cut_short_while_view_reads_it_is_one_line_and_exit_3(tmp_
     shutil.copy(BUF, buf)
     code = f"""
 import os, sys
-import binparse.api as api
 import binparse.filemap as fm
 real = fm.map_fd
 def map_then_cut(fd, path, st=None):
@@ -39,7 +38,7 @@ def map_then_cut(fd, path, st=None):
     if path.endswith("seg.bin"):
         os.truncate(path, 100)  # another program cuts the file short under the mapping
     return m
-fm.map_fd, fm.READ_WHOLE, api.READ_WHOLE = map_then_cut, 0, 0  # every file mapped, as a large one is
+fm.map_fd, fm.READ_WHOLE = map_then_cut, 0  # every file mapped, as a large one is
 from binparse.cli import main
 sys.exit(main(["view", {str(IO)!r}, {str(buf)!r}, "--output", "seg_map", "--npy", {str(tmp_path / 'o.npy')!r}]))
 """
