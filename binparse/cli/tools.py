@@ -113,7 +113,6 @@ def generate(args: argparse.Namespace) -> int:
 def schemas(args: argparse.Namespace) -> int:
     """`schemas [--json]`: every family's kinds of file, folder and buffer, their formats, how each is recognised."""
     from ..catalog import catalog, catalog_text
-    from ..render import json_text
     doc = catalog()
     print(json_text(doc) if args.json else catalog_text(doc))
     return 0
