@@ -25,12 +25,12 @@ sys.path.insert(0, str(REPO / "bench"))
 import numpy as np  # noqa: E402
 
 import binparse  # noqa: E402
-from binparse.accessors.espdl.espdl_model import SCHEMA  # noqa: E402
+from binparse.engine.accessors.espdl.espdl_model import SCHEMA  # noqa: E402
 from binparse.formats.espdl.model.graph import Graph, MODEL_SCHEMA, _Decoder  # noqa: E402
 from binparse.formats.espdl.model.flatbuf import FlatBuffer  # noqa: E402
 from binparse.formats.espdl.model.weights import DTYPES, layout_name  # noqa: E402
 from binparse.formats.espdl.model.fbs import flatc_classes  # noqa: E402
-from binparse.errors import BinparseError  # noqa: E402
+from binparse.core.errors import BinparseError  # noqa: E402
 from timing import CPU, Target, report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "espdl" / "face-detect-msr" / "esp32s3.espdl"

@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import binparse  # noqa: E402
-from binparse import kaitai_ref  # noqa: E402
+from binparse.engine import kaitai_ref  # noqa: E402
 from timing import CPU, WALL, Target, report  # noqa: E402
 
 RECORDS = """meta: {id: records, endian: le}
@@ -186,7 +186,7 @@ def second_process(tmp: Path, ksy: Path) -> None:
     t0 = time.perf_counter()
     run(code)
     first = time.perf_counter() - t0
-    import binparse.ksy as k
+    import binparse.engine.compiler as k
     os.environ["BINPARSE_CACHE"] = env["BINPARSE_CACHE"]
     module = binparse.compile(ksy).module.__name__
     pkg_dir = Path(sys.modules[module.rpartition(".")[0]].__path__[0])

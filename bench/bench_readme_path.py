@@ -38,9 +38,9 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import binparse  # noqa: E402
-from binparse import kaitai_ref  # noqa: E402
+from binparse.engine import kaitai_ref  # noqa: E402
 from binparse.formats.tidl import IoBufDesc, NetJ7  # noqa: E402
-from binparse.schema import SCHEMAS_DIR, load_schema  # noqa: E402
+from binparse.engine.schema import SCHEMAS_DIR, load_schema  # noqa: E402
 from bench_tidl_io import PARAMS, kaitai_rows, numpy_reader, same  # noqa: E402
 from timing import CPU, Target, report  # noqa: E402
 

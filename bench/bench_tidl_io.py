@@ -37,10 +37,10 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import binparse  # noqa: E402
-from binparse import kaitai_ref  # noqa: E402
-from binparse.backends.construct_backend import construct_for  # noqa: E402
+from binparse.engine import kaitai_ref  # noqa: E402
+from binparse.engine.backends.construct_backend import construct_for  # noqa: E402
 from binparse.formats.tidl import ELEMENT_DTYPES, IoBufDesc  # noqa: E402
-from binparse.schema import SCHEMAS_DIR, load_schema  # noqa: E402
+from binparse.engine.schema import SCHEMAS_DIR, load_schema  # noqa: E402
 from timing import CPU, Target, report  # noqa: E402
 
 REAL = REPO.parent / "shared" / "real" / "tidl" / "j7-08.2" / "deeplabv3-ade20k" / "201_tidl_io_1.bin"

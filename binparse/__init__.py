@@ -7,19 +7,18 @@
 
 from typing import TYPE_CHECKING, Any
 
-from .api import open, open_as
-from .ksy import compile
-from .buffers import byte_view, view
-from .errors import BinparseError, BinparseWarning, FormatError, LayoutError, SchemaError, ValidationError
-from .registry import Format, detect, registered
+from .api import compile, open, open_as
+from .core.buffers import byte_view, view
+from .core.errors import BinparseError, BinparseWarning, FormatError, LayoutError, SchemaError, ValidationError
+from .family.registry import Format, detect, registered
 
 if TYPE_CHECKING:
-    from .schema import load_schema
+    from .engine.schema import load_schema
 
 
 def __getattr__(name: str) -> Any:
     if name == "load_schema":  # the .ksy loader and PyYAML only when asked for (not to read a file)
-        from .schema import load_schema
+        from .engine.schema import load_schema
         return load_schema
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -4,7 +4,7 @@ For binparse's own tests and for users' tests of code that reads these formats:
 
     from hypothesis import given
     from binparse import testing
-    from binparse.schema import SCHEMAS_DIR, load_schema
+    from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
     io = load_schema(SCHEMAS_DIR / "tidl/tidl_io_buf_desc.ksy")
     @given(testing.values(io.root, {"max_num_cores": 1, "max_alg_in_bufs": 32, "max_alg_out_bufs": 32, "io_version": 80}))
@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from .backends.numpy_backend import resolve_enums
-from .errors import BinparseError
-from .schema import TypeDef
-from . import expr as ex
-from .schema.model import Attr
+from .engine.backends.numpy_backend import resolve_enums
+from .core.errors import BinparseError
+from .engine.schema import TypeDef
+from .engine import expr as ex
+from .engine.schema.model import Attr
 
 _LONG = 16  # arrays longer than this are drawn from a seeded numpy generator
 
@@ -109,7 +109,7 @@ def _one(draw: Any, a: Attr, t: TypeDef, values: dict[str, Any], params: dict[st
         drawn = n if n <= _LONG else 2  # long record arrays: two random records, the rest zero
         items = [draw(values_of(sub, sub_params)) for _ in range(drawn)]
         if drawn < n:
-            from .fixtures.build import defaults
+            from .engine.build import defaults
             items += [defaults(sub, sub_params) for _ in range(n - drawn)]
     else:
         raise BinparseError(f"no strategy for {a.kind} field {t.path}.{a.id}")

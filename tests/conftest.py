@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from binparse import kaitai_ref
-from binparse.codegen import generate
-from binparse.schema import Schema, load_schema
+from binparse.engine import kaitai_ref
+from binparse.engine.codegen import generate
+from binparse.engine.schema import Schema, load_schema
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"

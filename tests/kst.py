@@ -19,8 +19,8 @@ from typing import Any
 
 import yaml
 
-from binparse.expr import Expr, evaluate, parse
-from binparse.expr import values as kv
+from binparse.engine.expr import Expr, evaluate, parse
+from binparse.engine.expr import values as kv
 
 SUITE = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "kaitai_struct_tests"
 
@@ -186,7 +186,7 @@ class KaitaiPython(Target):
         return importlib.import_module(name)
 
     def parse(self, spec: Spec) -> Any:
-        from binparse.backends.numpy_backend import camel
+        from binparse.engine.backends.numpy_backend import camel
         cls = getattr(self.module(spec.id), camel(spec.id))
         data = (SUITE / "src" / spec.data).read_bytes()
         from kaitaistruct import BytesIO, KaitaiStream
@@ -215,7 +215,7 @@ class KaitaiPython(Target):
         return None
 
     def enum_value(self, root: Any, enum: str, member: str) -> Any:
-        from binparse.backends.numpy_backend import camel
+        from binparse.engine.backends.numpy_backend import camel
         parts = [p for p in enum.split("::") if p]
         owner: Any = type(root)
         for p in parts[:-1]:
@@ -247,8 +247,8 @@ class Binparse(Target):
         return getattr(exc, "kaitai", None)
 
     def attr(self, obj: Any, name: str) -> Any:
-        from binparse.codegen.pytypes import pyname
-        from binparse.runtime import Accessor
+        from binparse.engine.codegen.pytypes import pyname
+        from binparse.engine.runtime import Accessor
         if isinstance(obj, Accessor):
             if name == "_sizeof":
                 return obj.nbytes
@@ -257,9 +257,9 @@ class Binparse(Target):
 
     def enum_value(self, root: Any, enum: str, member: str) -> Any:
         import importlib
-        from binparse.backends.numpy_backend import camel, class_name
-        from binparse.codegen.pytypes import pyname
-        from binparse.schema import load_schema
+        from binparse.engine.backends.numpy_backend import camel, class_name
+        from binparse.engine.codegen.pytypes import pyname
+        from binparse.engine.schema import load_schema
         schema = load_schema(SUITE / "formats" / f"{type(root)._SCHEMA.split('/')[-1]}.ksy", import_path=self.dirs)
         e = schema.root.resolve_enum(enum)
         owner = schema.root.enum_owner(e)

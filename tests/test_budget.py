@@ -1,5 +1,5 @@
-"""The one resource budget (binparse.budget) and the inputs a command never writes over
-(binparse.inputs, binparse.writes): docs/contracts.md, "Resources" and "Writes"."""
+"""The one resource budget (binparse.core.budget) and the inputs a command never writes over
+(binparse.core.inputs, binparse.core.writes): docs/contracts.md, "Resources" and "Writes"."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from binparse import budget, inputs
-from binparse.budget import BudgetError
+from binparse.core import budget, inputs
+from binparse.core.budget import BudgetError
 from binparse.cli import main
-from binparse.errors import WriteError
-from binparse.paths import open_regular
-from binparse.writes import write_bytes
+from binparse.core.errors import WriteError
+from binparse.core.paths import open_regular
+from binparse.core.writes import write_bytes
 
 from .conftest import FIXTURES
 

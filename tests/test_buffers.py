@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from binparse import LayoutError, byte_view, view
-from binparse.buffers import reach
+from binparse.core.buffers import reach
 
 
 def test_view_shares_memory_and_writes_through_bytearray() -> None:

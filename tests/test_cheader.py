@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 import binparse
-from binparse.backends import numpy_backend as nb
-from binparse.cheader import header_to_ksy
-from binparse.cheader.to_ksy import offsets, snake
+from binparse.engine.backends import numpy_backend as nb
+from binparse.engine.cheader import header_to_ksy
+from binparse.engine.cheader.to_ksy import offsets, snake
 from binparse.cli import main
-from binparse.runtime import ABSENT, static_prefix
-from binparse.schema import SCHEMAS_DIR, load_schema
+from binparse.engine.runtime import ABSENT, static_prefix
+from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
 from .conftest import DATA, import_generated, real_tidl_io_files
 

@@ -121,7 +121,7 @@ def test_schemas_and_generate(capsys: pytest.CaptureFixture[str]) -> None:
     assert "378,392 bytes" in rows["tidl.io.j7_10.c4"] and "1,160 bytes" in rows["tidl.io.tda2"]
     assert main(["generate", "--check"]) == 0
     assert capsys.readouterr().out.strip() == "generated accessors are up to date"
-    r = subprocess.run([sys.executable, "-m", "binparse.codegen", "--check"], capture_output=True, text=True, cwd=REPO)
+    r = subprocess.run([sys.executable, "-m", "binparse", "generate", "--check"], capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 0 and "up to date" in r.stdout
 
 
@@ -160,6 +160,6 @@ def test_reading_a_file_imports_no_yaml_parser() -> None:
     # Schemas are compiled into accessors ahead of time: opening and inspecting a file must not
     # import the .ksy loader or PyYAML (a start-up cost on every CLI call).
     code = ("import sys, binparse, binparse.cli; binparse.open(sys.argv[1]).summary(); "
-            "print(sorted(m for m in sys.modules if m == 'yaml' or m == 'binparse.schema.load'))")
+            "print(sorted(m for m in sys.modules if m == 'yaml' or m == 'binparse.engine.schema.load'))")
     out = subprocess.run([sys.executable, "-c", code, str(FIXTURE)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -11,8 +11,9 @@ import pytest
 
 import binparse
 from binparse.cli import main
-from binparse.errors import SchemaError
-from binparse.render import json_text, shortest, value_text
+from binparse.core.errors import SchemaError
+from binparse.core.render import json_text, shortest
+from binparse.engine.dump.fields import value_text
 
 from .conftest import FIXTURES, real
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import binparse.doctor as doctor_module
+import binparse.cli.doctor as doctor_module
 from binparse.cli import main
 
 from .conftest import FIXTURES

@@ -3,7 +3,7 @@
 Each case below makes the CLI print a hint or a report line that suggests a command (an error's hint, a
 usage error, a report's pointer), on a fixture or a real file; the test takes every `binparse ...` command
 in backticks from what was printed and runs it as a shell would split it, from a fresh folder. Every
-place in binparse that makes such a command (`binparse.hints`) must be reached by a case, and no
+place in binparse that makes such a command (`binparse.family.hints`) must be reached by a case, and no
 string in binparse may spell a suggested command by hand.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from binparse import hints
+from binparse.family import hints
 from binparse.cli import main
 
 from .conftest import FIXTURES, REAL, REPO
@@ -63,8 +63,8 @@ def _absurd_arch(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
 
 
 def _stale(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
-    import binparse.codegen
-    mp.setattr(binparse.codegen, "write_all", lambda check=False: [REPO / "binparse" / "accessors" / "x.py"])
+    import binparse.engine.codegen
+    mp.setattr(binparse.engine.codegen, "write_all", lambda check=False: [REPO / "binparse" / "engine" / "accessors" / "x.py"])
     return ["generate", "--check"]
 
 
@@ -232,7 +232,7 @@ def test_every_suggested_command_runs_as_printed(name: str, tmp_path: Path, caps
 
 
 def _suggesting_calls() -> dict[tuple[str, int, int], str]:
-    """(file, first line, last line) of every call in binparse of a function of `binparse.hints` that makes
+    """(file, first line, last line) of every call in binparse of a function of `binparse.family.hints` that makes
     a suggested command, with the call's text."""
     calls = {}
     for path in sorted((REPO / "binparse").rglob("*.py")):
@@ -271,7 +271,7 @@ def test_every_place_that_suggests_a_command_is_reached_by_a_case(capsys: pytest
 
 
 def test_no_string_spells_a_suggested_command_by_hand() -> None:
-    """A command in backticks is made by `binparse.hints` (so that it names real paths and is tested), never
+    """A command in backticks is made by `binparse.family.hints` (so that it names real paths and is tested), never
     written into a message by hand; docstrings, comments and the commands' help texts aside."""
     found = []
     for path in sorted((REPO / "binparse").rglob("*.py")):
@@ -301,7 +301,7 @@ def test_the_descriptors_a_buffer_hint_opens_get_no_hint_of_their_own(tmp_path: 
     made: list[str] = []
     real = buffer_hint.hint
     monkeypatch.setattr(buffer_hint, "hint", lambda path, size: made.append(Path(path).name) or real(path, size))
-    from binparse import registry
+    from binparse.family import registry
     monkeypatch.setattr(registry, "_BUFFER_HINTS", [buffer_hint.hint])
     assert main(["inspect", str(tmp_path / "0_tidl_io_1.bin")]) == 2
     assert set(made) == {"0_tidl_io_1.bin"}

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from binparse.cli import main
-from binparse.plugins import families
-from binparse.registry import registered
+from binparse.family.plugins import families
+from binparse.family.registry import registered
 
 FAMILIES = ["Espressif ESP-DL", "Intel/Altera FPGA AI Suite", "MATLAB Deep Learning HDL", "TI TIDL"]
 

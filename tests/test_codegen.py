@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from binparse.codegen import ACCESSORS_DIR, generate_all, write_all
-from binparse.schema import load_all, source_hash
+from binparse.engine.codegen import ACCESSORS_DIR, generate_all, write_all
+from binparse.engine.schema import load_all, source_hash
 
 from .conftest import REPO
 

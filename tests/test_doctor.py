@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from binparse.cli import main
-from binparse.doctor import doctor
+from binparse.cli.doctor import doctor
 
 from .conftest import FIXTURES, REAL, real
 
@@ -136,7 +136,7 @@ def test_mixed_versions_are_said_in_plain_words(tmp_path: Path, capsys: pytest.C
 
 
 def test_matching_pair_and_bad_dims(tmp_path: Path) -> None:
-    from binparse.fixtures import generate
+    from binparse.family.fixtures import generate
     spec = tmp_path / "spec.yaml"
     spec.write_text("""
 family: tidl

@@ -14,10 +14,10 @@ import pytest
 
 from binparse import family
 from binparse.cli import main
-from binparse.doctor import doctor
-from binparse.errors import BinparseWarning
+from binparse.cli.doctor import doctor
+from binparse.core.errors import BinparseWarning
 from binparse.formats.tidl.net.versions import net_version_like
-from binparse.lookalike import looks_like_artifact
+from binparse.family.lookalike import looks_like_artifact
 
 from .conftest import FIXTURES, real
 
@@ -220,7 +220,7 @@ def test_a_check_that_passes_over_a_file_leaves_it_not_verified(tmp_path: Path,
 
 def test_no_family_check_passes_over_a_bundled_fixture() -> None:
     """Every artifact of every bundled fixture folder is named by a check that reads its kind."""
-    from binparse.doctor import doctor_tree
+    from binparse.cli.doctor import doctor_tree
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         doc = doctor_tree(FIXTURES)

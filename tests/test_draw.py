@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from binparse.cli import main
-from binparse.fixtures import generate
+from binparse.family.fixtures import generate
 
 from .conftest import FIXTURES, REPO
 
@@ -89,7 +89,7 @@ def test_espdl_padding_box_and_concat_member(tmp_path: Path) -> None:
 
 
 def test_espdl_concat_member_shows_other_channels() -> None:
-    from binparse import draw as d
+    from binparse.family import draw as d
     from binparse.formats import espdl
     from binparse.formats.espdl.buffers.drawing import espdl_map
     members = espdl.concat((2, 2), [3, 5])
@@ -171,7 +171,7 @@ class _Terminal(io.StringIO):
 
 @pytest.mark.parametrize("terminal", [True, False])
 def test_progress_only_on_a_terminal(terminal: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from binparse import progress
+    from binparse.core import progress
     err = _Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     paths = generate(FIXTURES / "espdl" / "tensors_and_models" / "spec.yaml", tmp_path)  # 13 files
@@ -238,7 +238,7 @@ def test_where_the_layout_says_elements_land_is_where_the_map_has_them(argv: lis
     import argparse
     from binparse.cli import buffers
     from binparse.cli.parsing import parser
-    from binparse.draw.render import _landing
+    from binparse.family.draw.render import _landing
     args: argparse.Namespace = parser("draw").parse_args(["draw", *argv, "--svg", "x.svg"])
     m = buffers._layout(args, buffers._files(args, "none"), "draw").memory_map()
     assert m.lands is not None

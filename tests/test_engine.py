@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from binparse import FormatError, ValidationError
-from binparse.backends import construct_backend as cb
-from binparse.backends import numpy_backend as nb
-from binparse.fixtures import defaults
-from binparse.runtime import RecordArray, StrArray
-from binparse.schema import Schema
+from binparse.engine.backends import construct_backend as cb
+from binparse.engine.backends import numpy_backend as nb
+from binparse.family.fixtures import defaults
+from binparse.engine.runtime import RecordArray, StrArray
+from binparse.engine.schema import Schema
 
 from .conftest import FEATURE_BYTES, FEATURE_VALUES
 
@@ -217,7 +217,7 @@ def test_offset_outside_buffer(features: ModuleType) -> None:
 
 
 def test_zero_size_records_with_a_huge_count(tmp_path: Any) -> None:
-    from binparse.schema import load_schema
+    from binparse.engine.schema import load_schema
 
     from .conftest import import_generated
     p = tmp_path / "empties.ksy"

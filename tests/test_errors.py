@@ -114,7 +114,7 @@ def test_dlhdl_thread_number_and_buffer() -> None:
 def test_a_missing_runtime_dependency_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from binparse.errors import BinparseError
+    from binparse.core.errors import BinparseError
     from binparse.formats.espdl.model.crypto import decrypt
     p = FIXTURES / "intel_dla" / "testnet_2025" / "output_transform_mapping_TestNet_0.csv"
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # an environment without pyarrow

@@ -1,6 +1,6 @@
 """Names are data in every family's free-form lines (docs/contracts.md, "Names"): a tensor, layer,
 model, subgraph, key or file name holding a newline, an ANSI escape and a bidirectional override is
-printed escaped (`binparse.text.shown`) by `inspect`, `inspect -v`, `inspect --fields`, `traces`,
+printed escaped (`binparse.core.text.shown`) by `inspect`, `inspect -v`, `inspect --fields`, `traces`,
 `view`, `pack` and `doctor`, never as a line of its own. Each artifact is made by the families'
 fixture writers (or written as the vendor's tools write it) with such names."""
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.errors import BinparseError
+from binparse.core.errors import BinparseError
 from binparse.formats.espdl.model.graph import Graph
 from binparse.formats.espdl.model.weights import layout_name
 

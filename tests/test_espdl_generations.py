@@ -15,7 +15,7 @@ import pytest
 
 import binparse
 from binparse.cli import main
-from binparse.errors import FormatError
+from binparse.core.errors import FormatError
 from binparse.formats.espdl.writers.fixtures import espdl_file
 
 from .conftest import FIXTURES, real
@@ -180,7 +180,7 @@ def test_doctor_with_the_key(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_doctor_pdl1_test_outputs_in_hwc_of_the_nchw_graph() -> None:
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     doc = doctor(real("espdl/pdl1-face-detect"))
     texts = [f["text"] for f in doc["findings"]]
     assert doc["status"] == "ok"
@@ -209,7 +209,7 @@ def test_edl1_views_are_zero_copy_and_write_through() -> None:
 def test_the_edl1_rule_and_its_evidence_as_the_schema_states_it() -> None:
     """espdl_model.yaml `generations.edl1.evidence`: 320 EDL1 raw_data vectors are byte vectors (51 of them
     16-byte aligned by chance), 502 EDL2 vectors whole aligned 16-byte blocks."""
-    from binparse.accessors.espdl.espdl_model import SCHEMA
+    from binparse.engine.accessors.espdl.espdl_model import SCHEMA
     assert "320 raw_data vectors" in SCHEMA["generations"]["edl1"]["evidence"]
     counts = {"edl1": [0, 0], "edl2": [0, 0]}  # vectors, 16-byte aligned
     for p in sorted(real("espdl").rglob("*.espdl")):
@@ -232,7 +232,7 @@ NOT_OK = {"int32-maxpool-pads": "problem"}
 
 
 def test_doctor_every_real_espdl_folder_with_the_key() -> None:
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     key = argparse.Namespace(key=REAL_KEY)
     folders = sorted(p for p in real("espdl").iterdir() if p.is_dir())
     assert [p.name for p in folders] == [
@@ -251,7 +251,7 @@ def test_doctor_every_real_espdl_folder_with_the_key() -> None:
 
 
 def problems_of(name: str) -> list[str]:
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     return [f["text"] for f in doctor(real(f"espdl/{name}"))["findings"] if f["level"] == "problem"]
 
 
@@ -280,7 +280,7 @@ def test_unnamed_pdl1_weights_read_as_the_edl2_build_of_the_same_model_names_the
 
 
 def test_doctor_never_says_a_plain_no_problems_about_a_model_it_could_not_decrypt() -> None:
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     folder = real("espdl/edl1-encrypted")
     doc = doctor(folder)  # no key: only the header was read
     assert doc["status"] == "not verified" and doc["not_verified"] == ["quantized_320_encry.espdl"]
@@ -306,7 +306,7 @@ def test_an_edl1_with_edl2s_header_and_payload_is_read_as_esp_dl_6d78289e_read_i
     assert (str(f.magic), m.generation, m.payload_offset) == ("EDL1", "edl2", 16)
     assert np.array_equal(f.tensor("ops.0.weight").to_logical(), edl2.tensor("ops.0.weight").to_logical())
     assert f.tensor("ops.0.weight").info.data_offset == edl2.tensor("ops.0.weight").info.data_offset
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     doc = doctor(tmp_path)
     assert doc["status"] == "ok" and [x["text"] for x in doc["findings"]][0].startswith(
         "padded.espdl: esp32s3 / esp32p4 (blocked weights: 16 lanes); 1 nodes (Gemm x1)")
@@ -321,7 +321,7 @@ def test_a_model_binparse_cannot_read_whole_is_named_never_passed_over(tmp_path:
     model over (`except BinparseError: continue`: PP-OCRv6's 2-D MatMul weights and four RL actors said "no
     problems found", exit 0): now the model has its lines, the tensor is named with why, and the headline
     and the exit code of doctor and inspect say not verified."""
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     data = bytearray(real("espdl/gemm-16x16-relu/esp32s3.espdl").read_bytes())
     at = data.find(b"layout ==> (N/16)HWC16")
     assert at > 0 and int.from_bytes(data[at - 4:at], "little") == 22

@@ -14,8 +14,8 @@ import pytest
 import binparse
 from binparse import BinparseError
 from binparse.cli import main
-from binparse.doctor import doctor
-from binparse.errors import FormatError
+from binparse.cli.doctor import doctor
+from binparse.core.errors import FormatError
 from binparse.formats.espdl.printouts.info import InfoPrintout
 
 from .conftest import FIXTURES, real

@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 import binparse
 from binparse.cli import main
-from binparse.errors import FormatError, LayoutError
+from binparse.core.errors import FormatError, LayoutError
 from binparse.formats.espdl import EspdlFile
 
 from .conftest import FIXTURES, real
@@ -268,7 +268,7 @@ def test_pdl3_bad_digest_is_a_doctor_problem(tmp_path: Path) -> None:
     data[-1] ^= 0xFF  # padding after the last model: only the digest notices
     (tmp_path / "pack.espdl").write_bytes(bytes(data))
     (tmp_path / "junk.espdl").write_bytes(b"EDL2" + bytes(4) + (64).to_bytes(4, "little") + bytes(68))
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     doc = doctor(tmp_path)
     problems = [f["text"] for f in doc["findings"] if f["level"] == "problem"]
     assert doc["status"] == "problem" and len(problems) == 1
@@ -333,7 +333,7 @@ def test_cli_view_tensor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_draw_a_blocked_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from binparse.draw import model
+    from binparse.family.draw import model
     from binparse.formats.espdl.buffers.drawing import espdl_weight_map
     f = binparse.open(MODELS / "conv_s8_blocks.espdl")
     t = f.tensor("w_conv")  # dims [3, 3, 3, 20], (N/16)HWC16_UNALIGNED: 27 rows of 16 lanes, then 4 x 27 in NHWC
@@ -381,7 +381,7 @@ def test_tutorial_model_weights() -> None:
 
 
 def test_bit_flips_give_binparse_errors_only() -> None:
-    from binparse.errors import BinparseError
+    from binparse.core.errors import BinparseError
     data = real("espdl/gemm-16x16-relu/esp32s3.espdl").read_bytes()
     rng = np.random.default_rng(7)
     for _ in range(200):

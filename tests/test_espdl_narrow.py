@@ -19,7 +19,7 @@ import pytest
 import binparse
 import binparse.espdl
 from binparse.cli import main
-from binparse.errors import BinparseError, FormatError, UsageError
+from binparse.core.errors import BinparseError, FormatError, UsageError
 
 from .conftest import need
 
@@ -241,6 +241,6 @@ def test_a_vector_whose_first_values_read_as_int64_is_still_sized_by_all_its_ele
     f = binparse.open(fixed)
     assert f.models[0].graph.narrow == [] and f.unverified is None
     assert [n.attributes["pads"] for n in f.models[0].graph.nodes if n.op_type == "MaxPool"] == [[0, 0, 0, 0]] * 2
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     doc = doctor(tmp_path)  # the repaired model alone: nothing left to say against it
     assert [x["text"] for x in doc["findings"] if x["level"] == "problem"] == [] and doc["not_verified"] == []

@@ -21,7 +21,7 @@ pytest.importorskip("onnxruntime")
 
 import binparse  # noqa: E402
 from binparse.cli import main  # noqa: E402
-from binparse.errors import BinparseError  # noqa: E402
+from binparse.core.errors import BinparseError  # noqa: E402
 from binparse.formats.espdl import onnx as eo  # noqa: E402
 from binparse.formats.espdl.writers.fixtures import espdl_file  # noqa: E402
 
@@ -385,7 +385,7 @@ def test_compare_finds_the_first_layer_where_dumps_part(tmp_path: Path, capsys: 
 
 @needs_real
 def test_doctor_runs_the_export_on_the_test_values() -> None:
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     doc = doctor(REAL / "pdl1-face-detect")
     assert doc["status"] == "ok"
     assert ("human_face_detect.espdl/msr01.espdl: its ONNX export (binparse export) run on its test inputs gives 8,910 "

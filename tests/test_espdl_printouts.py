@@ -14,7 +14,7 @@ import pytest
 
 import binparse
 from binparse.cli import main
-from binparse.doctor import doctor
+from binparse.cli.doctor import doctor
 from binparse.formats.espdl.printouts.info import InfoPrintout
 
 from .conftest import real

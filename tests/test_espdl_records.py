@@ -13,7 +13,7 @@ import pytest
 
 import binparse
 from binparse.cli import main
-from binparse.doctor import doctor
+from binparse.cli.doctor import doctor
 from binparse.formats.espdl.printouts.info import InfoPrintout
 from binparse.formats.espdl.printouts.precision import printed_precision, same_at_precision
 from binparse.formats.espdl.printouts.record import QuantRecord

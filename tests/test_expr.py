@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from binparse import expr as ex
+from binparse.engine import expr as ex
 
 
 class Scope:
@@ -35,7 +35,7 @@ def test_evaluate(text: str, value: Any) -> None:
 def test_names_and_python_rendering() -> None:
     e = ex.parse("num_items * n_cores + _root.base")
     assert ex.names(e) == {"num_items", "n_cores", "_root"}
-    # operands of unknown type go through binparse.expr.values (Kaitai's semantics for every type) ...
+    # operands of unknown type go through binparse.engine.expr.values (Kaitai's semantics for every type) ...
     assert ex.to_python(ex.parse("a / 2 > 1 ? a : b[0]"), lambda n: f"s.{n}", lambda e, m: "0") == \
         "(s.a if _kv.gt(_kv.div(s.a, 2), 1) else _kv.index(s.b, 0))"
     # ... integers known to be integers are Python's own operators (`/` rounds toward -infinity: //)
@@ -93,6 +93,6 @@ def test_an_array_cast_to_bytes_is_bytes_in_the_interpreter_and_in_python() -> N
     code = ex.to_python(e, lambda n: f"s.{n}", lambda e, m: "0")
     assert code == "_kv.cast(_kv.list_value([s.a, _kv.mul(_kv.index(s.b, 2), 51)], False), 'bytes')"
     s = type("S", (), {"a": 3, "b": [1, 2, 5]})
-    assert eval(code, {"_kv": __import__("binparse.expr.values", fromlist=["x"]), "s": s}) == b"\x03\xff"
+    assert eval(code, {"_kv": __import__("binparse.engine.expr.values", fromlist=["x"]), "s": s}) == b"\x03\xff"
     with pytest.raises(ValueError):
         ex.evaluate(ex.parse("[a * 100].as<bytes>"), Scope())

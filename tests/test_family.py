@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from binparse import family, plugins, registry, sniffers
+from binparse import family
+from binparse.family import plugins, registry, sniffers
 from binparse.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,9 +91,9 @@ def _imports(path: Path) -> set[str]:
 
 def test_imports_run_one_way() -> None:
     """The registry imports no family, and the runtime's sequences do not import the accessor."""
-    assert not any("formats" in m for m in _imports(REPO / "binparse" / "registry.py"))
-    assert ".accessor" not in _imports(REPO / "binparse" / "runtime" / "sequences.py")
-    assert "importlib" not in (REPO / "binparse" / "registry.py").read_text()
+    assert not any("formats" in m for m in _imports(REPO / "binparse" / "family" / "registry.py"))
+    assert ".accessor" not in _imports(REPO / "binparse" / "engine" / "runtime" / "sequences.py")
+    assert "importlib" not in (REPO / "binparse" / "family" / "registry.py").read_text()
 
 
 FAMILY_WORDS = re.compile(r"tidl|espdl|esp-dl|intel|dlhdl|fpga|kvec|cvec|am57x", re.IGNORECASE)
@@ -100,8 +101,8 @@ FAMILY_WORDS = re.compile(r"tidl|espdl|esp-dl|intel|dlhdl|fpga|kvec|cvec|am57x",
 
 def test_commands_and_doctor_name_no_family() -> None:
     """The commands, the doctor and the drawing core know families only through the protocol."""
-    core = [*sorted((REPO / "binparse" / "cli").glob("*.py")), REPO / "binparse" / "doctor.py",
-            *sorted((REPO / "binparse" / "draw").glob("*.py")), REPO / "binparse" / "plugins.py"]
+    core = [*sorted((REPO / "binparse" / "cli").glob("*.py")), 
+            *sorted((REPO / "binparse" / "family" / "draw").glob("*.py")), REPO / "binparse" / "family" / "plugins.py"]
     named = {f"{p.relative_to(REPO)}:{n}": m.group(0) for p in core
              for n, line in enumerate(p.read_text().splitlines(), 1) for m in [FAMILY_WORDS.search(line)] if m}
     assert named == {}
@@ -130,8 +131,8 @@ def _module_graph() -> dict[str, set[str]]:
 
 def test_no_import_circles() -> None:
     graph = _module_graph()
-    assert graph["binparse.formats.tidl.report"] == {"binparse.render", "binparse.text", "binparse.formats.tidl.tensors",
-                                                 "binparse.hints"}
+    assert graph["binparse.formats.tidl.report"] == {"binparse.core.render", "binparse.core.text", "binparse.formats.tidl.tensors",
+                                                 "binparse.family.hints"}
     circles = []
     for start in graph:  # a path back to `start` through the modules it imports
         seen, todo = set(), list(graph[start])
@@ -147,7 +148,7 @@ def test_no_import_circles() -> None:
 
 
 def test_no_hand_written_module_over_400_lines() -> None:
-    generated = REPO / "binparse" / "accessors"
+    generated = REPO / "binparse" / "engine" / "accessors"
     long = {str(p.relative_to(REPO)): n for p in (REPO / "binparse").rglob("*.py")
             if generated not in p.parents and (n := len(p.read_text().splitlines())) > 400}
     assert long == {}

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.filemap import PREAD_FROM, READ_WHOLE, FileMap, read_range
+from binparse.core.filemap import PREAD_FROM, READ_WHOLE, FileMap, read_range
 
 from .conftest import FIXTURES, real
 
@@ -21,7 +21,7 @@ def test_a_small_file_is_read_whole_and_a_larger_one_mapped(tmp_path: Path) -> N
     small, large = tmp_path / "small.bin", tmp_path / "large.bin"
     small.write_bytes(bytes(range(256)) * (READ_WHOLE // 256))  # 256 KiB: read whole
     large.write_bytes(bytes(range(256)) * (READ_WHOLE // 256) + b"\x07")  # one byte more: mapped
-    read, mapped = binparse.api.map_file(small), binparse.api.map_file(large)
+    read, mapped = binparse.core.filemap.map_file(small), binparse.core.filemap.map_file(large)
     assert type(read) is bytes and len(read) == 262_144 and read[:3] == b"\x00\x01\x02" and read[-1] == 255
     assert isinstance(mapped, FileMap) and len(mapped) == 262_145 and mapped[-1] == 7 and mapped.path == str(large)
 
@@ -29,7 +29,7 @@ def test_a_small_file_is_read_whole_and_a_larger_one_mapped(tmp_path: Path) -> N
 def test_read_range_is_the_mapped_bytes(tmp_path: Path) -> None:
     path = tmp_path / "data.bin"
     path.write_bytes(bytes(range(256)) * 1100)  # 275 KiB: mapped
-    mapped = binparse.api.map_file(path)
+    mapped = binparse.core.filemap.map_file(path)
     assert isinstance(mapped, FileMap) and mapped.path == str(path)
     mv = memoryview(mapped)
     assert read_range(mv, 1000, PREAD_FROM) == bytes(mv[1000:1000 + PREAD_FROM])  # by pread
@@ -60,7 +60,7 @@ def test_a_cut_net_after_a_whole_one_still_names_the_field() -> None:
 
 
 def test_a_sniffer_with_a_least_size_is_asked_by_name_only_about_files_that_big(tmp_path: Path) -> None:
-    from binparse import registry, sniffers
+    from binparse.family import registry, sniffers
     asked: list[int] = []
 
     def sniffer(path: Path | None, head: bytes) -> None:

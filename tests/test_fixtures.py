@@ -12,12 +12,12 @@ import pytest
 import yaml
 
 import binparse
-from binparse.backends import construct_backend as cb
-from binparse.fixtures import SENTINEL, defaults, generate
-from binparse.fixtures.common import safe_name
+from binparse.engine.backends import construct_backend as cb
+from binparse.family.fixtures import SENTINEL, defaults, generate
+from binparse.family.fixtures.common import safe_name
 from binparse.formats.tidl.fixtures import io_values
-from binparse.registry import format_of
-from binparse.schema import SCHEMAS_DIR, load_schema
+from binparse.family.registry import format_of
+from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
 from .conftest import FIXTURES
 
@@ -35,7 +35,7 @@ def test_fixtures_cover_every_schema_and_version() -> None:
                 made.update(format_of(x).name for x in parts)  # a combined TIDL file: its subgraphs' formats
     unverified = {"tidl.net.j7_10_00", "tidl.net.j7_11_00_04", "tidl.net.j7_11_00", "tidl.net.j7_11_01",
                   "tidl.net.j7_other"}  # no layout of their own: real nets restamped, in test_tidl_net_versions
-    assert {f.name for f in binparse.registry.registered()} - made - unverified == {"tidl.net.j7_08_2", "tidl.net.am57x"}
+    assert {f.name for f in binparse.family.registry.registered()} - made - unverified == {"tidl.net.j7_08_2", "tidl.net.am57x"}
     # ... those two are read from real files (../shared/real)
 
 

@@ -22,7 +22,7 @@ import binparse
 from binparse import BinparseError
 from binparse.cli import main
 from binparse.formats.intel_dla import CompileFolder, read_table
-from binparse.runtime import Accessor
+from binparse.engine.runtime import Accessor
 
 from .conftest import FIXTURES, REAL
 
@@ -95,7 +95,7 @@ def test_binary_fuzz(path: Path) -> None:
     outcomes = {survive(lambda m=m: exercise(binparse.open(m))) for m in mutations(data)}
     assert "ok" in outcomes and len(outcomes) > 1
     # the same bytes under every other format: errors, never crashes
-    for fmt in binparse.registry.registered():
+    for fmt in binparse.family.registry.registered():
         survive(lambda f=fmt: exercise(binparse.open(data, format=f.name)))
 
 

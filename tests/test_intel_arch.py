@@ -17,7 +17,7 @@ import pytest
 import binparse
 from binparse import FormatError
 from binparse.cli import main
-from binparse.doctor import doctor
+from binparse.cli.doctor import doctor
 from binparse.formats.intel_dla import ArchFile, IpHeader
 from binparse.formats.intel_dla.arch.descriptor import SOURCE_SHA256
 

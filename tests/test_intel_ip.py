@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.doctor import doctor
-from binparse.errors import BinparseError, FormatError
+from binparse.cli.doctor import doctor
+from binparse.core.errors import BinparseError, FormatError
 from binparse.formats.intel_dla.arch.mif import MifFile
 from binparse.formats.intel_dla.arch.roms import IpRom, kind_of
 from binparse.formats.intel_dla.arch.svh import IpParams

@@ -14,7 +14,7 @@ import pytest
 import binparse
 from binparse import FormatError
 from binparse.cli import main
-from binparse.doctor import doctor
+from binparse.cli.doctor import doctor
 from binparse.formats.intel_dla import (ArchFile, ArchLayout, BuildRecord, CompileFolder, InputConfiguration,
                                         LayerDevice)
 from binparse.formats.intel_dla.layouts.arch_layout import parse_shape

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from binparse.cli import main
-from binparse.errors import LayoutError
+from binparse.core.errors import LayoutError
 from binparse.formats.intel_dla import ArchFile, ArchLayout
 
 from .conftest import real

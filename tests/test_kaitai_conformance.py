@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from binparse import kaitai_ref
+from binparse.engine import kaitai_ref
 
 from . import kst
 from .conftest import need

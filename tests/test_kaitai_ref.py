@@ -7,8 +7,8 @@ from pathlib import Path
 from types import ModuleType
 
 import binparse
-from binparse import kaitai_ref
-from binparse.schema import Schema, load_all, load_schema
+from binparse.engine import kaitai_ref
+from binparse.engine.schema import Schema, load_all, load_schema
 
 from .conftest import FEATURE_BYTES, FIXTURES, real_tidl_io_files
 
@@ -19,7 +19,7 @@ def test_every_schema_compiles(kaitai_out: Path) -> None:
 
 
 def test_tidl_io_fixture_and_real_files(kaitai_out: Path) -> None:
-    schema = load_schema(binparse.schema.SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc.ksy")
+    schema = load_schema(binparse.engine.schema.SCHEMAS_DIR / "tidl" / "tidl_io_buf_desc.ksy")
     cls = kaitai_ref.root_class(kaitai_ref.load_module(kaitai_out, schema), schema)
     files = [FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin", *real_tidl_io_files()]
     for f in files:
@@ -36,7 +36,7 @@ def test_every_fixture(kaitai_out: Path) -> None:
         for f in json.loads(manifest.read_text())["files"]:
             if f["role"] != "artifact" or "schema" not in f:
                 continue
-            schema = load_schema(binparse.schema.SCHEMAS_DIR / f"{f['schema']}.ksy")
+            schema = load_schema(binparse.engine.schema.SCHEMAS_DIR / f"{f['schema']}.ksy")
             data = (manifest.parent / f["path"]).read_bytes()
             ours = binparse.open(data)
             theirs = kaitai_ref.to_plain(kaitai_ref.parse(kaitai_out, schema, data, ours._params), schema.root)
@@ -63,7 +63,7 @@ def test_real_nets(kaitai_out: Path) -> None:
         for n in ("mnist_lenet", "jdetNet_ssd", "imagenet_jacintonet11v2")]
     for rel, name, params, conv in cases:
         path = real(rel)
-        schema = load_schema(binparse.schema.SCHEMAS_DIR / "tidl" / f"{name}.ksy")
+        schema = load_schema(binparse.engine.schema.SCHEMAS_DIR / "tidl" / f"{name}.ksy")
         theirs = kaitai_ref.parse(kaitai_out, schema, path.read_bytes(), params)
         ours = binparse.open(path)
         assert kaitai_ref.to_plain(theirs, schema.root) == ours.to_dict(), rel

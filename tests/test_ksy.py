@@ -17,7 +17,7 @@ import pytest
 
 import binparse
 from binparse.cli import main
-from binparse.errors import FormatError, SchemaError
+from binparse.core.errors import FormatError, SchemaError
 
 REPO = Path(__file__).resolve().parents[1]
 WAV = REPO / "docs" / "ksy" / "wav.ksy"
@@ -67,7 +67,7 @@ def test_compile_reads_a_wav_with_imported_types_and_zero_copy(tone: Path) -> No
 def test_a_second_process_only_imports_the_compiled_schema(tone: Path, cache: Path) -> None:
     binparse.compile(WAV)  # fills the cache
     code = (f"import sys, binparse; r = binparse.compile({str(WAV)!r}).parse({str(tone)!r}); "
-            "print(r.chunks[0].body.sample_rate, 'yaml' in sys.modules, 'binparse.schema.load' in sys.modules)")
+            "print(r.chunks[0].body.sample_rate, 'yaml' in sys.modules, 'binparse.engine.schema.load' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, "BINPARSE_CACHE": str(cache), "PYTHONPATH": str(REPO)}, check=True)
     assert run.stdout.split() == ["8000", "False", "False"]  # no schema read: the generated module imported
@@ -484,7 +484,7 @@ def test_a_tree_far_larger_than_its_file_asks_the_budget(tmp_path: Path, capsys:
                                                          as_json: bool) -> None:
     """40 bytes whose records point twice at the next one: 2^40 records to print, stopped by the
     command's budget (a record counted at tree.RECORD_COST bytes), exit 2, never a hang."""
-    from binparse import tree
+    from binparse.engine.dump import tree
     p = schema(tmp_path, "dag", DAG)
     data = tmp_path / "dag.bin"
     data.write_bytes(bytes(40))

@@ -81,7 +81,7 @@ def test_the_family_is_there_only_when_installed(tmp_path: Path) -> None:
 # Every other family, the generated accessors of other kinds, the .ksy loader, PyYAML, construct,
 # Kaitai's runtime, pyarrow, cryptography and importlib.metadata (the entry points are cached) are not.
 NEVER = ("yaml", "construct", "kaitaistruct", "pyarrow", "cryptography", "importlib.metadata",
-         "binparse.schema.load", "binparse.schema.model", "binparse.fixtures", "binparse.codegen")
+         "binparse.engine.schema.load", "binparse.engine.schema.model", "binparse.family.fixtures", "binparse.engine.codegen")
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
@@ -98,9 +98,9 @@ def _imported_by_inspect(path: Path, tmp_path: Path) -> set[str]:
 @pytest.mark.parametrize("path, own, not_others", [
     (FIXTURES / "tidl" / "io_08x" / "900_tidl_io_1.bin", "binparse.formats.tidl.io.desc",
      ("binparse.formats.espdl.", "binparse.formats.intel_dla.", "binparse.formats.tidl.net.model",
-      "binparse.formats.tidl.doctor", "binparse.accessors.tidl.tidl_net_j7", "binparse.accessors.tidl.tidl_net_tda2")),
+      "binparse.formats.tidl.doctor", "binparse.engine.accessors.tidl.tidl_net_j7", "binparse.engine.accessors.tidl.tidl_net_tda2")),
     (FIXTURES / "espdl" / "tensors_and_models" / "model_edl2.espdl", "binparse.formats.espdl.model.container",
-     ("binparse.formats.tidl.", "binparse.formats.intel_dla.", "binparse.accessors.tidl.")),
+     ("binparse.formats.tidl.", "binparse.formats.intel_dla.", "binparse.engine.accessors.tidl.")),
 ])
 def test_inspect_imports_only_the_family_of_the_file(path: Path, own: str, not_others: tuple[str, ...],
                                                       tmp_path: Path) -> None:
@@ -112,8 +112,8 @@ def test_inspect_imports_only_the_family_of_the_file(path: Path, own: str, not_o
 def test_name_matches_answers_as_fnmatch() -> None:
     import fnmatch
 
-    from binparse.plugins import families
-    from binparse.text import name_matches
+    from binparse.family.plugins import families
+    from binparse.core.text import name_matches
     patterns = sorted({p for f in families() for s in f.signs for p in s.names}) + [
         "a*b*c", "*", "**", "x", "*.bin", "abc*", "*[0-9].bin", "tidl_?o*"]
     names = ["201_tidl_io_1.bin", "tidl_net_x.bin", "abc", "abxbc", "a*b", "ab", "", ".espdl", "m.espdl",

@@ -14,11 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import binparse
-from binparse import kaitai_ref, testing
-from binparse.backends import construct_backend as cb
-from binparse.fixtures import SENTINEL
-from binparse.registry import registered
-from binparse.schema import SCHEMAS_DIR, load_schema
+from binparse.engine import kaitai_ref
+from binparse import testing
+from binparse.engine.backends import construct_backend as cb
+from binparse.family.fixtures import SENTINEL
+from binparse.family.registry import registered
+from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
 EXAMPLES = int(os.environ.get("BINPARSE_PROPERTY_EXAMPLES", "8"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))

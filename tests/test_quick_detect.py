@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from binparse import plugins
-from binparse.errors import FormatError
-from binparse.registry import detect, quick_detect, sniff
+from binparse.family import plugins
+from binparse.core.errors import FormatError
+from binparse.family.registry import detect, quick_detect, sniff
 
 from .conftest import FIXTURES, REAL, REPO
 
@@ -73,7 +73,7 @@ _PENDING_SCRIPT = """
 import json, sys
 import binparse.formats.tidl.register  # a user who imports TIDL's module directly: the others stay unimported
 import binparse
-from binparse import plugins, registry
+from binparse.family import plugins, registry
 io = open(sys.argv[1], "rb").read()
 model = open(sys.argv[2], "rb").read()
 out = {"pending": sorted(f.name for f in plugins._pending())}

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.errors import FormatError
+from binparse.core.errors import FormatError
 from binparse.formats.tidl import IoBufDesc, Pads, Tensor
 
 from .conftest import FIXTURES, REAL, real_tidl_io_files
@@ -86,7 +86,7 @@ def test_scalar_getters_check_their_rule_every_time() -> None:
     io = binparse.open(data)
     assert io.num_output_buf == 3 and io.num_output_buf == 3  # the second read takes the remembered place
     struct.pack_into("<i", data, 4, 33)  # numOutputBuf beyond 32
-    with pytest.raises(binparse.errors.ValidationError) as e:
+    with pytest.raises(binparse.core.errors.ValidationError) as e:
         io.num_output_buf
     assert e.value.path == "tidl_io_buf_desc.num_output_buf" and e.value.found == 33
     assert np.shares_memory(io.out_width, np.frombuffer(data, np.uint8))
@@ -96,7 +96,7 @@ FIXTURE_IOS = sorted((FIXTURES / "tidl").glob("io_*/*_tidl_io_1.bin"))
 REAL_IOS = sorted((REAL / "tidl").glob("*/*/*io*.bin"))
 
 
-@pytest.mark.filterwarnings("ignore::binparse.errors.BinparseWarning")  # sizes read by the rule warn (tested there)
+@pytest.mark.filterwarnings("ignore::binparse.core.errors.BinparseWarning")  # sizes read by the rule warn (tested there)
 @pytest.mark.parametrize("path", [*FIXTURE_IOS, *REAL_IOS], ids=lambda p: f"{Path(p).parent.name}/{Path(p).name}")
 def test_summary_is_the_json_of_the_tensors(path: Path) -> None:
     # summary() makes its documents from the entries without making tensors: the same documents

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from binparse import SchemaError, load_schema
-from binparse.schema import Schema, load_all
+from binparse.engine.schema import Schema, load_all
 
 
 def write(tmp_path: Path, text: str, name: str = "s.ksy") -> Path:

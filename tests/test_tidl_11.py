@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.accessors.tidl.from_header.tidl_io_11_02 import TidlIo1102
-from binparse.accessors.tidl.from_header.tidl_layer_11_02 import TidlLayer1102
+from binparse.engine.accessors.tidl.from_header.tidl_io_11_02 import TidlIo1102
+from binparse.engine.accessors.tidl.from_header.tidl_layer_11_02 import TidlLayer1102
 from binparse.cli import main
-from binparse.errors import BinparseWarning, FormatError
+from binparse.core.errors import BinparseWarning, FormatError
 from binparse.formats.tidl import NetJ7, NetJ7Nearest
-from binparse.registry import format_of
+from binparse.family.registry import format_of
 
 from .conftest import FIXTURES
 
@@ -121,7 +121,7 @@ def test_11_02_12_reads_with_its_headers_layout() -> None:
 
 def test_an_11_02_12_io_carries_a_bool_tensor() -> None:
     """11_02_12_00's itidl_io.h adds TIDL_Bool (9); its io descriptor is 11.02's."""
-    from binparse.fixtures.build import fill
+    from binparse.engine.build import fill
     from binparse.formats.tidl.fixtures import io_values
     spec = {"version": "11.02.12", "inputs": [{"name": "x", "dtype": "float32", "shape": [1, 2, 3]}],
             "outputs": [{"name": "mask", "dtype": "bool", "shape": [1, 2, 3]}]}

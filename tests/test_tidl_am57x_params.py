@@ -14,8 +14,8 @@ import pytest
 
 import binparse
 from binparse.cli import main
-from binparse.doctor import doctor
-from binparse.errors import FormatError
+from binparse.cli.doctor import doctor
+from binparse.core.errors import FormatError
 from binparse.formats.tidl import Config, ParamFile
 
 from .conftest import real
@@ -27,7 +27,7 @@ SIZES = {"imagenet_jacintonet11v2": 2_872_761, "imagenet_jacintonet11v2_prelu": 
 
 def pair(net: str, params: str) -> tuple[Any, Any]:
     return (binparse.open(real(f"tidl/am57x/tidl_net_{net}.bin")),
-            binparse.api.map_file(real(f"tidl/am57x/tidl_param_{params}.bin")))
+            binparse.core.filemap.map_file(real(f"tidl/am57x/tidl_param_{params}.bin")))
 
 
 @pytest.mark.parametrize("name", NETS)
@@ -80,7 +80,7 @@ def test_dense_1x1_is_read_without_its_unscaled_batchnorm_and_said_not_verified(
     assert arrays[1][3][:16].tolist() == [2, -4, 0, 0, 0, -1, -3, -1, 3, 0, 1, 0, 0, -1, 0, 1]  # small: biases
     assert arrays[-1][3][-2:].tolist() == [2344, 7503] and arrays[-1][3].size == 1000  # the IP's last biases
     assert sum(v.nbytes for *_, v in arrays) == 1_041_488
-    whole = np.frombuffer(binparse.api.map_file(real("tidl/am57x/tidl_param_dense_1x1.bin")), np.uint8)
+    whole = np.frombuffer(binparse.core.filemap.map_file(real("tidl/am57x/tidl_param_dense_1x1.bin")), np.uint8)
     assert whole[256:320].view("<i2")[:16].tolist() == arrays[1][3][:16].tolist()
     doc = pf.summary()
     assert doc["not_verified"] == pf.not_verified and doc["arrays"][0]["layer"] == 2
@@ -148,7 +148,7 @@ def test_doctor_does_not_compare_a_config_size_that_is_no_number(tmp_path: Path)
 def test_a_tda2_fixture_holds_what_the_readers_read(tmp_path: Path) -> None:
     # A convolution without enableBias has no biases in the param file; a BatchNorm with reluType
     # PReLU is followed by its slopes; a Bias layer has biases only.
-    from binparse.fixtures import generate
+    from binparse.family.fixtures import generate
     import yaml
     out = {"id": 1, "dtype": "uint8", "dims": [1, 2, 4, 4]}
     spec = {"family": "tidl", "kind": "net", "version": "tidl-api-1.2", "output": "n_tidl_net.bin",

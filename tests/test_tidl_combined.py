@@ -11,10 +11,10 @@ import pytest
 
 import binparse
 from binparse.cli import main
-from binparse.doctor import doctor
+from binparse.cli.doctor import doctor
 from binparse.formats.tidl import NetJ7
 from binparse.formats.tidl.combined import Combined, combine
-from binparse.registry import format_of
+from binparse.family.registry import format_of
 
 from .conftest import FIXTURES
 

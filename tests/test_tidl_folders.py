@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from binparse.cli import main
-from binparse.doctor import doctor, doctor_tree, report_text
-from binparse.errors import BinparseWarning
+from binparse.cli.doctor import doctor, doctor_tree, report_text
+from binparse.core.errors import BinparseWarning
 from binparse.formats.tidl.records.names import match
 from binparse.formats.tidl.records.read import read_param_yaml
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.accessors.tidl.tidl_enums import TidlEnums
+from binparse.engine.accessors.tidl.tidl_enums import TidlEnums
 from binparse.formats.tidl import IoBufDesc
-from binparse.backends import construct_backend as cb
-from binparse.schema import SCHEMAS_DIR, load_schema
+from binparse.engine.backends import construct_backend as cb
+from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
 from .conftest import FIXTURES, real, real_tidl_io_files
 

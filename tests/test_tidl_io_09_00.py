@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.backends import construct_backend as cb
+from binparse.engine.backends import construct_backend as cb
 from binparse.cli import main
-from binparse.fixtures import generate
+from binparse.family.fixtures import generate
 from binparse.formats.tidl import IoBufDesc
 from binparse.formats.tidl.printouts.parse import read_netlog
-from binparse.registry import format_of
-from binparse.schema import SCHEMAS_DIR, load_schema
+from binparse.family.registry import format_of
+from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
 from .conftest import FIXTURES, REPO, real
 

@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.backends import construct_backend
-from binparse.errors import BinparseWarning, FormatError
-from binparse.fixtures.build import defaults
+from binparse.engine.backends import construct_backend
+from binparse.core.errors import BinparseWarning, FormatError
+from binparse.engine.build import defaults
 from binparse.formats.tidl.fixtures import io_values
 from binparse.formats.tidl.io import solve as io_solve
 from binparse.formats.tidl.io.solve import BUFS, GENERATIONS, Candidate, candidates, problems
-from binparse.registry import format_of
-from binparse.schema import SCHEMAS_DIR, load_schema
+from binparse.family.registry import format_of
+from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
 from .conftest import REAL
 
@@ -130,7 +130,7 @@ def test_a_solved_io_is_viewed_packed_and_doctored(tmp_path: Any) -> None:
     raw = np.fromfile(buf, dtype="<f4")
     assert raw.size == 100 and raw[:50].tolist() == list(range(50))  # C 1 + padCh 1: the padding channel after
     assert np.load(tmp_path / "v.npy").tolist() == logical.tolist()
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     with pytest.warns(BinparseWarning):
         doc = doctor(tmp_path)
     rep = {f["file"]: f for f in doc["files"]}["7_tidl_io_1.bin"]
@@ -196,7 +196,7 @@ def test_real_io_files_hold_under_the_content_checks() -> None:
 def test_a_solved_io_beside_a_net_of_another_sdk_is_a_note_and_its_tensors_are_compared(tmp_path: Any) -> None:
     """The fcnn-cnn5 9.0/9.1 net with its io re-laid as the 37,912-byte 09.02-style layout (what a 9.1
     AM68A compile writes): the SDK pairing cannot be proven, the tensors can."""
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     from .conftest import real
     net = real("tidl/j7-09.x/fcnn-cnn5/_cnn_cnn.5_relu_Relu_output_0_tidl_net.bin")
     spec = {"version": "09.02", "cores": 1, "in_bufs": 32, "out_bufs": 32,
@@ -222,7 +222,7 @@ def test_a_solved_io_beside_a_net_of_another_sdk_is_a_note_and_its_tensors_are_c
 
 def test_no_tidl_sign_claims_a_text_file(tmp_path: Path) -> None:
     """A CSV or JSON text is answered as text, never with TIDL io sizes or a netVersion, even at an io size."""
-    from binparse.lookalike import looks_like_artifact
+    from binparse.family.lookalike import looks_like_artifact
     csv = tmp_path / "layer_device.csv"
     csv.write_bytes(b"layer,device,type\n" + b"conv_1,FPGA,Convolution\n" * 1552 + b"x,y,z\n")
     assert csv.stat().st_size == 37272  # the 09.00 io size

@@ -115,7 +115,7 @@ def test_real_am57x_nets_configs_and_param_files() -> None:
         n, c, h, w = net.table().out_shapes[first, 0].tolist()
         assert (c, h, w) == (int(conf["inNumChannels"]), int(conf["inHeight"]), int(conf["inWidth"])), name
         params = real(f"tidl/am57x/tidl_param_{name}.bin")
-        views = net.weights(binparse.api.map_file(params))
+        views = net.weights(binparse.core.filemap.map_file(params))
         total = sum(v.nbytes for layer in views for v in layer.values())
         assert total == params.stat().st_size
     lenet = binparse.open(real("tidl/am57x/tidl_net_mnist_lenet.bin"))
@@ -124,7 +124,7 @@ def test_real_am57x_nets_configs_and_param_files() -> None:
         "TIDL_InnerProductLayer", "TIDL_InnerProductLayer", "TIDL_SoftMaxLayer", "TIDL_DataLayer"]
     p = lenet.layers[1].layer_params
     assert (p.num_in_channels, p.num_out_channels, p.kernel_w, p.zero_weight_value) == (2, 20, 5, 112)
-    w = lenet.weights(binparse.api.map_file(real("tidl/am57x/tidl_param_mnist_lenet.bin")))
+    w = lenet.weights(binparse.core.filemap.map_file(real("tidl/am57x/tidl_param_mnist_lenet.bin")))
     assert w[1]["weights"].shape == (1000,) and w[1]["bias"].shape == (20,) and w[4]["weights"].shape == (800 * 504,)
     assert abs(float(w[1]["weights"].mean()) - 112) < 5  # unsigned weights centred on zeroWeightValue
     with pytest.raises(FormatError, match="param file size does not match"):
@@ -225,7 +225,7 @@ def test_every_real_tidl_net_opens_as_its_version() -> None:
     for path in nets:  # io descriptors and AM57x param files: test_tidl_io.py and the AM57x test above
         acc = binparse.open(path)
         acc.validate()
-        assert binparse.registry.format_of(acc).name == expected[path.parent.parent.name], path
+        assert binparse.family.registry.format_of(acc).name == expected[path.parent.parent.name], path
         assert acc.unverified is None
     assert len(nets) == 9  # 4 J7 nets (8.2, two 9.0/9.1, 10.01), 5 AM57x nets
 

@@ -18,7 +18,7 @@ from binparse import BinparseWarning, FormatError
 from binparse.cli import main
 from binparse.formats.tidl import NetJ7, NetJ7Nearest
 from binparse.formats.tidl.printouts.parse import read_layer_info, read_netlog, read_param_debug
-from binparse.registry import format_of
+from binparse.family.registry import format_of
 
 from .conftest import real
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from binparse.errors import FormatError
+from binparse.core.errors import FormatError
 from binparse.formats.tidl.printouts.parse import LayerInfoRow, NetLogRow, read_layer_info, read_netlog, read_param_debug
 
 from .conftest import real
@@ -157,7 +157,7 @@ def test_netlog_columns_are_found_by_the_header(tmp_path: Path) -> None:
 
 
 def test_doctor_reads_ti_folder_layout() -> None:
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     doc = doctor(real(OD))
     assert doc["status"] == "ok"
     t = "tempDir/subgraph_0_tidl_net.bin"

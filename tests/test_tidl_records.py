@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 import binparse
-from binparse.backends import construct_backend
+from binparse.engine.backends import construct_backend
 from binparse.cli import main
-from binparse.doctor import doctor
-from binparse.errors import BinparseWarning, FormatError
-from binparse.fixtures import defaults
+from binparse.cli.doctor import doctor
+from binparse.core.errors import BinparseWarning, FormatError
+from binparse.family.fixtures import defaults
 from binparse.formats.tidl.fixtures import io_values
 from binparse.formats.tidl.records.read import read_allowed, read_metadata, read_param_yaml
-from binparse.schema import SCHEMAS_DIR, load_schema
+from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
 from .conftest import FIXTURES, real
 

@@ -65,7 +65,7 @@ def test_view_of_a_mapped_file_is_read_only(tmp_path) -> None:  # type: ignore[n
     t = seg_map()
     p = tmp_path / "out.bin"
     p.write_bytes(bytes(t.pack(np.ones((21, 64, 64), np.uint8))))
-    v = t.view(binparse.api.map_file(p))
+    v = t.view(binparse.core.filemap.map_file(p))
     assert int(v.sum()) == 21 * 64 * 64 and not v.flags.writeable
 
 

@@ -15,7 +15,7 @@ import pytest
 
 import binparse
 from binparse.cli import main
-from binparse.errors import FormatError
+from binparse.core.errors import FormatError
 from binparse.formats.tidl.traces.fixtures import write_traces
 from binparse.formats.tidl.traces import compare as trace_compare
 from binparse.formats.tidl.printouts.parse import read_layer_info

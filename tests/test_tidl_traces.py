@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.errors import BinparseError, FormatError
+from binparse.core.errors import BinparseError, FormatError
 from binparse.formats.tidl.traces.fixtures import trace_name, write_traces
 from binparse.formats.tidl.printouts.parse import read_layer_info, read_netlog
 from binparse.formats.tidl.traces.names import parse
@@ -264,7 +264,7 @@ def test_hostile_sizes(tmp_path: Path, cut: int) -> None:
 
 
 def test_doctor_checks_trace_sizes_and_data_ids(tmp_path: Path) -> None:
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     for p in TRACES.glob("*.y"):
         (tmp_path / p.name).write_bytes(p.read_bytes())
     (tmp_path / NET_915.name).write_bytes(NET_915.read_bytes())
@@ -311,7 +311,7 @@ def test_report_says_what_does_not_fit(tmp_path: Path) -> None:
 
 def test_dims_that_differ_from_the_net(tmp_path: Path) -> None:
     """H and W swapped in a name (the names give W before H): the sizes agree, the net's dims do not."""
-    from binparse.doctor import doctor
+    from binparse.cli.doctor import doctor
     src = fixture_trace(3)
     (tmp_path / "tidl_trace0003_00001_00003_00004x00005.y").write_bytes(src.read_bytes())
     (tmp_path / NET_915.name).write_bytes(NET_915.read_bytes())

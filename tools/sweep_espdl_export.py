@@ -21,7 +21,7 @@ from typing import Any
 
 def sweep(folder: Path, key: str | None) -> list[dict[str, Any]]:
     import binparse
-    from binparse.errors import BinparseError
+    from binparse.core.errors import BinparseError
     from binparse.formats.espdl.onnx.verify import THRESHOLD, check_model
     rows: list[dict[str, Any]] = []
     for path in sorted(folder.rglob("*.espdl")):

@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from binparse.doctor import doctor_tree
+from binparse.cli.doctor import doctor_tree
 from binparse.formats.tidl.records.read import read_param_yaml
 
 

@@ -2,12 +2,12 @@
 generate, schemas.
 
 The commands name no family: each speaks the protocols of `binparse.family`, and the families'
-options and buffer-layout flags are added from their declarations (`binparse.plugins`); the
+options and buffer-layout flags are added from their declarations (`binparse.family.plugins`); the
 command line itself is declared in `binparse.cli.parsing`.
-Exit codes (`binparse.exitcodes`, docs/contracts.md): 0 everything named was read, verified and
+Exit codes (`binparse.core.exitcodes`, docs/contracts.md): 0 everything named was read, verified and
 agrees; 1 a problem was proven; 2 something could not be read or verified (named in the output);
 3 usage or I/O error (bad arguments, a missing path, not a regular file, a write refused). Every
-line printed has its control characters escaped (`binparse.text.shown_lines`).
+line printed has its control characters escaped (`binparse.core.text.shown_lines`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import exitcodes, inputs
-from ..budget import BudgetError
-from ..errors import BinparseError, PathError, UsageError, WriteError
-from ..hints import again
-from ..text import shown, shown_lines
+from ..core import exitcodes, inputs
+from ..core.budget import BudgetError
+from ..core.errors import BinparseError, PathError, UsageError, WriteError
+from ..family.hints import again
+from ..core.text import shown, shown_lines
 from .parsing import COMMANDS, EXIT_CODES, OUTPUT_OPTIONS, parser
 
 
@@ -29,7 +29,7 @@ def _plain_warnings() -> None:
     """Print `BinparseWarning`s as one `binparse: warning: …` line, not Python's file:line format."""
     import warnings
 
-    from ..errors import BinparseWarning
+    from ..core.errors import BinparseWarning
     python_format = warnings.formatwarning
 
     def fmt(message: Warning | str, category: type[Warning], filename: str, lineno: int,

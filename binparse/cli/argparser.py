@@ -7,14 +7,14 @@ import argparse
 import sys
 from typing import Any, NoReturn
 
-from ..exitcodes import USAGE
+from ..core.exitcodes import USAGE
 
 
 class Parser(argparse.ArgumentParser):
     """argparse keeping binparse's exit-code contract: a usage error exits 3 (`exitcodes.USAGE`)."""
 
     def error(self, message: str) -> NoReturn:
-        from ..text import shown  # an argument's value quoted in the message is a name like any other
+        from ..core.text import shown  # an argument's value quoted in the message is a name like any other
         self.print_usage(sys.stderr)
         self.exit(USAGE, f"{self.prog}: error: {shown(message)}\n")
 

@@ -7,9 +7,10 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .. import exitcodes, render
-from ..errors import UsageError
-from ..text import shown
+from ..core import exitcodes
+from ..core import render
+from ..core.errors import UsageError
+from ..core.text import shown
 from ..family import Artifact, Comparable
 from .common import open_source, say, written
 
@@ -58,8 +59,8 @@ def unsaid(caught: list[Any], text: str, told: set[tuple[str, type]]) -> list[An
 
 def _inspect(args: argparse.Namespace) -> tuple[str, int]:
     """What `inspect` prints, and its exit code."""
-    from .. import registry
-    from ..runtime import Accessor
+    from ..family import registry
+    from ..engine.runtime import Accessor
     acc = open_source(args.file, args)
     if not isinstance(acc, Accessor):  # text formats, folders, traces: their own summary and report
         return _shown(args, acc), read_code(acc)
@@ -77,11 +78,15 @@ def _inspect(args: argparse.Namespace) -> tuple[str, int]:
             doc = {**meta, **{k: v for k, v in family.summary().items() if k not in meta}}
         else:
             version = getattr(acc, "version", None)
+            from ..engine.dump.fields import plain_json  # an accessor without a family's report only
             doc = {**meta, **({"version": version} if isinstance(version, str) else {}),
-                   "fields": render.plain_json(acc)}
+                   "fields": plain_json(acc)}
         return render.json_text(doc), code
     title = f"{shown(args.file)}: {fmt.name}, {fmt.version}, {size:,} bytes"
-    return (title + "\n" + family.report() if family else render.table(acc, title)), code
+    if family:
+        return title + "\n" + family.report(), code
+    from ..engine.dump.fields import table  # an accessor without a family's report only
+    return table(acc, title), code
 
 
 def read_code(obj: object) -> int:
@@ -136,7 +141,7 @@ def compare(args: argparse.Namespace) -> int:
         svg = getattr(result, "svg", None)
         if not callable(svg):
             raise UsageError("this comparison has no picture", file=args.a)
-        from ..writes import write_bytes
+        from ..core.writes import write_bytes
         data = str(svg()).encode()
         write_bytes(args.svg, data)
         lines.append(f"{shown(args.svg)}: {len(data):,} bytes")
@@ -158,7 +163,7 @@ def compare_code(doc: dict[str, object]) -> int:
 
 
 def doctor(args: argparse.Namespace) -> int:
-    from ..doctor import doctor as run, doctor_tree, exit_code, report_text
+    from .doctor import doctor as run, doctor_tree, exit_code, report_text
     if args.recursive and not args.json:
         return _doctor_streamed(args)
 
@@ -172,9 +177,9 @@ def _doctor_streamed(args: argparse.Namespace) -> int:
     """`doctor -r` as text: each folder's report printed as soon as it is made (a progress line counts
     the folders meanwhile, on a terminal), then the tally; on stderr, the warnings no report says."""
     import warnings
-    from .. import progress
-    from ..doctor import doctor_tree, exit_code, report_text
-    from ..doctor_text import tally_line
+    from ..core import progress
+    from .doctor import doctor_tree, exit_code, report_text
+    from .doctor_text import tally_line
     show = warnings.showwarning  # the command's own, outside the recording below
     told: set[tuple[str, type]] = set()
     with warnings.catch_warnings(record=True) as caught:

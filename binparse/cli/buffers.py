@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import BinparseError, UsageError
-from ..text import shown
+from ..core.errors import BinparseError, UsageError
+from ..core.text import shown
 from ..family import BufferLayout, LayoutKind, LayoutSource, TensorSource
-from ..hints import command
+from ..family.hints import command
 from .common import open_source, save_npy, say, write_file, written
 
 
@@ -25,7 +25,7 @@ def _files(args: argparse.Namespace, second: str) -> list[str]:
 
 def chosen_kind(args: argparse.Namespace) -> LayoutKind | None:
     """The family layout flag given on the command line, if any."""
-    from ..plugins import families
+    from ..family.plugins import families
     for fam in families():
         for kind in fam.layouts:
             if getattr(args, kind.dest, None):
@@ -44,7 +44,7 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
             if least < kind.sources:
                 want = f"{want} (SOURCE optional)"
             raise UsageError(f"{kind.flag} takes {want or 'no file'}", found=" ".join(files) or "none")
-        from ..plugins import resolve
+        from ..family.plugins import resolve
         make = resolve(kind.make)
         return make(args, files[:given])  # type: ignore[no-any-return]
     if len(files) != 1 + (what != "draw"):
@@ -58,8 +58,8 @@ def _layout(args: argparse.Namespace, files: list[str], what: str) -> BufferLayo
 
 
 def view(args: argparse.Namespace) -> int:
-    from .. import api
-    from ..progress import LONG_BUFFER_BYTES, task
+    from ..core.filemap import map_file
+    from ..core.progress import LONG_BUFFER_BYTES, task
     if args.param and not args.schema:
         raise UsageError("--param gives a param of a --schema's root type: give --schema too")
     files = _files(args, "buffer")
@@ -69,7 +69,7 @@ def view(args: argparse.Namespace) -> int:
         return view_schema(args)
     if args.tensor is not None or (len(files) == 1 and chosen_kind(args) is None):
         return _view_named(args, files)
-    buf = api.map_file(files[-1])
+    buf = map_file(files[-1])
     with task(f"viewing {files[-1]} ({len(buf) / 2**20:,.0f} MB)", long=len(buf) > LONG_BUFFER_BYTES):
         layout = _layout(args, files, "buffer")
         try:
@@ -83,7 +83,7 @@ def view(args: argparse.Namespace) -> int:
 
 def _view_named(args: argparse.Namespace, files: list[str]) -> int:
     """`view SOURCE [BUFFER] [--tensor NAME]`: any artifact that names its tensors (`TensorSource`)."""
-    from .. import api
+    from ..core.filemap import map_file
     if not 1 <= len(files) <= 2:
         raise UsageError("expected SOURCE [BUFFER] with --tensor", found=" ".join(files))
     source = open_source(files[0], args)
@@ -91,7 +91,7 @@ def _view_named(args: argparse.Namespace, files: list[str]) -> int:
         raise UsageError("this file names no tensors that `view --tensor` can read", file=files[0],
                          hint="a descriptor of device buffers takes SOURCE BUFFER and its options; "
                               f"family flags ({command('view', '--help')}) describe a buffer by themselves")
-    buf = api.map_file(files[1]) if len(files) == 2 else None
+    buf = map_file(files[1]) if len(files) == 2 else None
     arr, what = source.tensor_array(args.tensor, buf, stored=args.stored, dequantize=args.dequantize)
     line, rec = save_npy(args.npy, arr, what)
     say(args, [line], {"written": [rec]})
@@ -104,7 +104,7 @@ def pack(args: argparse.Namespace) -> int:
     if not files:
         raise UsageError("expected [SOURCE] ARRAY")
     layout = _layout(args, files, "array")
-    from ..filemap import map_npy
+    from ..core.filemap import map_npy
     try:  # mapped: a header that claims more elements than the file holds is refused, not allocated
         logical = map_npy(files[-1])  # a FIFO or device is refused, not read (it could hang)
     except (OSError, ValueError) as exc:
@@ -116,9 +116,9 @@ def pack(args: argparse.Namespace) -> int:
 
 
 def draw(args: argparse.Namespace) -> int:
-    from ..draw import render
-    from ..progress import LONG_BUFFER_BYTES, task
-    from ..writes import write_bytes
+    from ..family.draw import render
+    from ..core.progress import LONG_BUFFER_BYTES, task
+    from ..core.writes import write_bytes
     memory: Any = _layout(args, _files(args, "none"), "draw").memory_map()
     rows, cols = memory.shape
     with task(f"drawing {rows * cols:,} elements", long=rows * cols > LONG_BUFFER_BYTES // 8):

@@ -1,6 +1,6 @@
 """`export`: an artifact written as a model another runtime runs, through the `Exportable` protocol.
 
-The output is checked before anything is read (`binparse.writes`' rules: only a regular file is
+The output is checked before anything is read (`binparse.core.writes`' rules: only a regular file is
 replaced, never a link, device or folder) and is never the input itself."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import UsageError
-from ..exitcodes import OK
+from ..core.errors import UsageError
+from ..core.exitcodes import OK
 from ..family import Exportable
-from ..writes import check_target
+from ..core.writes import check_target
 from .common import open_source, say, write_file
 
 
@@ -20,7 +20,7 @@ def export(args: argparse.Namespace) -> int:
     (--check) and what was written (-o: "written")."""
     if not args.out and not args.check:
         raise UsageError("nothing to do: give -o OUT (where to write the export) and/or --check", file=args.file)
-    out = check_target(args.out)[0] if args.out else None  # before any work (never over an input: binparse.writes)
+    out = check_target(args.out)[0] if args.out else None  # before any work (never over an input: binparse.core.writes)
     obj = open_source(args.file, args)
     if not isinstance(obj, Exportable):
         raise UsageError("binparse does not export this kind of artifact", file=args.file,

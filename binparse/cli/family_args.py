@@ -19,7 +19,7 @@ LAYOUT_COMMANDS = ("view", "pack", "draw")  # the commands a layout flag (`Layou
 
 def add_family_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     """Every family's options and layout flags that `command` takes, each family's in its own group."""
-    from ..plugins import families
+    from ..family.plugins import families
     added: dict[str, argparse.Action] = {}  # flag -> the action that parses it
     layouts: Any = None  # the group of mutually exclusive layout flags, made when the first one is added
     for fam in families():
@@ -54,13 +54,13 @@ def add_family_arguments(command: str, parser: argparse.ArgumentParser) -> None:
 
 def usages(command: str) -> list[str]:
     """The forms of `command` the families add to its usage line (`Family.usages`), without `binparse COMMAND`."""
-    from ..plugins import families
+    from ..family.plugins import families
     return [u.line for fam in families() for u in fam.usages if u.command == command]
 
 
 def examples(command: str, core: tuple[tuple[str, str], ...] = ()) -> str:
     """The `Examples:` section of `command`'s help: the core's lines, then every family's."""
-    from ..plugins import families
+    from ..family.plugins import families
     rows = [*core, *((ex.line, ex.note) for fam in families() for ex in fam.examples if ex.command == command)]
     if not rows:
         return ""

@@ -8,7 +8,7 @@ import argparse
 import importlib
 from typing import Any
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 
 _LITERALS = "a number (3, 0x10, 1.5), true or false, a string in quotes, a list [1, 2] or an enum value (animal::cat)"
 
@@ -28,14 +28,14 @@ def root_params(args: argparse.Namespace, reader: Any) -> dict[str, Any]:
                          if declared else f"{reader.id}'s root type takes no params", found=sorted(texts))
     if not declared:
         return {}
-    from ..schema import load_schema
+    from ..engine.schema import load_schema
     root = load_schema(args.schema, import_path=args.import_path or []).root
     return {p.id: _value(p, texts[p.id], root, reader) for p in root.params}
 
 
 def _value(p: Any, text: str, root: Any, reader: Any) -> Any:
-    from ..expr import ExprError, evaluate, parse
-    from ..schema.types import TypeProblem, builtin_type
+    from ..engine.expr import ExprError, evaluate, parse
+    from ..engine.schema.types import TypeProblem, builtin_type
     try:
         ktype = builtin_type(p.type, root, p.enum)
     except (KeyError, TypeProblem):
@@ -81,7 +81,7 @@ def _givable(k: tuple[Any, ...]) -> bool:
 
 
 def _int_range(type_text: str) -> tuple[int, int]:
-    from ..schema.model import bits_type, primitive
+    from ..engine.schema.model import bits_type, primitive
     bits = bits_type(type_text)
     if bits is not None:
         return 0, (1 << bits[0]) - 1
@@ -117,7 +117,7 @@ def _check(k: tuple[Any, ...], type_text: str, v: Any, root: Any, reader: Any) -
 
 def _as_member(enum: Any, v: int, root: Any, reader: Any) -> Any:
     """The generated IntEnum's member of value `v` (a number no member has stays the number)."""
-    from ..backends.numpy_backend import camel, class_name
+    from ..engine.backends.numpy_backend import camel, class_name
     owner = root.enum_owner(enum)
     package = reader.module.__name__.rpartition(".")[0]
     module = importlib.import_module(f"{package}.{owner.schema.id}")
@@ -129,7 +129,7 @@ def _as_member(enum: Any, v: int, root: Any, reader: Any) -> Any:
 
 
 def _expected(type_text: str) -> str:
-    from ..schema.model import bits_type, primitive
+    from ..engine.schema.model import bits_type, primitive
     base = type_text[:-2] if type_text.endswith("[]") else type_text
     if bits_type(base) is not None or base[:1] in ("u", "s") and base[1:].isdigit():
         lo, hi = _int_range(base)

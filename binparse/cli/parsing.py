@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from ..exitcodes import USAGE
+from ..core.exitcodes import USAGE
 from .argparser import Parser, VersionAction, version
 
 COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate", "doctor",
@@ -94,7 +94,7 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                 "logical arrays (.expected.npy) that tests compare with."),
     "generate": ("tools", "typed accessors from schemas: binparse's own, or a package of yours",
                  "%(prog)s [--check] [--json] | SCHEMA.ksy... -o PACKAGE_DIR [--import-path DIR]...",
-                 "Regenerate the typed accessors (binparse/accessors) from the schemas (schemas/*.ksy), or,\n"
+                 "Regenerate the typed accessors (binparse/engine/accessors) from the schemas (schemas/*.ksy), or,\n"
                  "with files and -o, write a package of typed modules for your own Kaitai Struct schemas\n"
                  "(and every schema they import; the modules import each other within the package)."),
     "doctor": ("artifacts", "what made each artifact in a folder, and whether they agree",
@@ -129,7 +129,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     commands = "\n".join(f"  {name:<9} {line}" for name, (_m, line, _u, _t) in _COMMANDS.items())
     overview = ""
     if only not in _COMMANDS:  # the families installed, by their titles (a command's parser names none here)
-        from ..plugins import families
+        from ..family.plugins import families
         overview = OVERVIEW.format(families=", ".join(sorted(f.title or f.name for f in families())))
     p = Parser(prog="binparse", usage="%(prog)s COMMAND [options]   (binparse COMMAND --help: its options and examples)",
                description=f"{overview}\n\ncommands:\n{commands}", epilog=EXIT_CODES,
@@ -163,7 +163,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _budget_size(text: str) -> int:
-    from ..budget import parse_size
+    from ..core.budget import parse_size
     try:
         return parse_size(text)
     except ValueError as exc:

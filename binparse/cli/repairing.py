@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import BinparseError
+from ..core.errors import BinparseError
 from ..family import Repairable
-from ..hints import command
-from ..text import shown
+from ..family.hints import command
+from ..core.text import shown
 from .common import open_source, say, written
 
 
 def repair(args: argparse.Namespace) -> int:
-    from ..fixtures.common import check_new_output, write_atomic
+    from ..family.fixtures.common import check_new_output, write_atomic
     obj = open_source(args.file, args)
     if not isinstance(obj, Repairable):
         raise BinparseError("binparse knows no repair for this kind of file", file=args.file,

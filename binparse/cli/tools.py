@@ -7,10 +7,10 @@ import os
 import sys
 from typing import Any
 
-from ..errors import UsageError
-from ..hints import command
-from ..render import json_text
-from ..text import shown
+from ..core.errors import UsageError
+from ..family.hints import command
+from ..core.render import json_text
+from ..core.text import shown
 from .common import say, written
 
 
@@ -18,7 +18,7 @@ def fixture(args: argparse.Namespace) -> int:
     if args.schema:
         from .ksy import fixture as fixture_schema
         return fixture_schema(args)
-    from ..fixtures import generate
+    from ..family.fixtures import generate
     paths = generate(args.spec, args.out)
     say(args, [shown(p) for p in paths],
         {"written": [written(str(p), os.stat(p).st_size, "fixture file") for p in paths]})
@@ -40,8 +40,8 @@ def _kv(text: str | None) -> dict[str, int]:
 def _schema_side(ref: str, params: str | None, type_name: str | None,
                  import_path: list[str] | None = None) -> tuple[Any, dict[str, int], str]:
     """A diff operand: a registered format name or a .ksy path (+ params), optionally a nested type."""
-    from ..registry import registered
-    from ..schema import SCHEMAS_DIR, load_schema
+    from ..family.registry import registered
+    from ..engine.schema import SCHEMAS_DIR, load_schema
     fmt = next((f for f in registered() if f.name == ref), None)
     if fmt is not None:
         schema, p, label = load_schema(SCHEMAS_DIR / f"{fmt.accessor_class._SCHEMA}.ksy"), dict(fmt.params), ref
@@ -64,8 +64,8 @@ def _schema_side(ref: str, params: str | None, type_name: str | None,
 
 def schema(args: argparse.Namespace) -> int:
     if args.schema_command == "from-header":
-        from ..cheader import header_to_ksy
-        from ..writes import write_text
+        from ..engine.cheader import header_to_ksy
+        from ..core.writes import write_text
         defines = {}
         for d in args.define or []:
             k, _, v = d.partition("=")
@@ -78,7 +78,7 @@ def schema(args: argparse.Namespace) -> int:
             {"written": [written(args.out, len(text.encode()), what, struct=args.struct, struct_bytes=lay.layout.size,
                                  fields=len(lay.layout.fields))]})
         return 0
-    from ..schema.diff import diff
+    from ..engine.schema.diff import diff
     a, pa, la = _schema_side(args.a, args.params_a, args.type, args.import_path)
     b, pb, lb = _schema_side(args.b, args.params_b, args.type, args.import_path)
     changes, full = diff(a, pa, b, pb)
@@ -99,7 +99,7 @@ def generate(args: argparse.Namespace) -> int:
         if not args.schemas:
             raise UsageError("-o writes a package for your schemas: name them (SCHEMA.ksy...)")
         return generate_package(args)
-    from ..codegen import write_all
+    from ..engine.codegen import write_all
     changed = write_all(check=args.check)
     lines = [("stale: " if args.check else "wrote: ") + str(p) for p in changed]
     say(args, lines or ["generated accessors are up to date"],
@@ -112,7 +112,7 @@ def generate(args: argparse.Namespace) -> int:
 
 def schemas(args: argparse.Namespace) -> int:
     """`schemas [--json]`: every family's kinds of file, folder and buffer, their formats, how each is recognised."""
-    from ..catalog import catalog, catalog_text
+    from .catalog import catalog, catalog_text
     doc = catalog()
     print(json_text(doc) if args.json else catalog_text(doc))
     return 0

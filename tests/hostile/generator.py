@@ -85,8 +85,8 @@ def readers(fixtures_only: bool = False) -> dict[str, Sample]:
     then (unless `fixtures_only`) ../shared/real; a text format a family's signs name with no file
     anywhere gets samples of one line (`sign_cases`)."""
     import binparse
-    from binparse import plugins, registry
-    from binparse.runtime import Accessor
+    from binparse.family import plugins, registry
+    from binparse.engine.runtime import Accessor
     plugins.load_all()
     found: dict[str, Sample] = {}
     roots = [FIX] + ([REAL] if REAL.is_dir() and not fixtures_only else [])
@@ -120,7 +120,7 @@ def _size(p: Path) -> int:
 
 def sign_names() -> dict[str, str]:
     """{"family kind pattern": a file name it matches} of every text format a family's signs name."""
-    from binparse.plugins import signs
+    from binparse.family.plugins import signs
     out: dict[str, str] = {}
     for s in signs():
         if not s.binary:

@@ -1,4 +1,4 @@
-"""The entry-point cache (binparse.plugin_cache) is used only whole and only for entry points an
+"""The entry-point cache (binparse.family.plugin_cache) is used only whole and only for entry points an
 installed distribution declares: a cache cut short keeps no family from being found, and a module
 written into it is never imported."""
 
@@ -16,7 +16,7 @@ def _env_code(cache: Path, extra: str, mods: Path | None = None) -> str:
 import os, sys
 os.environ["BINPARSE_CACHE_DIR"] = {str(cache)!r}
 {f"sys.path.insert(0, {str(mods)!r})" if mods else ""}
-from binparse import plugins, plugin_cache
+from binparse.family import plugins, plugin_cache
 key, state = plugins._environment()
 path = plugins._cache_file(key)
 {extra}

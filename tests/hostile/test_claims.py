@@ -52,7 +52,7 @@ FAMILY_SPECS = {
 
 
 def test_a_family_spec_whose_dims_claim_more_than_the_budget(tmp_path: Path) -> None:
-    """The pattern a family's fixture fills a tensor with asks the budget first (binparse.fixtures.common):
+    """The pattern a family's fixture fills a tensor with asks the budget first (binparse.family.fixtures.common):
     refused, exit 2, nothing written (it was a MemoryError and the bug path)."""
     for k, (text, said) in enumerate(FAMILY_SPECS.values()):
         spec = tmp_path / f"spec{k}.yaml"

@@ -162,7 +162,7 @@ def test_negative_or_absurd_dims_are_a_binparse_error_in_every_command(dims: lis
     for args in (("inspect", p), ("inspect", p, "--json"), ("view", p, "--tensor", "w_conv", "--npy", tmp_path / "w.npy"),
                  ("view", p, "--tensor", "x", "--npy", tmp_path / "x.npy"),
                  ("draw", p, "--tensor", "w_conv", "--svg", tmp_path / "w.svg"), ("repair", p, "-o", tmp_path / "r.espdl")):
-        # the model cannot be read: exit 2 (binparse.exitcodes), the error naming the field
+        # the model cannot be read: exit 2 (binparse.core.exitcodes), the error naming the field
         out = _check(p, *args, codes=(2,))
         assert "Model.graph.initializer[0].dims" in out and "dims" in out, (args, out[-500:])
     out = _check(p, "doctor", tmp_path, codes=(2,))  # not read, as every other command says: not verified

@@ -251,7 +251,7 @@ def _run(tmp_path: Path, njobs: int) -> Result:
 
 def test_every_reader_has_cases() -> None:
     """The generator asks the registry and the families: every registered format has a reader with cases."""
-    from binparse import registry
+    from binparse.family import registry
     names = generator.readers()
     assert sorted(f.name for f in registry.registered() if f.name not in names) == []
     assert all(generator.cases(r) for r in generator.every_reader()[:3])

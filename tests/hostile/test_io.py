@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import binparse
-from binparse.errors import BinparseError
+from binparse.core.errors import BinparseError
 
 from .harness import REPO, run_cli, run_python
 
@@ -31,7 +31,7 @@ def test_a_mapped_file_cut_short_while_view_reads_it_is_one_line_and_exit_3(tmp_
     shutil.copy(BUF, buf)
     code = f"""
 import os, sys
-import binparse.filemap as fm
+import binparse.core.filemap as fm
 real = fm.map_fd
 def map_then_cut(fd, path, st=None):
     m = real(fd, path, st)
@@ -66,7 +66,7 @@ def test_a_closed_or_gone_standard_output_is_an_io_error() -> None:
 
 def test_json_is_strict_for_nan_infinity_and_names_that_are_not_utf8(tmp_path: Path) -> None:
     """A NaN tensor scale and a file name with a byte that is not UTF-8: `--json` stays strict JSON."""
-    from binparse.render import json_text
+    from binparse.core.render import json_text
     assert json_text({"scale": float("nan"), "max": float("inf"), "min": -float("inf"), "f": 0.1}) == \
         '{\n "scale": "NaN",\n "max": "Infinity",\n "min": "-Infinity",\n "f": 0.1\n}'
     io = bytearray(IO.read_bytes())

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 from xml.etree import ElementTree
 
-from binparse.text import shown, xml_text
+from binparse.core.text import shown, xml_text
 
 from .harness import REPO, run_cli
 

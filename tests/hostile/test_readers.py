@@ -31,7 +31,7 @@ def samples() -> dict[str, tuple[Path, str | None]]:
 
 def text_signs() -> list[tuple[str, str]]:
     """(family kind, a file name) of every text format a family's signs name."""
-    from binparse.plugins import signs
+    from binparse.family.plugins import signs
     out = {}
     for s in signs():
         if not s.binary:
@@ -96,7 +96,7 @@ def run_batch(argv: list[list[str]], largest: int, timeout: float = 120) -> list
 
 
 def test_every_registered_format_has_a_case() -> None:
-    from binparse import registry
+    from binparse.family import registry
     missing = sorted(f.name for f in registry.registered() if f.name not in samples())
     assert missing == []
 

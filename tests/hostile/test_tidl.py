@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from binparse.fixtures.build import fill
+from binparse.engine.build import fill
 from binparse.formats.tidl.combined import combine
 from binparse.formats.tidl.fixtures import io_values
 

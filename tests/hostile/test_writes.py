@@ -120,7 +120,7 @@ def test_generate_never_writes_through_a_planted_tmp_link(tmp_path: Path) -> Non
     out = tmp_path / "accessors"
     code = f"""
 from pathlib import Path
-from binparse.codegen import write_all
+from binparse.engine.codegen import write_all
 out = Path({str(out)!r})
 first = write_all(out_root=out)
 target = sorted(p for p in first if p.name != "__init__.py")[0]
@@ -213,15 +213,15 @@ def test_a_fixture_spec_whose_output_names_the_spec_itself_is_refused(tmp_path: 
 
 
 def test_generate_never_writes_over_a_schema_it_reads(tmp_path: Path) -> None:
-    """`generate` reads the schemas through binparse.paths (inputs of the command): an accessor path that
+    """`generate` reads the schemas through binparse.core.paths (inputs of the command): an accessor path that
     is a hard link to a schema is refused, the schema unchanged."""
     code = f"""
 import os, shutil
 from pathlib import Path
-from binparse import inputs
-from binparse.codegen import generate_all, write_all
-from binparse.errors import WriteError
-from binparse.schema import SCHEMAS_DIR
+from binparse.core import inputs
+from binparse.engine.codegen import generate_all, write_all
+from binparse.core.errors import WriteError
+from binparse.engine.schema import SCHEMAS_DIR
 schemas, out = Path({str(tmp_path / 'schemas')!r}), Path({str(tmp_path / 'accessors')!r})
 shutil.copytree(SCHEMAS_DIR, schemas)
 ksy = sorted(schemas.rglob("*.ksy"))[0]

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import BinparseError
-from ...options import ints
+from ...core.errors import BinparseError
+from ...family.options import ints
 from .layouts import ConvLayout, FcLayout
 from .drawing import dlhdl_map
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ...draw.maps import band_positions
-from ...draw.model import DATA, ZERO, MemoryMap, Starts
+from ...family.draw.maps import band_positions
+from ...family.draw.model import DATA, ZERO, MemoryMap, Starts
 
 
 def dlhdl_map(lay: Any) -> MemoryMap:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ...fixtures.common import SENTINEL, Output, pattern
+from ...family.fixtures.common import SENTINEL, Output, pattern
 from .layouts import DTYPES, ConvLayout, FcLayout
 
 

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...buffers import BufferLike, byte_view, view
-from ...errors import LayoutError
+from ...core.buffers import BufferLike, byte_view, view
+from ...core.errors import LayoutError
 
 THREAD_NUMBERS = (4, 9, 16, 25, 36, 49, 64)
 DTYPES: dict[str, np.dtype[Any]] = {"float32": np.dtype("<f4"), "int8": np.dtype("i1")}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...lazy import api_of
+from ...core.lazy import api_of
 
 if TYPE_CHECKING:
     from .buffers.tensor import DlTensor as DlTensor

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ...errors import BinparseError
-from ...text import shown
+from ...core.errors import BinparseError
+from ...core.text import shown
 
 KINDS = {".espdl": "model", ".info": "printout", ".json": "record"}
 
@@ -34,7 +34,7 @@ def sniff_folder(path: Any, head: bytes) -> Any:
 
 
 def _model(path: Path, key: bytes | None) -> dict[str, Any]:
-    from ...api import open as open_file
+    from ...family.opening import open as open_file
     from .model.report import ops_text, parameters, target_of
     f = open_file(path)
     if not hasattr(f, "with_key"):
@@ -152,7 +152,7 @@ class EspdlFolder:
                     lines.append(f"  {shown(d['file'])}: {_line(kind, d)}; made by {d['made_by']}")
         if self.other:
             lines.append(f"other files: {len(self.other)} ({', '.join(map(shown, self.other[:6]))}{', ...' if len(self.other) > 6 else ''})")
-        from ...hints import command
+        from ...family.hints import command
         first = next((d["file"] for kinds in self.files.values() for d in kinds.values()), None)
         lines.append(f"({command('doctor', self.path)} checks that they agree"
                      + (f"; {command('inspect', self.path / first)} shows one)" if first else ")"))

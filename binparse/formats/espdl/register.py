@@ -4,7 +4,7 @@ weights in their device blocking, test tensors)."""
 from __future__ import annotations
 
 from ...family import register_checks_in
-from ...registry import Format, register, register_sniffer
+from ...family.registry import Format, register, register_sniffer
 from .model.container import EspdlFile
 
 for _magic, _what in (("EDL1", "model, 12-byte header"), ("EDL2", "model, 16-byte header"),

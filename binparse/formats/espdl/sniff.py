@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any, NoReturn
 
-from ...errors import FormatError
-from ...text import is_text
+from ...core.errors import FormatError
+from ...core.text import is_text
 
 MAGICS = (b"EDL1", b"EDL2", b"PDL1", b"PDL2", b"PDL3")  # fbs_loader.hpp's container formats
 

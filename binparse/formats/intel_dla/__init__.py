@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...lazy import api_of
+from ...core.lazy import api_of
 
 if TYPE_CHECKING:
     from .arch.file import ArchFile as ArchFile

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...family import register_checks_in
-from ...registry import register_buffer_hint, register_sniffer
+from ...family.registry import register_buffer_hint, register_sniffer
 from .plugin import ROM_NAMES, ip_header_head, layer_device_head
 from .layouts.config import OutputConfiguration, OutputSlice
 from .compile.dialects import Dialect, detect, dialects

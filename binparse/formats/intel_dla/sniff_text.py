@@ -14,7 +14,7 @@ def _file(path: Any) -> bool:
 
 def arch(path: Any, head: bytes) -> Any:
     """An architecture description (*.arch); protobuf reads it (a BinparseError if it is missing)."""
-    from ...deps import dependency
+    from ...core.deps import dependency
     dependency("google.protobuf.text_format", "protobuf", purpose="reading an FPGA AI Suite .arch file",
                file=str(path) if path is not None else None)
     from .arch.file import ArchFile

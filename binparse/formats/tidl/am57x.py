@@ -18,11 +18,12 @@ from typing import Any
 
 from numpy.typing import NDArray
 
-from ... import api
-from ...errors import FormatError
-from ...text import is_text, shown
+from ...core.filemap import map_file
+from ...family import opening
+from ...core.errors import FormatError
+from ...core.text import is_text, shown
 from .net.model import NetTda2
-from ...render import columns
+from ...core.render import columns
 from .net.weights import tda2_weights_read
 
 _KEY = re.compile(r"\w+")
@@ -114,10 +115,10 @@ class ParamFile:
             raise FormatError("a tidl_param file is read through its network, which is not beside it", file=str(p),
                               expected=net_path.name, found="no such file",
                               hint="put the tidl_net_*.bin made with it in the same folder")
-        net = api.open(net_path)
+        net = opening.open(net_path)
         if not isinstance(net, NetTda2):
             raise FormatError("the network beside the param file is not a TDA2/AM57x network", file=str(net_path))
-        layers, rule = tda2_weights_read(net, api.map_file(p), file=str(p))
+        layers, rule = tda2_weights_read(net, map_file(p), file=str(p))
         return cls(str(p), net_path.name, net, layers, rule)
 
     def arrays(self) -> list[tuple[int, str, int, NDArray[Any]]]:

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...buffers import BufferLike, byte_view
-from ...errors import BinparseError, FormatError, UsageError
-from ...text import shown
+from ...core.buffers import BufferLike, byte_view
+from ...core.errors import BinparseError, FormatError, UsageError
+from ...core.text import shown
 
 MAGIC = 0xFF00FF00
 IO_SIZES = (94616, 189208, 378392)  # the io descriptors of TIDL 10.00-11.x (1, 2, 4 cores): the combined ones
@@ -108,17 +108,17 @@ class Combined:
         """The io's first descriptor (the external inputs and outputs of the whole model)."""
         if self.kind != "io":
             raise FormatError("a combined net has no descriptor of its own", file=self._file)
-        from ... import api
-        return api.open(self._mv[:self.magic_at], format=None)
+        from ...family import opening
+        return opening.open(self._mv[:self.magic_at], format=None)
 
     def subgraph(self, index: int) -> Any:
         if not 0 <= index < self.num_subgraphs:
             raise UsageError("no such subgraph", file=self._file, expected=f"0..{self.num_subgraphs - 1}",
                               found=index)
-        from ... import api
+        from ...family import opening
         s = self.subgraphs[index]
         try:
-            sub = api.open(self._mv[s.start:s.start + s.size])
+            sub = opening.open(self._mv[s.start:s.start + s.size])
         except BinparseError as exc:  # the subgraph's bytes: the error names where they lie
             if exc.file is None:
                 exc.file = f"{self._file or 'buffer'}[subgraph {index} at byte {s.start:,}]"
@@ -162,7 +162,7 @@ class Combined:
                     f"inputs {_names(s['inputs'])}; outputs {_names(s['outputs'])}")
             lines.append(f"  subgraph {s['index']}: bytes {s['offset']:,}..{s['offset'] + s['size']:,} "
                          f"({s['size']:,} B), TIDL {s['version']}, {what}")
-        from ...hints import command
+        from ...family.hints import command
         lines.append("--subgraph N reads one of them (inspect, view, traces, compare, draw)"
                      + (f": {command('inspect', self._file, '--subgraph', '0')}" if self._file else ""))
         return "\n".join(lines)
@@ -196,7 +196,7 @@ def sniff(path: Path | None, head: bytes) -> Any:
 
 
 def _open(source: Any) -> Combined:
-    from ...api import map_file
+    from ...core.filemap import map_file
     if isinstance(source, (str, Path)):
         return Combined.from_buffer(map_file(str(source)), file=str(source))
     return Combined.from_buffer(source)

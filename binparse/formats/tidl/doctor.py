@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ... import api
-from ...errors import BinparseError, FormatError
-from ...paths import files_in
+from ...core.filemap import map_file
+from ...core.errors import BinparseError, FormatError
+from ...core.paths import files_in
 from ...family import FileReport, Finding, register_check
 from .am57x import read_config
 from .printouts.parse import common_dims
@@ -174,7 +174,7 @@ def _am57x(reports: list[FileReport], folder: Path, out: list[Finding]) -> None:
                                        "weights are not checked", [rep.name]))
         else:
             try:
-                _, rule = tda2_weights_read(net, api.map_file(param))
+                _, rule = tda2_weights_read(net, map_file(param))
                 if not rule:  # under a rule: the param file is not verified (its `unverified` says why)
                     out.append(Finding("ok", f"{param.name} holds exactly the parameters {rep.name} describes",
                                        [rep.name, param.name]))

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ...draw.maps import band_positions, strided_lands
-from ...draw.model import CHANNEL, DATA, SPATIAL, UNUSED, MemoryMap, Starts
-from ...errors import LayoutError
+from ...family.draw.maps import band_positions, strided_lands
+from ...family.draw.model import CHANNEL, DATA, SPATIAL, UNUSED, MemoryMap, Starts
+from ...core.errors import LayoutError
 
 
 def tidl_map(t: Any) -> MemoryMap:

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...accessors.tidl.tidl_od_output import OdLayerObjInfo, TidlOdOutput
-from ...buffers import BufferLike, byte_view, view
-from ...errors import FormatError
+from ...engine.accessors.tidl.tidl_od_output import OdLayerObjInfo, TidlOdOutput
+from ...core.buffers import BufferLike, byte_view, view
+from ...core.errors import FormatError
 
 OBJ_DTYPE: np.dtype[Any] = OdLayerObjInfo._DTYPE  # type: ignore[assignment]
 _BASE = 28  # obj_id .. ymax

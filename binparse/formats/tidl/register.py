@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 
 from ...family import register_checks_in
-from ...registry import Format, register, register_buffer_hint, register_sniffer, register_solver
+from ...family.registry import Format, register, register_buffer_hint, register_sniffer, register_solver
 from .combined import COMBINED_IO_MIN, is_combined_net
 from .io.desc import IoBufDesc, IoBufDescTda2
 from .plugin import RECORD_NAMES, TRACE_NAMES, net_head

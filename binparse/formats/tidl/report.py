@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ...render import columns, float_text
-from ...text import shown
+from ...core.render import columns, float_text
+from ...core.text import shown
 from .tensors import DTYPE_NAMES, Tensor
 
 
@@ -63,7 +63,7 @@ def io_table(title: str, inputs: Sequence[Tensor], outputs: Sequence[Tensor]) ->
 def draw_command(t: Tensor) -> str:
     """The command that draws tensor `t` of its io descriptor (by name, or by index when it has none)."""
     import re
-    from ...hints import command
+    from ...family.hints import command
     which = str(t.name) if t.name else str(t.index)
     return command("draw", t.file or "", f"--{t.direction}", which, "--svg",
                    re.sub(r"[^A-Za-z0-9_-]", "_", f"{t.direction}_{which}") + ".svg")

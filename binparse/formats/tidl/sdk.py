@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import api
-from ...errors import BinparseError
+from ...family import opening
+from ...core.errors import BinparseError
 from ...family import FileReport, Finding, register_check
-from ...paths import files_in
-from ...registry import format_of
+from ...core.paths import files_in
+from ...family.registry import format_of
 from .net.versions import BY_VALUE
 from .printouts.files import Printout
 from .records.folder import artifacts_folder
@@ -153,7 +153,7 @@ def _of_file(name: str, p: Path) -> Evidence | None:
         return _of_netlog(name, Printout.read(p))
     if not p.name.endswith(("_tidl_io_1.bin", "_tidl_net.bin")):
         return None
-    obj = api.open(p)
+    obj = opening.open(p)
     fmt = _format(obj)
     if fmt.startswith("tidl.net.j7"):
         return _of_net(name, obj)

@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...buffers import BufferLike
-from ...errors import FormatError, LayoutError
-from ...layouts import StridedLayout
+from ...core.buffers import BufferLike
+from ...core.errors import FormatError, LayoutError
+from ...engine.layouts import StridedLayout
 
 #: numpy dtype of each TIDL element type (eTIDL_ElementType; 6..8 exist on J7 only).
 ELEMENT_DTYPES: dict[int, np.dtype[Any]] = {

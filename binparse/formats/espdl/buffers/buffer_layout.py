@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....errors import BinparseError
-from ....options import ints
+from ....core.errors import BinparseError
+from ....family.options import ints
 from .drawing import espdl_map, espdl_weight_map
 from .tensor import DlTensor, concat
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ....draw.maps import band_positions, positions, strided_lands
-from ....draw.model import DATA, OTHER, SPATIAL, ZERO, MemoryMap
+from ....family.draw.maps import band_positions, positions, strided_lands
+from ....family.draw.model import DATA, OTHER, SPATIAL, ZERO, MemoryMap
 
 
 def espdl_map(t: Any) -> MemoryMap:

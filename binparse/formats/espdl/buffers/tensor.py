@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ....accessors.espdl.tensor import SCHEMA
-from ....buffers import BufferLike, byte_view, view
-from ....errors import LayoutError
-from ....layouts import StridedLayout
+from ....engine.accessors.espdl.tensor import SCHEMA
+from ....core.buffers import BufferLike, byte_view, view
+from ....core.errors import LayoutError
+from ....engine.layouts import StridedLayout
 
 QUANT_RANGES: dict[str, tuple[int, int]] = {k: (int(v[0]), int(v[1])) for k, v in SCHEMA["dl_tensor"]["quantized"].items()}
 DL_DTYPES = tuple(SCHEMA["dl_tensor"]["dtypes"])

@@ -11,10 +11,10 @@ import struct
 from functools import cached_property
 from typing import Any
 
-from ....accessors.espdl.espdl_container import EspdlContainer, ModelRecord
-from ....budget import BudgetError
-from ....errors import BinparseError, FormatError
-from ....text import shown as text_shown
+from ....engine.accessors.espdl.espdl_container import EspdlContainer, ModelRecord
+from ....core.budget import BudgetError
+from ....core.errors import BinparseError, FormatError
+from ....core.text import shown as text_shown
 from .crypto import decrypt
 from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel, escaped
 from .model_tensor import ModelTensor

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .... import budget
-from ....deps import dependency
-from ....errors import FormatError
+from ....core import budget
+from ....core.deps import dependency
+from ....core.errors import FormatError
 from ..plugin import key_bytes
 
 NONCE = bytes(range(0x10, 0x20))

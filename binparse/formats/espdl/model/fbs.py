@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ....accessors.espdl.espdl_model import SCHEMA
-from ....errors import BinparseError
+from ....engine.accessors.espdl.espdl_model import SCHEMA
+from ....core.errors import BinparseError
 
 FBS_TYPES = {"float32": "float", "float64": "double", "int8": "byte", "uint8": "ubyte", "int16": "short",
              "uint16": "ushort", "int32": "int", "uint32": "uint", "int64": "long", "uint64": "ulong"}
@@ -56,7 +56,7 @@ def flatc_classes(out: Path, generation: str = "edl2") -> Any:
     namespace = str(SCHEMA["namespace"]) + ("" if generation == "edl2" else f"_{generation}")
     out.mkdir(parents=True, exist_ok=True)
     fbs = out / f"{namespace}_from_binparse.fbs"
-    from ....writes import write_text  # regular files only, never through a link (docs/contracts.md)
+    from ....core.writes import write_text  # regular files only, never through a link (docs/contracts.md)
     write_text(fbs, fbs_text(generation, namespace))
     subprocess.run(["flatc", "--python", "-o", str(out / "flatc"), str(fbs)], check=True, capture_output=True)
     if str(out / "flatc") not in sys.path:

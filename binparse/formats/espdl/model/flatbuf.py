@@ -19,7 +19,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 
 SCALARS: dict[str, str] = {"bool": "?", "int8": "b", "uint8": "B", "int16": "h", "uint16": "H", "int32": "i",
                            "uint32": "I", "int64": "q", "uint64": "Q", "float32": "f", "float64": "d"}

@@ -13,10 +13,10 @@ import struct
 from math import prod
 from typing import Any
 
-from .... import budget
-from ....accessors.espdl.espdl_model import SCHEMA
-from ....errors import FormatError
-from ....text import shown as text_shown
+from ....core import budget
+from ....engine.accessors.espdl.espdl_model import SCHEMA
+from ....core.errors import FormatError
+from ....core.text import shown as text_shown
 from .flatbuf import FlatBuffer, Schema, Table
 from .narrow import RANGES, Narrow, check, classify, evident
 from .weights import DTYPES, layout_name
@@ -39,7 +39,7 @@ def shown(name: str) -> str:
 
 def escaped(name: str) -> str:
     """A name as a text report prints it: cut (`shown`), its control characters, line breaks and
-    bidirectional overrides escaped (`binparse.text.shown`). JSON keeps the name itself (`shown`)."""
+    bidirectional overrides escaped (`binparse.core.text.shown`). JSON keeps the name itself (`shown`)."""
     return text_shown(shown(name))
 
 

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ....buffers import view
-from ....errors import FormatError, LayoutError, Retry
+from ....core.buffers import view
+from ....core.errors import FormatError, LayoutError, Retry
 from .graph import TensorInfo
 from .weights import WeightLayout
 

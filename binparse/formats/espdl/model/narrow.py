@@ -157,7 +157,7 @@ def fix_text(path: str | None) -> str:
     """FIX, with the command that repairs the model at `path` (as the caller named it) when known."""
     if path is None:
         return FIX
-    from ....hints import command, stem_output
+    from ....family.hints import command, stem_output
     return ("re-export with 64-bit arrays (numpy 2, or np.int64 dims/exponents/attributes), or "
             + command("repair", path, "-o", stem_output(path, ".fixed.espdl")))
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from math import prod
 from typing import Any
 
-from ....render import columns
-from ....text import shown as text_shown
+from ....core.render import columns
+from ....core.text import shown as text_shown
 from .graph import Graph, TensorInfo, ValueInfo, escaped, shown
 from .weights import ALIASES, LAYOUTS
 

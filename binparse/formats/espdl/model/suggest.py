@@ -1,9 +1,9 @@
 """The commands an .espdl file's reports and errors suggest, on the file as it was named
-(`binparse.hints`: each runs as printed); words without a command when the file has no path."""
+(`binparse.family.hints`: each runs as printed); words without a command when the file has no path."""
 
 from __future__ import annotations
 
-from ....hints import command, stem_output
+from ....family.hints import command, stem_output
 
 
 def repair_said(file: str | None) -> str:

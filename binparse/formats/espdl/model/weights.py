@@ -16,9 +16,9 @@ from math import prod
 import numpy as np
 from numpy.typing import NDArray
 
-from ....accessors.espdl.weight_layouts import SCHEMA
-from .... import budget
-from ....errors import LayoutError
+from ....engine.accessors.espdl.weight_layouts import SCHEMA
+from ....core import budget
+from ....core.errors import LayoutError
 
 LAYOUTS: dict[str, dict[str, object]] = SCHEMA["layouts"]
 ALIASES: dict[str, str] = SCHEMA["aliases"]

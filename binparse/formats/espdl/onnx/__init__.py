@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ....lazy import names_from
+from ....core.lazy import names_from
 
 if TYPE_CHECKING:
     from .api import check as check

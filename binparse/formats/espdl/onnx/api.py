@@ -10,8 +10,8 @@ from .convert import DEFAULT_ROUNDING, pick_model, to_onnx
 
 def _file(source: Any, key: str | bytes | None) -> Any:
     if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
-        from .... import api
-        source = api.open(source)
+        from ....family import opening
+        source = opening.open(source)
     if isinstance(key, str) and hasattr(source, "with_options"):
         from types import SimpleNamespace
         source = source.with_options(SimpleNamespace(key=key))

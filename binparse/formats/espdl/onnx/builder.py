@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 
 RANGES = {"int8": (-128, 127), "int16": (-32768, 32767)}
 ROUNDINGS = ("half-even", "half-up")
@@ -78,7 +78,7 @@ class Builder:
             got = self._consts[key] = self.fresh(base)
             proto = self.shared.get(key)
             if proto is None:
-                from ....budget import ask
+                from ....core.budget import ask
                 ask(2 * a.nbytes, f"the ONNX constant {got!r} of {list(a.shape)} {a.dtype}", file=self.model.file)
                 proto = self.shared[key] = self.onnx.numpy_helper.from_array(a, got)
             if proto.name != got:

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .... import budget
-from ....errors import BinparseError, FormatError, Retry, UsageError
+from ....core import budget
+from ....core.errors import BinparseError, FormatError, Retry, UsageError
 from .builder import ROUNDINGS, Builder
 from .ops import OPS
 from .rounding import AUTO, Choice, requested, without_tests

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ....errors import BinparseError
+from ....core.errors import BinparseError
 
 EXTRA = "pip install 'binparse[onnx]'"
 

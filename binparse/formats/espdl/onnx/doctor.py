@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ....errors import BinparseError
+from ....core.errors import BinparseError
 from ....family import FileReport, Finding, register_check
 
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import FormatError, UsageError
-from ....filemap import map_npy
-from ....text import shown
+from ....core.errors import FormatError, UsageError
+from ....core.filemap import map_npy
+from ....core.text import shown
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -103,7 +103,7 @@ def folder_of(other: Any) -> Path:
     """The folder `compare` was given as B (a path, or what binparse opened it as: anything with `path`)."""
     path = Path(other) if isinstance(other, (str, Path)) else getattr(other, "path", None)
     if path is None or not Path(path).is_dir():
-        from ....hints import command
+        from ....family.hints import command
         raise UsageError("compare an ESP-DL model with a folder of .npy dumps, one per tensor",
                          found=type(other).__name__,
                          hint=f"give the folder of the chip's dumps as REFERENCE ({command('compare', '--help')})")

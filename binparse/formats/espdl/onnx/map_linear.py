@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 from . import exact
 from .builder import Builder
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 from .builder import Builder
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 from .builder import Builder
 
 GATE_EXPONENT, GATE_DTYPE = -9, "int16"
@@ -28,7 +28,7 @@ def _fq(b: Builder, x: str, base: str) -> str:
 def _weights(b: Builder, node: Any, gates: int, seq: int, batch: int) -> tuple[Any, Any, Any, int, int]:
     """(W, R, B as real float32 arrays by direction, hidden size, directions); the unrolled steps (their
     nodes and the tensors onnxruntime makes for them, sized by the file's dims) asked of the budget."""
-    from ....budget import ask
+    from ....core.budget import ask
     w, r = b.real(node.inputs[1]), b.real(node.inputs[2])
     hidden = int(node.attributes.get("hidden_size") or r.shape[-1])
     dirs = 2 if node.attributes.get("direction") == "bidirectional" else 1

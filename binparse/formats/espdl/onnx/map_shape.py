@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 from ..model.suggest import doctor_said
 from .builder import Builder
 

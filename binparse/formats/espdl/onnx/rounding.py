@@ -72,7 +72,7 @@ def record_platforms(model: Any) -> dict[str, int]:
     path = record_beside(model)
     if path is None:
         return {}
-    from ....errors import BinparseError
+    from ....core.errors import BinparseError
     from ..printouts.record import QuantRecord
     try:
         return dict(QuantRecord.read(path).platforms)

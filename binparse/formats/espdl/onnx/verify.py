@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .... import budget, inputs
-from ....exitcodes import OK, PROBLEM, UNVERIFIED
-from ....text import shown
+from ....core import budget, inputs
+from ....core.exitcodes import OK, PROBLEM, UNVERIFIED
+from ....core.text import shown
 from .rounding import AUTO, HALF_EVEN, HALF_UP, Choice, by_tests, requested, without_tests
 
 THRESHOLD = 0.99
@@ -106,11 +106,11 @@ class ExportCheck:
 
 
 def bound_tensors(proto: Any, file: str | None = None) -> None:
-    """Ask the budget (`binparse.budget`) for the export's tensors whose shapes onnx infers, before
+    """Ask the budget (`binparse.core.budget`) for the export's tensors whose shapes onnx infers, before
     running it: a Resize whose scales or a Reshape whose shape the file sets to huge sizes would make
     onnxruntime allocate them. (What onnx cannot infer, a Resize whose scales are computed as it runs,
     is held by the arena `run` caps at the budget.)"""
-    from ....errors import BinparseError
+    from ....core.errors import BinparseError
     from .deps import need
     onnx = need("onnx", purpose="running an ONNX export", file=file)
     try:
@@ -152,7 +152,7 @@ def _capped_options(ort: Any) -> Any:
 def run(proto: Any, feeds: dict[str, Any], *, file: str | None = None) -> dict[str, Any]:
     """Outputs of `proto` run in onnxruntime on `feeds` (name -> float32 array), within the budget:
     the tensors onnx infers asked first (`bound_tensors`), every allocation in an arena capped at it."""
-    from ....errors import BinparseError
+    from ....core.errors import BinparseError
     from .deps import need
     bound_tensors(proto, file)
     ort = need("onnxruntime", purpose="running an ONNX export", file=file)
@@ -254,8 +254,8 @@ def check_model(model: Any, *, rounding: str = AUTO, shared: dict[Any, Any] | No
 def decide(model: Any, rounding: str = AUTO, shared: dict[Any, Any] | None = None) -> Choice:
     """The rounding to export `model` with (`rounding.py`): `rounding` when fixed, else from the evidence,
     running the export on the model's test values when it has them and onnxruntime is installed."""
-    from ....budget import BudgetError
-    from ....errors import BinparseError
+    from ....core.budget import BudgetError
+    from ....core.errors import BinparseError
     from .deps import available
     fixed = requested(rounding)
     if fixed is not None:

@@ -23,9 +23,9 @@ from typing import Any
 
 from numpy.typing import NDArray
 
-from ....errors import FormatError
-from ....hints import doctor_of_folder
-from ....text import shown
+from ....core.errors import FormatError
+from ....family.hints import doctor_of_folder
+from ....core.text import shown
 from .info_read import Reader
 from .info_types import DTYPES, MAX_SHORT_LINES, SECTIONS, InfoNode, InfoTensor
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import BinparseError
+from ....core.errors import BinparseError
 from ....family import FileReport, Finding, register_check
 from ..model.container import EspdlFile, EspdlModel
 from ..model.graph import Graph, TensorInfo

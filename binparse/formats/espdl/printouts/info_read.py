@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 from .info_types import DTYPES, EXPONENTS, MAX_DIM, SECTIONS, InfoNode, InfoTensor
 from .precision import printed_precision
 

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ....documents import load_json
-from ....errors import FormatError
-from ....text import shown
-from ....hints import doctor_of_folder
+from ....core.documents import load_json
+from ....core.errors import FormatError
+from ....core.text import shown
+from ....family.hints import doctor_of_folder
 
 MAX_BYTES = 16 << 20  # a real record of a 760 KB model is 1 MB; read in Python objects within 8 x + 256 MiB
 EXPORTED_STATES = frozenset({"ACTIVATED", "PASSIVE", "BAKED", "PASSIVE_BAKED", "OVERLAPPED"})

@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import BinparseError
+from ....core.errors import BinparseError
 from ....family import FileReport, Finding, register_check
-from ....text import shown
+from ....core.text import shown
 from ..model.container import EspdlModel
 from ..model.graph import TensorInfo
 from ..model.model_tensor import ModelTensor

@@ -19,15 +19,15 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from .... import budget
-from ....errors import FormatError, UsageError
+from ....core import budget
+from ....core.errors import FormatError, UsageError
 from ..model.crypto import decrypt
 from ..model.graph import Graph
 
 def _doctor_hint(file: str | None, what: str) -> str:
     """The doctor's command on the model's folder (or the model) as it was named, and what it does."""
     import os
-    from ....hints import command
+    from ....family.hints import command
     if not file:
         return f"binparse's doctor on the model's folder {what}"
     return f"{command('doctor', os.path.dirname(file) or '.')} {what}"
@@ -137,8 +137,8 @@ def _pack(f: Any, fixed: dict[int, bytes]) -> bytes:
 def repair(source: Any, out: Any = None, *, key: str | bytes | None = None) -> bytes:
     """The repaired .espdl of `source` (a path, bytes or an `EspdlFile`); written to `out` when given
     (never over the input, never through a link; `FormatError` when there is nothing to repair)."""
-    from ....api import open as open_file
-    from ....fixtures.common import check_new_output, write_atomic
+    from ....family.opening import open as open_file
+    from ....family.fixtures.common import check_new_output, write_atomic
     f: Any = source if hasattr(source, "repaired") else open_file(source)
     if not hasattr(f, "repaired") or not hasattr(f, "models"):
         raise FormatError("not an .espdl model", file=str(source) if isinstance(source, (str, Path)) else None)

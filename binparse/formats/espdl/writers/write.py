@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 from .flatbuild import build
 from ..model.graph import SCHEMAS
 from ..model.weights import DTYPES, PREFIX, WeightLayout
@@ -66,7 +66,7 @@ def _value_info(v: dict[str, Any], narrow: frozenset[str] = frozenset()) -> dict
 
 def tensor_values(t: dict[str, Any], depthwise: bool) -> tuple[NDArray[Any], bytes]:
     """(logical values, stored bytes) of a tensor description."""
-    from ....fixtures.common import pattern
+    from ....family.fixtures.common import pattern
     dims = tuple(int(d) for d in t["dims"])
     lay = WeightLayout.of(t.get("layout"), dims, depthwise, tensor=str(t.get("name", "")) or None)
     dt = np.dtype(t.get("dtype", "int8")).newbyteorder("<")

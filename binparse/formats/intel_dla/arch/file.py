@@ -14,8 +14,8 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from ....errors import FormatError
-from ....text import shown
+from ....core.errors import FormatError
+from ....core.text import shown
 from . import rules
 from .rules import MANUAL
 from .text import Unknown, parse_arch_text, to_text
@@ -200,7 +200,7 @@ class ArchFile:
         if self.limits():
             lines.append("  limits: " + ", ".join(f"{k.split('.')[-1]} {v}" for k, v in self.limits().items()))
         lines += [f"  [problem] {shown(p)}" for p in s["problems"]] + [f"  [note] {shown(n)}" for n in s["manual"]]
-        from ....hints import command
+        from ....family.hints import command
         fields = command("inspect", "--fields", self.file) if self.file else "inspect --fields"
         if s["notes"]:
             lines.append(f"  {len(s['notes'])} note(s) on fields binparse does not declare or the file does not "

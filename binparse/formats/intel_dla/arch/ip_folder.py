@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ....errors import BinparseError
-from ....text import shown
+from ....core.errors import BinparseError
+from ....core.text import shown
 from ..plugin import ROM_NAMES
 from .ip_header import IpHeader
 from .roms import IpRom

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ....errors import FormatError
-from ....text import shown, statement_value
+from ....core.errors import FormatError
+from ....core.text import shown, statement_value
 
 GUARD = "__FPGA_ARCH_GEN_H__"
 # Each expression matches a line's head only; what follows is cut with str methods (`_define`,

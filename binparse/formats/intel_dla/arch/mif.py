@@ -12,7 +12,7 @@ against this reader's 57 ms (bench/bench_intel_mif.py; a Python call per word an
 the header before reading any content (a 300-byte file claiming DEPTH 4e9 gets a 16 GB array) and
 fills a range one word at a time in Python (a `[0..FFFFFFFF]` line never ends). This reader
 turns the digits of all one-value entries into words at once in numpy, checks DEPTH × WIDTH
-against the command's budget before allocating (`binparse.budget`), and fills ranges by slices.
+against the command's budget before allocating (`binparse.core.budget`), and fills ranges by slices.
 
 Words are kept as little-endian bytes, `data` shape (DEPTH, ceil(WIDTH / 8)), uint8; `words()` is a
 zero-copy unsigned view when WIDTH fits 8, 16, 32 or 64 bits.
@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .... import budget
-from ....errors import FormatError
+from ....core import budget
+from ....core.errors import FormatError
 
 CHUNK = 1 << 16  # entries converted at once
 RADIXES = {"BIN": 2, "OCT": 8, "HEX": 16, "DEC": 10, "UNS": 10}

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ....text import shown
+from ....core.text import shown
 from .mif import MifFile
 
 DISCOVERY = "dla_dma_csr_discovery_rom.mif"

@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ....errors import FormatError
-from ....text import MAX_DIGITS, shown, statement_value
+from ....core.errors import FormatError
+from ....core.text import MAX_DIGITS, shown, statement_value
 
 # the head of a parameter line, up to its `=`; the value after it is cut by `statement_value` (an
 # expression with a lazy value before optional spaces and a comment tries every split: quadratic)

@@ -18,7 +18,7 @@ from typing import Any
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message, message_factory, text_format
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 from .descriptor import DESCRIPTOR
 
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9]+)$")

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numpy.typing import NDArray
 
-from ....deps import dependency
+from ....core.deps import dependency
 from .dialects import Dialect
 
 Raw = Union[bytes, mmap.mmap]

@@ -10,8 +10,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from ....accessors.intel_dla.transform_csv import SCHEMA
-from ....errors import FormatError
+from ....engine.accessors.intel_dla.transform_csv import SCHEMA
+from ....core.errors import FormatError
 
 
 @dataclass(frozen=True)

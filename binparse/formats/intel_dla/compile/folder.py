@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import BinparseError, FormatError
-from ....paths import files_in
-from ....text import shown
+from ....core.errors import BinparseError, FormatError
+from ....core.paths import files_in
+from ....core.text import shown
 from ..layouts.config import OutputConfiguration
 from ..layouts.inputs import InputConfiguration
 from .layer_device import LayerDevice
@@ -22,7 +22,7 @@ KINDS = ("input_transform_dump", "input_transform_mapping", "output_transform_du
 
 def _padding_line(out: dict[str, Any], folder: Path) -> list[str]:
     """The line both reports end with when the IP output buffer holds padding lanes (none otherwise)."""
-    from ....hints import command
+    from ....family.hints import command
     padding = out["ip_elements"] - math.prod(out["logical_shape"]) if "ip_elements" in out else 0
     if padding <= 0:
         return []
@@ -40,7 +40,7 @@ class CompileFolder:
         self.tables: dict[str, DumpTable | MappingTable] = {}
         self.other: list[str] = []
         self.placement: LayerDevice | None = None
-        for p in files_in(self.path):  # regular files: no link out, no FIFO (binparse.paths)
+        for p in files_in(self.path):  # regular files: no link out, no FIFO (binparse.core.paths)
             if p.name.endswith("_dla_layer_device.csv") and self.placement is None:
                 self.placement = LayerDevice(p)
                 continue
@@ -117,7 +117,7 @@ class CompileFolder:
         lines.append(f"  files: {len(self.tables)} transform report(s) ({', '.join(self.tables)})"
                      + (", a layer placement table" if self.placement is not None else "")
                      + (f", {len(self.other)} other" if self.other else ""))
-        from ....hints import command
+        from ....family.hints import command
         lines.append(f"  ({command('inspect', '--fields', self.path)}: every report's rows)")
         lines.extend(_padding_line(s["output"], self.path))
         return "\n".join(lines)

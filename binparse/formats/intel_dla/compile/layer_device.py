@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .... import csv_rows
-from ....errors import FormatError
-from ....text import shown
+from ....core import csv_rows
+from ....core.errors import FormatError
+from ....core.text import shown
 
 HEADER = ("Node name", "Device", "Node Type (extra info)", "Input Shape (extra info)", "Output Shape (extra info)")
 ON_IP = "FPGA"

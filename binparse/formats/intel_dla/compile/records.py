@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ....documents import load_json
-from ....errors import FormatError
-from ....text import shown
+from ....core.documents import load_json
+from ....core.errors import FormatError
+from ....core.text import shown
 
 NAMES = ("*.build.json", "dla_compile_report.json", "*_dla_compile_report.json")
 _CLOCK = re.compile(r"(clock|clk|fmax|mhz|freq)", re.I)

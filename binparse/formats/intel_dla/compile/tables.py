@@ -18,11 +18,11 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .... import csv_rows
-from ....errors import FormatError
-from ....filemap import guard
-from ....text import integer, shown
-from ....progress import LONG_TABLE_ROWS, active, task
+from ....core import csv_rows
+from ....core.errors import FormatError
+from ....core.filemap import guard
+from ....core.text import integer, shown
+from ....core.progress import LONG_TABLE_ROWS, active, task
 from .arrow_read import INT64_MAX, Raw, parse_rows
 from .dialects import Dialect, detect, dialects
 from ..layouts.folding import find_roles
@@ -247,7 +247,7 @@ def mapping_text(kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> s
     d = dialect_of(kind, dialect)
     numeric = [r for r in d.roles if r != "arrow"]
     rows = len(np.asarray(columns[numeric[0]]))
-    from ....budget import ask
+    from ....core.budget import ask
     ask(MAPPING_ROW_BYTES * rows, f"the text of a {kind} table of {rows:,} rows", transient=True)
     table = np.stack([np.asarray(columns[r], dtype=np.int64) for r in numeric], axis=1)
     arrow_at = d.column("arrow")
@@ -270,10 +270,10 @@ def dump_text(kind: str, dialect: str, rows: list[dict[str, Any]]) -> str:
 
 
 def write_mapping(path: str | os.PathLike[str], kind: str, dialect: str, columns: Mapping[str, ArrayLike]) -> None:
-    from ....writes import write_text  # regular files only, never through a link (docs/contracts.md)
+    from ....core.writes import write_text  # regular files only, never through a link (docs/contracts.md)
     write_text(path, mapping_text(kind, dialect, columns))
 
 
 def write_dump(path: str | os.PathLike[str], kind: str, dialect: str, rows: list[dict[str, Any]]) -> None:
-    from ....writes import write_text
+    from ....core.writes import write_text
     write_text(path, dump_text(kind, dialect, rows))

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ....errors import BinparseError, LayoutError
+from ....core.errors import BinparseError, LayoutError
 from ..arch.file import ArchFile
 from ..arch.rules import first_absurd
 from .config import OutputConfiguration
@@ -55,7 +55,7 @@ class ArchLayout:
             raise LayoutError("side is input or output", found=side)
         absurd = first_absurd(arch)
         if absurd is not None:
-            from ....hints import command
+            from ....family.hints import command
             raise LayoutError(f"{arch.name} lays out no buffer: {absurd}", path=arch.file,
                               hint=f"{command('doctor', arch.file or arch.name)} lists the architecture's problems")
         self.arch, self.shape, self.side = arch, shape, side

@@ -18,7 +18,7 @@ def _is_compile_folder(folder: Path) -> bool:
 
 def _bytes(configuration: Callable[[], Any]) -> int:
     """The FP16 IP buffer's bytes of a compile folder's input or output configuration, -1 unread."""
-    from ....errors import BinparseError
+    from ....core.errors import BinparseError
     try:
         return int(configuration().ip_size) * 2
     except BinparseError:
@@ -29,7 +29,7 @@ def hint(path: str, size: int) -> str | None:
     """The command that reads `path` as the IP output buffer of the compile folder it lies in (its
     size is the output's FP16 IP elements); or, with an .arch file in its folder or the one above, the
     options that read it with that architecture (the shape is the user's to give); else None."""
-    from ....hints import command, stem_output
+    from ....family.hints import command, stem_output
     folder = Path(os.path.dirname(path) or ".")
     if _is_compile_folder(folder):
         from ..compile.folder import CompileFolder

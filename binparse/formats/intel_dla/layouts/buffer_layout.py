@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ....errors import BinparseError
+from ....core.errors import BinparseError
 from .config import OutputConfiguration
 from .drawing import intel_map
 from ..compile.folder import CompileFolder
@@ -39,7 +39,7 @@ class IpBuffer:
 
 def _warn_if_arch_differs(buf: IpBuffer, arch_path: str) -> None:
     """The compile folder's reports win over --arch; say so when their KVEC differs from it."""
-    from ....errors import warn
+    from ....core.errors import warn
     from ..arch.file import ArchFile
     arch = ArchFile(arch_path)
     try:

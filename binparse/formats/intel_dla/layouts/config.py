@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ....accessors.intel_dla.dla_runtime_output_configuration import SCHEMA
-from ....buffers import BufferLike, byte_view, view
-from .... import budget
-from ....documents import load_json
-from ....errors import FormatError, LayoutError
+from ....engine.accessors.intel_dla.dla_runtime_output_configuration import SCHEMA
+from ....core.buffers import BufferLike, byte_view, view
+from ....core import budget
+from ....core.documents import load_json
+from ....core.errors import FormatError, LayoutError
 from .folding import find_roles, output_mapping
 from ..compile.tables import DumpTable, MappingTable
 
@@ -193,7 +193,7 @@ class OutputConfiguration:
     # -- persistence -------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write `path` (.json) and the two index arrays beside it (.ip_offsets.npy, .logical_offsets.npy)."""
-        from ....writes import open_for_write, write_text  # regular files only, never through a link
+        from ....core.writes import open_for_write, write_text  # regular files only, never through a link
         p = Path(path).with_suffix(".json")
         for name, arr in ((".ip_offsets.npy", self.ip_offsets), (".logical_offsets.npy", self.logical_offsets)):
             with open_for_write(p.with_suffix(name)) as f:

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ....draw.maps import drawable
-from ....draw.model import DATA, ZERO, MemoryMap
-from ....errors import LayoutError
+from ....family.draw.maps import drawable
+from ....family.draw.model import DATA, ZERO, MemoryMap
+from ....core.errors import LayoutError
 
 
 def intel_map(cfg: Any) -> MemoryMap:

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .... import budget
-from ....errors import FormatError
+from ....core import budget
+from ....core.errors import FormatError
 
 VECTOR_WIDTHS = (2, 4, 8, 16, 32, 64, 128)  # CVEC in {4..64}, KVEC 4..128; 2 in the manual's example
 

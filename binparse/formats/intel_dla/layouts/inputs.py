@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .... import budget
-from ....buffers import view
-from ....errors import FormatError, LayoutError
+from ....core import budget
+from ....core.buffers import view
+from ....core.errors import FormatError, LayoutError
 from .folding import VECTOR_WIDTHS, Folding, find_roles, input_mapping
 from ..compile.tables import DumpTable, MappingTable
 

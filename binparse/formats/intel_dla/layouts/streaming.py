@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ....errors import LayoutError
+from ....core.errors import LayoutError
 from ..arch.file import ArchFile
 
 DTYPES: dict[str, np.dtype[Any]] = {"F16": np.dtype("<f2"), "U8": np.dtype("u1"), "U16": np.dtype("<u2")}

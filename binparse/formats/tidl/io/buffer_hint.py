@@ -16,15 +16,15 @@ def hint(path: str, size: int) -> str | None:
     """`binparse view IO BUFFER --output NAME --npy OUT.npy` for the first tensor of an io descriptor
     in the buffer's folder whose device buffer is `size` bytes (its stored or computed buffer size, or
     the bytes its view spans); None when no descriptor there describes such a buffer."""
-    from .... import api
-    from ....errors import BinparseError
-    from ....hints import command, stem_output
+    from ....family import opening
+    from ....core.errors import BinparseError
+    from ....family.hints import command, stem_output
     folder = os.path.dirname(path)
     names = sorted(n for n in os.listdir(folder or ".") if any(fnmatch.fnmatch(n, p) for p in IO_NAMES))
     for name in names[:MAX_DESCRIPTORS]:
         io_path = os.path.join(folder, name)
         try:
-            io: Any = api.open(io_path)
+            io: Any = opening.open(io_path)
         except BinparseError:
             continue
         for t in [*getattr(io, "inputs", ()), *getattr(io, "outputs", ())]:

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import BinparseError
-from ....hints import command
+from ....core.errors import BinparseError
+from ....family.hints import command
 from ..drawing import tidl_map
 from ..tensors import Tensor
 

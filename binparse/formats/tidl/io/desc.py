@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
-from ....accessors.tidl.tidl_io_buf_desc import TidlIoBufDesc
-from ....accessors.tidl.tidl_io_buf_desc_tda2 import TidlIoBufDescTda2
-from ....errors import FormatError
-from ....runtime import Accessor
+from ....engine.accessors.tidl.tidl_io_buf_desc import TidlIoBufDesc
+from ....engine.accessors.tidl.tidl_io_buf_desc_tda2 import TidlIoBufDescTda2
+from ....core.errors import FormatError
+from ....engine.runtime import Accessor
 from ..report import io_table
 from ..tensors import ENTRY_FIELDS, Tensor, entries_json, make_tensors
 

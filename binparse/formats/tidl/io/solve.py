@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import BinparseError, FormatError, warn
-from ....hints import command
-from ....text import is_text
-from ....registry import Format, register_solved
+from ....core.errors import BinparseError, FormatError, warn
+from ....family.hints import command
+from ....core.text import is_text
+from ....family.registry import Format, register_solved
 from .desc import IoBufDesc, IoBufDescTda2, IoTensors, VERSION_LABELS
 from ..tensors import ELEMENT_DTYPES
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ....errors import BinparseError
+from ....core.errors import BinparseError
 from .versions import LAYOUTS
 
 if TYPE_CHECKING:

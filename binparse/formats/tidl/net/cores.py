@@ -15,8 +15,8 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from ....buffers import byte_view
-from ....errors import FormatError
+from ....core.buffers import byte_view
+from ....core.errors import FormatError
 
 SOC_CORES = {"J721E": 1, "J721S2": 1, "AM62A": 1, "AM68A": 1, "AM68PA": 1, "TDA4VM": 1, "J722S": 2, "AM67A": 2,
              "J784S4": 4, "J742S2": 4, "AM69A": 4}  # TIDL_MAX_NUM_CORES per SoC define (itidl_ti.h)

@@ -17,13 +17,13 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ....accessors.tidl.tidl_enums import TidlEnums
-from ....accessors.tidl.tidl_net_j7 import TidlNetJ7
-from ....accessors.tidl.tidl_net_tda2 import TidlNetTda2
-from ....buffers import BufferLike
-from ....errors import FormatError
-from ....filemap import read_range
-from ....runtime import Accessor
+from ....engine.accessors.tidl.tidl_enums import TidlEnums
+from ....engine.accessors.tidl.tidl_net_j7 import TidlNetJ7
+from ....engine.accessors.tidl.tidl_net_tda2 import TidlNetTda2
+from ....core.buffers import BufferLike
+from ....core.errors import FormatError
+from ....core.filemap import read_range
+from ....engine.runtime import Accessor
 from ..report import net_table
 from .versions import LAYOUTS, RELEASED
 from .cores import SOC_CORES
@@ -274,15 +274,15 @@ def param_hint(net_file: str | None, name: str | None) -> str:
     """Where a TDA2/AM57x net's arrays are: the command that views `name` (or the array it means:
     "3" is layer 3's weights, `3.weights`) in the tidl_param_*.bin beside the net, when it is there."""
     import os
-    from ....errors import BinparseError
-    from ....hints import command
+    from ....core.errors import BinparseError
+    from ....family.hints import command
     if net_file is None or "tidl_net_" not in os.path.basename(net_file):
         return "its tidl_param_*.bin holds them: view that file with --tensor LAYER.NAME (e.g. 2.weights)"
     folder, base = os.path.split(net_file)
     param = os.path.join(folder, base.replace("tidl_net_", "tidl_param_", 1))
     try:
-        from .... import api  # the param file's reader (am57x.ParamFile) reads this net: opened by name, no import circle
-        names = [f"{i}.{n}" for i, n, _, _ in api.open(param).arrays()]
+        from ....family import opening  # the param file's reader (am57x.ParamFile) reads this net: opened by name, no import circle
+        names = [f"{i}.{n}" for i, n, _, _ in opening.open(param).arrays()]
     except (BinparseError, OSError, AttributeError):  # none there, or no param file
         return f"its {os.path.basename(param)} holds them, when it is beside it: view that file with --tensor LAYER.NAME"
     pick = next((n for n in (name, f"{name}.weights") if n in names), names[0] if names else None)

@@ -13,10 +13,10 @@ import struct
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ....buffers import BufferLike, byte_view
-from ....errors import BinparseError, FormatError, warn
-from ....hints import command
-from ....text import is_text
+from ....core.buffers import BufferLike, byte_view
+from ....core.errors import BinparseError, FormatError, warn
+from ....family.hints import command
+from ....core.text import is_text
 from .model import NET_VERSIONS, NetJ7
 from .check import structure_problems
 from .versions import BY_VALUE, LAYOUTS, OTHER, VERIFIED, as_date, nearest_layouts
@@ -94,8 +94,8 @@ def sniff(path: Path | None, head: bytes) -> Any:
         return None  # a text file is never a net, whatever its first bytes spell
 
     def opener(source: Any) -> Any:
-        from .... import api
-        return api.open(source, format=OTHER)
+        from ....family import opening
+        return opening.open(source, format=OTHER)
     return opener
 
 

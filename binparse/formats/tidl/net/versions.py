@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from ....accessors.tidl.tidl_enums import TidlEnums
+from ....engine.accessors.tidl.tidl_enums import TidlEnums
 
 OTHER = "tidl.net.j7_other"  # the format of netVersions the table does not list
 

@@ -33,8 +33,8 @@ from typing import Any, Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from ....buffers import BufferLike, byte_view, view
-from ....errors import FormatError, LayoutError
+from ....core.buffers import BufferLike, byte_view, view
+from ....core.errors import FormatError, LayoutError
 
 _J7_WEIGHT: dict[int, np.dtype[Any]] = {1: np.dtype("i1"), 2: np.dtype("<i2"), 4: np.dtype("<f4")}
 _TDA2_WEIGHT: dict[int, np.dtype[Any]] = {1: np.dtype("u1"), 2: np.dtype("<u2")}

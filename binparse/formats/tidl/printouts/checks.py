@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ....errors import BinparseError
+from ....core.errors import BinparseError
 from ....family import FileReport, Finding, register_check
 from .files import Printout
 from .parse import PRINTOUTS, LayerInfoRow, NetLogRow, ParamDebugRow, common_dims

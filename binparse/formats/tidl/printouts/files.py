@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from ....text import is_text, shown
+from ....core.text import is_text, shown
 from .parse import PRINTOUTS
-from ....render import columns
+from ....core.render import columns
 
 
 @dataclasses.dataclass
@@ -47,7 +47,7 @@ class Printout:
                 "rows": self._plain_rows()}
 
     def report(self) -> str:
-        from ....hints import doctor_of_folder
+        from ....family.hints import doctor_of_folder
         head = (f"TI {self.kind} printout of {shown(self.net)}: {len(self.rows)} rows ({doctor_of_folder(self.file)} "
                 "compares it with the net)")
         if not self.rows:

@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from .... import csv_rows
-from ....errors import FormatError
-from ....text import integer
+from ....core import csv_rows
+from ....core.errors import FormatError
+from ....core.text import integer
 
 NETLOG_NAME_WIDTH = 50  # TI prints `%-50s` of the name's last 50 characters
 

@@ -21,10 +21,10 @@ from numbers import Integral
 from pathlib import Path
 from typing import Any
 
-from .... import api
-from ....errors import BinparseError
+from ....family import opening
+from ....core.errors import BinparseError
 from ....family import FileReport, Finding, register_check
-from ....paths import files_in
+from ....core.paths import files_in
 from ..net.cores import SOC_CORES
 from .folder import artifacts_folder
 from .names import NameMatch, match
@@ -97,7 +97,7 @@ def _ios_of(folder: Path, by_name: dict[str, FileReport]) -> list[tuple[str, Any
         rel = where.relative_to(folder).as_posix()
         for p in sorted(q for q in files_in(where, folder) if q.name.endswith("_tidl_io_1.bin")):
             try:
-                found.append((f"{rel}/{p.name}" if rel != "." else p.name, api.open(p)))
+                found.append((f"{rel}/{p.name}" if rel != "." else p.name, opening.open(p)))
             except BinparseError:
                 continue  # doctor of that folder says why
     return found

@@ -13,8 +13,8 @@ import fnmatch
 from pathlib import Path
 from typing import Any
 
-from ....errors import BinparseError
-from ....text import shown
+from ....core.errors import BinparseError
+from ....core.text import shown
 
 ARTIFACTS = ("*_tidl_net.bin", "*_tidl_io_*.bin", "tidl_net*.bin", "tidl_io_buff*.bin")
 RECORDS = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")
@@ -40,11 +40,11 @@ def folder_kind(path: Path) -> str | None:
 
 
 def _entry(path: Path, rel: str) -> dict[str, Any]:
-    from .... import api
-    from ....registry import format_of
-    from ....runtime import Accessor
+    from ....family import opening
+    from ....family.registry import format_of
+    from ....engine.runtime import Accessor
     try:
-        obj: Any = api.open(path)
+        obj: Any = opening.open(path)
     except BinparseError as exc:
         return {"file": rel, "what": "unreadable", "error": exc.message}
     acc: Any = obj  # the family's classes: fields by name
@@ -129,7 +129,7 @@ class ArtifactsFolder:
             lines.append(f"  {shown(f['file'])}: {f['what']}{made}" + (f": {'; '.join(extra)}" if extra else ""))
         if d["subfolders"]:
             lines.append(f"  subfolders: {', '.join(map(shown, d['subfolders']))} (inspect or doctor each)")
-        from ....hints import command
+        from ....family.hints import command
         first = next((f["file"] for f in d["files"]), None)
         lines.append(f"{command('doctor', self.path)} checks them against each other"
                      + (f"; {command('inspect', self.path / first)} shows one" if first else ""))

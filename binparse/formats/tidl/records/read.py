@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ....documents import load_yaml
-from ....errors import FormatError
-from ....text import MAX_DIGITS, integer, shown
+from ....core.documents import load_yaml
+from ....core.errors import FormatError
+from ....core.text import MAX_DIGITS, integer, shown
 
 MAX_RECORD = 4 << 20  # bytes: TI's records are a few KB; anything larger is not one
 BENCHMARK, TIDLRUNNER = "edgeai-benchmark", "edgeai-tidlrunner"
@@ -64,7 +64,7 @@ class Record:
                 "subgraphs": [vars(s) for s in self.subgraphs]}
 
     def report(self) -> str:
-        from ....hints import doctor_of_folder
+        from ....family.hints import doctor_of_folder
         by = f", written by {self.writer}" if self.kind.startswith("param.yaml") else ""
         lines = [f"TI {self.kind} ({shown(Path(self.file).name)}{by}): {doctor_of_folder(self.file)} checks it "
                  "against the io and net"]

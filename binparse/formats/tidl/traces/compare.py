@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ....errors import FormatError
-from ....progress import steps
-from ....render import columns
+from ....core.errors import FormatError
+from ....core.progress import steps
+from ....core.render import columns
 from .net import DataInfo, net_data, topological_ids
 from .plot import snr_svg
 

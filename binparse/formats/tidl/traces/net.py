@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ....errors import FormatError
+from ....core.errors import FormatError
 from ..tensors import DTYPE_NAMES, ELEMENT_DTYPES
 
 

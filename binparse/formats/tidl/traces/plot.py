@@ -1,11 +1,11 @@
 """SVG of a trace comparison: SNR (dB) by layer in the order compared, the limit as a dashed line,
-identical layers at the top, the first divergence in red. Written by hand like `binparse.draw`:
+identical layers at the top, the first divergence in red. Written by hand like `binparse.family.draw`:
 deterministic and small, no plotting dependency."""
 
 from __future__ import annotations
 
 from typing import Any
-from ....text import xml_text as escape  # names from files: XML-escaped, control characters too
+from ....core.text import xml_text as escape  # names from files: XML-escaped, control characters too
 
 LEFT, TOP, RIGHT, BOTTOM, HEIGHT, MIN_WIDTH = 70, 50, 30, 60, 300, 560
 STYLE = (".axis{stroke:#000000;stroke-width:1}.limit{stroke:#c0392b;stroke-dasharray:6 4}"

@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ....errors import BinparseError, FormatError, Retry, warn
-from ....filemap import guard
-from ....paths import files_in, require_regular
-from ....render import columns, float_text
-from ....text import shown
+from ....core.errors import BinparseError, FormatError, Retry, warn
+from ....core.filemap import guard
+from ....core.paths import files_in, require_regular
+from ....core.render import columns, float_text
+from ....core.text import shown
 from ..report import tail
 from .names import TraceName, parse
 from .compare import Source, TraceComparison, chunked, compare_runs
@@ -32,7 +32,7 @@ def _mapped(path: Path, dtype: np.dtype[Any], shape: tuple[int, ...]) -> NDArray
     """The file's elements as a read-only memory map of `shape` (an empty array for no elements)."""
     if int(np.prod(shape)) == 0:
         return np.zeros(shape, dtype)
-    require_regular(path)  # an input of the command (binparse.inputs): never written over
+    require_regular(path)  # an input of the command (binparse.core.inputs): never written over
     try:
         arr: NDArray[Any] = np.memmap(path, dtype=dtype, mode="r", shape=shape)
     except OSError as exc:
@@ -205,7 +205,7 @@ class TraceFolder:
         self.path = Path(path)
         if not self.path.is_dir():
             raise FormatError("not a folder", file=os.fspath(path), hint="a folder of TIDL trace files")
-        # regular files only: no link out of the folder, no FIFO or device (binparse.paths)
+        # regular files only: no link out of the folder, no FIFO or device (binparse.core.paths)
         names = [n for n in map(parse, files_in(self.path)) if n is not None]
         names.sort(key=lambda n: (n.prefix, n.data_id, n.is_float))
         self.net = net

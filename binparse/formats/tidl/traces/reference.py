@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ....errors import FormatError
-from ....filemap import map_npy
-from ....paths import files_in
-from ....render import columns
-from ....text import shown
+from ....core.errors import FormatError
+from ....core.filemap import map_npy
+from ....core.paths import files_in
+from ....core.render import columns
+from ....core.text import shown
 from ..report import tail
 from .compare import Source, TraceComparison, chunked, compare_runs
 from .net import DataInfo, net_data
@@ -61,7 +61,7 @@ class ReferenceFolder:
     def __init__(self, path: str | os.PathLike[str], net: Any = None) -> None:
         self.path = Path(path)
         self.net = net
-        self.files = {name_key(p.stem): p for p in files_in(self.path) if p.suffix == ".npy"}  # binparse.paths
+        self.files = {name_key(p.stem): p for p in files_in(self.path) if p.suffix == ".npy"}  # binparse.core.paths
 
     def described_by(self, net: Any) -> ReferenceFolder:
         return ReferenceFolder(self.path, net)

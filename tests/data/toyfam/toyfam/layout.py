@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from binparse.buffers import byte_view
-from binparse.draw import MemoryMap, positions
-from binparse.draw.model import DATA, ZERO
-from binparse.options import ints
+from binparse.core.buffers import byte_view
+from binparse.family.draw import MemoryMap, positions
+from binparse.family.draw.model import DATA, ZERO
+from binparse.family.options import ints
 
 
 class ToyLayout:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from binparse.family import FileReport, Finding, register_check
-from binparse.registry import register_sniffer
+from binparse.family.registry import register_sniffer
 
 
 class ToyFile:

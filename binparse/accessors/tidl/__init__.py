@@ -1,1 +1,0 @@
-"""Generated accessor modules (see binparse.codegen)."""

@@ -1,0 +1,100 @@
+"""The one resource budget of a command (docs/contracts.md, "Resources").
+
+Every allocation whose size comes from what a file claims (arrays sized by dims or counts,
+decoded tables, expanded YAML or JSON, ONNX tensors, repeated subgraphs, an output about to be
+written) asks `ask(nbytes, what)` first. Over budget is a `BudgetError` (exit code 2) that names
+the claim and the budget: nothing is allocated.
+
+The budget is ``FACTOR`` × the bytes of every input the command has opened (`binparse.core.inputs`:
+every file read through `binparse.core.paths`) + ``ALLOWANCE``, or the limit the user set
+(`--budget SIZE` on any command, or the environment variable ``BINPARSE_BUDGET``; e.g.
+``4GiB``) for the rare real giant.
+
+Inside a command (`inputs.command()`, entered by the CLI for each run) the claims add up: what one
+command asks for in all must fit (a `transient` claim, working memory freed before the next one,
+must fit in what is left and is not added). Outside one (the Python API), each claim is checked on its own
+against the budget of the inputs opened so far, since a long-running program frees what it read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import inputs
+from .errors import BinparseError
+
+FACTOR = 8
+ALLOWANCE = 256 * 2**20  # bytes
+ENV = "BINPARSE_BUDGET"
+
+_UNITS = {"": 1, "b": 1, "k": 2**10, "kb": 10**3, "kib": 2**10, "m": 2**20, "mb": 10**6, "mib": 2**20,
+          "g": 2**30, "gb": 10**9, "gib": 2**30, "t": 2**40, "tb": 10**12, "tib": 2**40}
+_SIZE = re.compile(r"\s*(\d{1,15}(?:\.\d{1,6})?)\s*([a-zA-Z]{0,3})\s*")
+
+
+class BudgetError(BinparseError):
+    """A claim of a file over the command's resource budget: refused before anything is allocated
+    (exit code 2: the file was not read, and nothing about it is proven)."""
+
+
+def parse_size(text: str) -> int:
+    """Bytes of a size as a user writes it: ``1000000``, ``512MiB``, ``4GiB``, ``2.5GB``.
+    Raises `ValueError` for anything else."""
+    m = _SIZE.fullmatch(text)
+    if not m or m.group(2).lower() not in _UNITS:
+        raise ValueError(f"not a size: {text!r} (write bytes, or a number with KiB, MiB, GiB, kB, MB, GB)")
+    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
+def limit() -> int:
+    """The budget in bytes now: the user's limit when set, else FACTOR × the inputs + ALLOWANCE."""
+    run = inputs.current()
+    if run.limit is not None:
+        return run.limit
+    env = os.environ.get(ENV)
+    if env:
+        try:
+            return parse_size(env)
+        except ValueError:
+            pass  # a malformed variable is reported by the CLI (a usage error) before a command runs
+    return FACTOR * run.input_bytes + ALLOWANCE
+
+
+def ask(nbytes: int, what: str, *, file: str | None = None, path: str | None = None,
+        offset: int | None = None, transient: bool = False) -> None:
+    """Ask for `nbytes` (an allocation or a write of that size that a file's claims decide) before
+    making it. Raises `BudgetError` naming `what` (the claim, e.g. "tensor 'x' of 3×4000×4000
+    float32"), the file, and the budget, when it does not fit. `transient`: working memory freed
+    before the next claim (an index array, a run of onnxruntime): it must fit in what is left,
+    and is not added to what the command holds."""
+    if nbytes < 0:
+        raise BudgetError(f"{what}: a negative size ({nbytes:,} bytes) is no size", file=file, path=path,
+                          offset=offset)
+    run = inputs.current()
+    cap = limit()
+    total = run.asked + nbytes if run.cumulative else nbytes
+    if total > cap:
+        already = f" after {run.asked:,} bytes already asked" if run.cumulative and run.asked else ""
+        err = BudgetError(
+            f"{what} needs {nbytes:,} bytes{already}, over the budget of {cap:,} bytes "
+            f"({describe(run)}): refused before it was made", file=file, path=path, offset=offset,
+            hint=f"if the file really is that large, raise the budget: pass --budget SIZE (e.g. 4GiB) or set {ENV}")
+        run.refused.append(err)  # whoever catches it, the doctor knows something was not read (never a proof)
+        del run.refused[:-64]
+        raise err
+    if run.cumulative and not transient:
+        run.asked = total
+
+
+def describe(run: inputs.Run | None = None) -> str:
+    """How the budget is made, in words: "8 × 1,234 bytes of input + 256 MiB" or "set by --budget"."""
+    run = run if run is not None else inputs.current()
+    if run.limit is not None:
+        return "set by --budget"
+    if os.environ.get(ENV):
+        return f"set by {ENV}"
+    return f"{FACTOR} × {run.input_bytes:,} bytes of input + {ALLOWANCE // 2**20} MiB"
+
+
+__all__ = ["ALLOWANCE", "BudgetError", "ENV", "FACTOR", "ask", "describe", "limit", "parse_size"]

@@ -1,0 +1,1 @@
+"""Generated accessor modules (see binparse.engine.codegen)."""

@@ -1,0 +1,285 @@
+"""numpy backend: schema model → field specs, static layouts and structured dtypes.
+
+A type whose sizes and counts depend only on constants (or on its params) has a `StaticLayout`
+and a structured `np.dtype` with explicit offsets and itemsize (arrays as sub-array fields), so a
+record read is one `np.ndarray` over the caller's buffer. Other types are walked lazily by the
+accessor runtime using the same field specs.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from typing import Any
+
+import numpy as np
+
+from ...core.buffers import view
+from ...core.errors import FormatError
+from ..runtime import FieldSpec, StaticLayout, ValidSpec, record_dtype, static_eval, static_layout
+from .. import expr as ex
+from ..expr import Expr
+from ..schema.model import Attr, TypeDef, TypeRef, Valid, bits_type
+
+
+def camel(name: str) -> str:
+    """CamelCase of a Kaitai name, as the Kaitai compiler names classes and enums."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
+
+
+# per schema (by id, with a weak reference that tells a schema from a later one at the same id)
+_NAMES: dict[int, tuple[weakref.ref[Any], dict[int, str]]] = {}
+
+
+def class_name(t: TypeDef) -> str:
+    """Python class name of a type: its CamelCase name, or, when two types of its schema would
+    share that name, the CamelCase of its whole path (`OuterInner`)."""
+    entry = _NAMES.get(id(t.schema))
+    names = entry[1] if entry is not None and entry[0]() is t.schema else None
+    if names is None or id(t) not in names:
+        types = t.schema.root.all_types()
+        counts: dict[str, int] = {}
+        for x in types:
+            counts[camel(x.name)] = counts.get(camel(x.name), 0) + 1
+        names = {}
+        taken = {camel(x.name) for x in types if counts[camel(x.name)] == 1}
+        for x in types:
+            name = camel(x.name)
+            if counts[name] > 1 and x.parent is not None:
+                name = "".join(camel(p) for p in x.path.split("::"))
+                while name in taken:
+                    name += "_"
+                taken.add(name)
+            names[id(x)] = name
+        _NAMES[id(t.schema)] = (weakref.ref(t.schema), names)
+    return names[id(t)]
+
+
+def ref_name(target: TypeDef, schema: Any) -> str:
+    """The name `target`'s class has in the generated module of `schema` (an imported class whose
+    name a class of this schema already has is imported under `Name_schemaid`)."""
+    name = class_name(target)
+    if target.schema is schema:
+        return name
+    local = {class_name(x) for x in schema.root.all_types()}
+    return f"{name}_{target.schema.id}" if name in local else name
+
+
+def _is_node(e: Any) -> bool:
+    return isinstance(e, tuple) and bool(e) and isinstance(e[0], str)
+
+
+def resolve_enums(e: Expr | None, t: TypeDef, busy: frozenset[str] = frozenset()) -> Expr | None:
+    """Replace enum literals (`kinds::a`) by their numbers and names of constant value instances
+    (`max_alg_in_bufs: {value: 32}`) by their values, so sizes fold to constants."""
+    if e is None:
+        return None
+    if e[0] == "enum":
+        enum = t.resolve_enum(e[1])
+        value = {m: k for k, m in enum.members.items()}[e[2]]
+        return ("num", value)
+    if e[0] == "name":
+        inst = next((a for a in t.instances if a.id == e[1] and a.kind == "value" and a.cond is None), None)
+        if inst is not None and inst.value is not None and inst.enum is None and e[1] not in busy:
+            inner = resolve_enums(inst.value, t, busy | {e[1]})
+            assert inner is not None
+            folded = _fold(inner)
+            if folded is not None:
+                return folded
+            if ex.names(inner) <= {p.id for p in t.params}:
+                return inner  # a value over params only: inline it so layouts stay static
+        return e
+    parts: list[Any] = []
+    for p in e[1:]:
+        if _is_node(p):
+            parts.append(resolve_enums(p, t, busy))
+        elif isinstance(p, tuple):
+            parts.append(tuple(resolve_enums(x, t, busy) for x in p))
+        else:
+            parts.append(p)
+    out = (e[0], *parts)
+    return _fold(out) or out
+
+
+def _fold(e: Expr | None) -> Expr | None:
+    """A constant node if `e` reads no names and gives a number or text, else None."""
+    if e is None or ex.names(e) or any(n[0] in ("enum", "sizeof", "bitsizeof") for n in ex.nodes(e)):
+        return None
+    try:
+        v = ex.evaluate(e, None)  # type: ignore[arg-type]
+    except Exception:
+        return None
+    if isinstance(v, str):
+        return ("str", v)
+    return ("num", v) if isinstance(v, (int, float)) else None
+
+
+def _size(e: Expr | None, t: TypeDef) -> int | Expr | None:
+    e = resolve_enums(e, t)
+    if e is not None and e[0] == "num" and type(e[1]) is int:
+        return int(e[1])
+    return e
+
+
+def _valid(v: Valid | None, a: Attr, t: TypeDef) -> ValidSpec | None:
+    if v is None:
+        return None
+    members = tuple(sorted(t.resolve_enum(a.enum).members)) if v.in_enum and a.enum else None
+    return ValidSpec(
+        eq=resolve_enums(v.eq, t), min=resolve_enums(v.min, t), max=resolve_enums(v.max, t),
+        any_of=tuple(resolve_enums(x, t) for x in v.any_of) if v.any_of else None,  # type: ignore[misc]
+        in_enum=members, expr=resolve_enums(v.expr, t))
+
+
+def _key(k: Expr | None, t: TypeDef) -> Any:
+    """A switch case key: the constant it is, or ("expr", AST) when it reads something."""
+    r = resolve_enums(k, t)
+    assert r is not None
+    if r[0] in ("num", "str"):
+        return r[1]
+    if not ex.names(r) and not any(n[0] == "enum" for n in ex.nodes(r)):
+        try:
+            return ex.evaluate(r, None)  # type: ignore[arg-type]  # a constant: a byte array literal
+        except Exception:
+            pass
+    return ("expr", r)
+
+
+def _element(a: Attr, t: TypeDef, kind: str, ref: TypeRef | None, common: dict[str, Any]) -> FieldSpec:
+    """The spec of a field (or of one switch case: `kind`/`ref` name the case's type)."""
+    def rx(e: Expr | None) -> Any:
+        return resolve_enums(e, t)
+
+    raw: dict[str, Any] = dict(size=_size(a.size, t), size_eos=a.size_eos, term=a.terminator, consume=a.consume,
+                               include=a.include, eos_error=a.eos_error, pad=a.pad_right,
+                               process=(a.process.name, tuple(rx(x) for x in a.process.args)) if a.process else None)
+    if kind in ("prim", "bits") or (ref is not None and (bits_type(ref.name) or _prim(ref.name, t))):
+        name = ref.name if ref is not None else None
+        prim = a.prim if name is None else _prim(name, t)
+        if prim is not None:
+            return FieldSpec(kind="prim", np=prim.numpy, fmt=prim.struct, size=prim.size, enum=a.enum,
+                             display=a.display, calc_endian=prim.endian == "calc", **common)
+        bits = (a.bits, a.bit_endian) if name is None else bits_type(name)
+        assert bits is not None
+        width, order = bits
+        return FieldSpec(kind="bits", bits=width, bit_le=(order or t.inherited("bit_endian") or "be") == "le",
+                         enum=a.enum, **common)
+    if kind == "str" or (ref is not None and ref.name in ("str", "strz")):
+        term = raw["term"]
+        if ref is not None and ref.name == "strz" and term is None:
+            term = b"\0" * (4 if "32" in (a.encoding or "") else 2 if "16" in (a.encoding or "") else 1)
+        raw["term"] = term
+        size = raw["size"]
+        np_type = f"S{size}" if isinstance(size, int) and not raw["size_eos"] else None
+        return FieldSpec(kind="str", np=np_type, encoding=a.encoding or t.inherited("encoding"),
+                         zero_terminated=a.zero_terminated or (ref is not None and ref.name == "strz"),
+                         **raw, **common)
+    if kind in ("bytes", "contents") or (ref is not None and ref.name == "bytes"):
+        if kind == "contents":
+            raw["size"] = len(a.contents or b"")
+        return FieldSpec(kind="contents" if kind == "contents" else "bytes", np="|u1", contents=a.contents,
+                         **raw, **common)
+    assert ref is not None
+    target = t.resolve_type(ref.name)
+    parent = rx(a.parent)
+    return FieldSpec(kind="user", user=ref_name(target, t.schema),
+                     args=tuple(rx(x) for x in ref.args), parent=parent, **raw, **common)
+
+
+def user_targets(a: Attr, t: TypeDef) -> list[TypeDef]:
+    """The user types field `a` of `t` may hold: its type, or every user type among its switch's cases."""
+    refs = [a.user] if a.user is not None else [r for _, r in a.switch.cases] if a.switch is not None else []
+    return [t.resolve_type(r.name) for r in refs
+            if r.name not in ("str", "strz", "bytes") and not bits_type(r.name) and _prim(r.name, t) is None]
+
+
+def _prim(name: str, t: TypeDef) -> Any:
+    from ..schema.model import primitive
+    try:
+        return primitive(name, t.inherited("endian"))
+    except ValueError:
+        return None
+
+
+def field_spec(a: Attr, t: TypeDef) -> FieldSpec:
+    """The runtime spec of one seq field or pos instance."""
+    rep = a.repeat or ("expr" if a.count is not None else None)
+    common: dict[str, Any] = dict(name=a.id, count=_size(a.count, t), valid=_valid(a.valid, a, t),
+                                  pos=resolve_enums(a.pos, t), cond=resolve_enums(a.cond, t), repeat=rep,
+                                  until=resolve_enums(a.until, t), io=resolve_enums(a.io, t))
+    if a.kind != "switch":
+        return _element(a, t, a.kind, a.user, common)
+    assert a.switch is not None
+    cases = []
+    default = None
+    inner = dict(name=a.id)
+    for key, ref in a.switch.cases:
+        kind = "bytes" if ref.name == "bytes" else "str" if ref.name in ("str", "strz") else "user"
+        case = _element(a, t, kind if not (bits_type(ref.name) or _prim(ref.name, t)) else "prim", ref, inner)
+        if key is None:
+            default = case
+        else:
+            cases.append((_key(key, t), case))
+    raw = _element(a, t, "bytes", None, {"name": a.id})
+    return FieldSpec(kind="switch", size=raw.size, size_eos=raw.size_eos, term=raw.term, consume=raw.consume,
+                     include=raw.include, eos_error=raw.eos_error, pad=raw.pad, process=raw.process,
+                     switch_on=resolve_enums(a.switch.on, t), cases=tuple(cases), default=default, **common)
+
+
+def field_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
+    return tuple(field_spec(a, t) for a in t.seq)
+
+
+def instance_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
+    return tuple(field_spec(a, t) for a in t.instances if a.kind != "value")
+
+
+def _namespace(t: TypeDef) -> dict[str, Any]:
+    """Names of user types → functions giving their static layout for given params."""
+    ns: dict[str, Any] = {}
+    roots = [t.schema.root] + [s.root for s in t.schema.all_imports()]
+    for root in roots:
+        for sub in root.all_types():
+            ns[ref_name(sub, t.schema)] = _layout_fn(sub)
+    return ns
+
+
+def _layout_fn(t: TypeDef) -> Any:
+    return lambda *args: type_layout(t, dict(zip([p.id for p in t.params], args)))
+
+
+_LAYING: set[int] = set()  # types whose layout is being worked out (a type that holds itself has none)
+
+
+def type_layout(t: TypeDef, params: dict[str, Any] | None = None) -> StaticLayout | None:
+    """Static layout of `t` for the given params, or None when it depends on the data."""
+    if id(t) in _LAYING:
+        return None
+    _LAYING.add(id(t))
+    try:
+        return static_layout(field_specs(t), params or {}, _namespace(t))
+    finally:
+        _LAYING.discard(id(t))
+
+
+def type_dtype(t: TypeDef, params: dict[str, Any] | None = None) -> np.dtype[Any] | None:
+    """Structured dtype of a fixed-size type (explicit offsets and itemsize), else None."""
+    params = params or {}
+    lay = type_layout(t, params)
+    if lay is None:
+        return None
+    ns: dict[str, Any] = {}
+    for f, a in zip(field_specs(t), t.seq):
+        if f.kind == "user" and f.size is None and a.user is not None:
+            sub = t.resolve_type(a.user.name)
+            args = {p.id: static_eval(x, params) for p, x in zip(sub.params, f.args)}
+            ns[f.user or ""] = type_dtype(sub, args)
+    return record_dtype(field_specs(t), lay, params, ns)
+
+
+def read_record(t: TypeDef, buf: Any, offset: int = 0, params: dict[str, Any] | None = None) -> np.ndarray:
+    """The record at `offset` as a 0-d structured array view (fixed-size types only)."""
+    dt = type_dtype(t, params)
+    if dt is None:
+        raise FormatError("type has no fixed size", path=t.path)
+    return view(buf, dt, offset, ())

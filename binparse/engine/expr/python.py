@@ -1,0 +1,77 @@
+"""An expression AST as Python source, for generated accessors.
+
+Operators on values whose type the caller knows to be numeric are written as Python operators;
+everything else calls `binparse.engine.expr.values` (imported by generated modules as `_kv`), so that the
+generated code and the interpreter share one set of semantics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .grammar import Expr, ExprError
+from .interp import is_byte_literal
+
+_HELPER = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "<<": "shl", ">>": "shr",
+           "&": "band", "|": "bor", "^": "bxor", "==": "eq", "!=": "ne", "<": "lt", "<=": "le",
+           ">": "gt", ">=": "ge"}
+_PY = {"/": "//"}
+
+Kind = Callable[[Expr], str | None]
+
+
+def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], str],
+              kind: Kind | None = None) -> str:
+    """Python source for an AST; `name` and `enum` render names and enum literals; `kind(node)`
+    (optional) says "int", "float", "bool" or "str" where the type of a node is known."""
+    kind_of: Kind = kind or (lambda n: "int" if n[0] == "num" and type(n[1]) is int else None)
+
+    def numeric(n: Expr) -> bool:
+        return kind_of(n) in ("int", "float") or (n[0] == "num" and type(n[1]) in (int, float))
+
+    def ints(n: Expr) -> bool:
+        return kind_of(n) == "int" or (n[0] == "num" and type(n[1]) is int)
+
+    def go(n: Expr) -> str:
+        op = n[0]
+        if op in ("num", "str"):
+            return repr(n[1])
+        if op == "name":
+            return name(n[1])
+        if op == "enum":
+            return enum(n[1], n[2])
+        if op == "attr":
+            return f"_kv.member({go(n[1])}, {n[2]!r})"
+        if op == "index":
+            return f"_kv.index({go(n[1])}, {go(n[2])})"
+        if op == "call":
+            args = ", ".join(go(a) for a in n[3])
+            return f"_kv.call_method({go(n[1])}, {n[2]!r}, [{args}])"
+        if op == "un":
+            inner = go(n[2])
+            if n[1] == "not":
+                return f"(not {inner})"
+            if ints(n[2]) or (n[1] == "-" and numeric(n[2])):
+                return f"({n[1]}{inner})"
+            return f"_kv.{'neg' if n[1] == '-' else 'invert'}({inner})"
+        if op == "cond":
+            return f"({go(n[2])} if {go(n[1])} else {go(n[3])})"
+        if op == "bin":
+            o, a, b = n[1], go(n[2]), go(n[3])
+            if o in ("and", "or"):
+                return f"({a} {o} {b})"
+            if ints(n[2]) and ints(n[3]):
+                return f"({a} {_PY.get(o, o)} {b})"
+            if numeric(n[2]) and numeric(n[3]) and o not in ("/", "<<", ">>", "&", "|", "^"):
+                return f"({a} {o} {b})"
+            return f"_kv.{_HELPER[o]}({a}, {b})"
+        if op == "list":
+            items = ", ".join(go(i) for i in n[1])
+            return f"_kv.list_value([{items}], {is_byte_literal(n[1])})"
+        if op == "cast":
+            return f"_kv.cast({go(n[1])}, {n[2]!r})" if n[2] == "bytes" else go(n[1])
+        if op == "fstr":
+            return "''.join([" + ", ".join(f"_kv.to_s({go(p)})" for p in n[1]) + "])"
+        raise ExprError(f"{op} must be resolved from the schema before the expression is written as Python")
+
+    return go(e)

@@ -1,0 +1,304 @@
+"""What Kaitai's operators and built-in methods do to values: the one place their semantics live.
+
+Both drivers use it: the interpreter (`binparse.engine.expr.interp`) and the Python source written for
+generated accessors (`binparse.engine.expr.python`). Values are Python's: int (unbounded, as in Kaitai's
+Python), float, bool, str; byte arrays are `bytes` or 1-D uint8 numpy views; arrays are lists,
+numpy arrays or binparse's record and string sequences; enums are `IntEnum` members (or the bare
+int when the enum has no such member, as in Kaitai); records are objects with attributes.
+
+Kaitai's typing decides at compile time what Python's duck typing decides here: `==` on byte
+arrays compares them whole, `/` on two integers rounds toward negative infinity, an element read
+from a numpy array is a Python int (numpy's fixed-width arithmetic never leaks into an expression).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+
+class KaitaiTypeError(TypeError):
+    """An operator or method applied to values it does not take (Kaitai's compiler refuses these)."""
+
+
+def py(v: Any) -> Any:
+    """A numpy scalar as the Python value it holds; anything else unchanged."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def is_bytes(v: Any) -> bool:
+    return isinstance(v, (bytes, bytearray, memoryview)) or (
+        isinstance(v, np.ndarray) and v.dtype == np.uint8 and v.ndim == 1)
+
+
+def as_bytes(v: Any) -> bytes:
+    if isinstance(v, np.ndarray):
+        return v.tobytes()
+    if isinstance(v, (list, tuple)):
+        return bytes(v)
+    return bytes(v)
+
+
+def _is_seq(v: Any) -> bool:
+    return isinstance(v, (list, tuple, np.ndarray)) or (isinstance(v, Sequence) and not isinstance(v, (str, bytes)))
+
+
+def plain(v: Any) -> Any:
+    """A value in a form Python's `==` and `<` compare as Kaitai does: byte arrays as `bytes`,
+    arrays as lists of plain values, numpy scalars as Python numbers."""
+    if isinstance(v, (int, float, str)):
+        return v
+    if is_bytes(v):
+        return as_bytes(v)
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    if _is_seq(v):
+        return [plain(x) for x in v]
+    return v
+
+
+def _same_kind(a: Any, b: Any) -> tuple[Any, Any]:
+    a, b = plain(a), plain(b)
+    if isinstance(a, bytes) and isinstance(b, list):
+        return list(a), b
+    if isinstance(b, bytes) and isinstance(a, list):
+        return a, list(b)
+    return a, b
+
+
+def eq(a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a == b
+    x, y = _same_kind(a, b)
+    return bool(x == y)
+
+
+def ne(a: Any, b: Any) -> bool:
+    return not eq(a, b)
+
+
+def _ordered(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], bool]:
+    def compare(a: Any, b: Any) -> bool:
+        x, y = _same_kind(a, b)
+        if isinstance(x, bool) or isinstance(y, bool):
+            raise KaitaiTypeError("booleans are compared with == and != only")
+        return bool(op(x, y))
+    return compare
+
+
+lt, le, gt, ge = _ordered(operator.lt), _ordered(operator.le), _ordered(operator.gt), _ordered(operator.ge)
+
+
+def _num(v: Any, op: str) -> Any:
+    v = py(v)
+    if isinstance(v, (int, float)):
+        return v
+    raise KaitaiTypeError(f"operator {op!r} takes numbers, not {type(v).__name__}")
+
+
+def _int(v: Any, op: str) -> int:
+    v = py(v)
+    if isinstance(v, int):
+        return v
+    raise KaitaiTypeError(f"operator {op!r} takes integers, not {type(v).__name__}")
+
+
+def add(a: Any, b: Any) -> Any:
+    if isinstance(a, str) and isinstance(b, str):
+        return a + b
+    return _num(a, "+") + _num(b, "+")
+
+
+def sub(a: Any, b: Any) -> Any:
+    return _num(a, "-") - _num(b, "-")
+
+
+def mul(a: Any, b: Any) -> Any:
+    return _num(a, "*") * _num(b, "*")
+
+
+def div(a: Any, b: Any) -> Any:
+    """Kaitai `/`: integers divide rounding toward negative infinity (as Kaitai's Python does)."""
+    a, b = _num(a, "/"), _num(b, "/")
+    if isinstance(a, int) and isinstance(b, int):
+        return a // b
+    return a / b
+
+
+def mod(a: Any, b: Any) -> Any:
+    return _num(a, "%") % _num(b, "%")
+
+
+def shl(a: Any, b: Any) -> int:
+    return _int(a, "<<") << _int(b, "<<")
+
+
+def shr(a: Any, b: Any) -> int:
+    return _int(a, ">>") >> _int(b, ">>")
+
+
+def band(a: Any, b: Any) -> int:
+    return _int(a, "&") & _int(b, "&")
+
+
+def bor(a: Any, b: Any) -> int:
+    return _int(a, "|") | _int(b, "|")
+
+
+def bxor(a: Any, b: Any) -> int:
+    return _int(a, "^") ^ _int(b, "^")
+
+
+BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": add, "-": sub, "*": mul, "/": div, "%": mod, "<<": shl, ">>": shr, "&": band, "|": bor, "^": bxor,
+    "==": eq, "!=": ne, "<": lt, "<=": le, ">": gt, ">=": ge,
+}
+
+
+def neg(v: Any) -> Any:
+    return -_num(v, "-")
+
+
+def invert(v: Any) -> int:
+    return ~_int(v, "~")
+
+
+def index(obj: Any, i: Any) -> Any:
+    """`obj[i]`: an element of an array, or a byte (an int) of a byte array."""
+    i = py(i)
+    if not isinstance(i, int) or isinstance(i, bool):
+        raise KaitaiTypeError("an index must be an integer")
+    if isinstance(obj, (bytes, bytearray)):
+        return obj[i]
+    return py(obj[i])
+
+
+def to_s(v: Any) -> str:
+    """f-string parts: integers as decimal text, strings as they are."""
+    v = py(v)
+    if isinstance(v, str):
+        return v
+    if isinstance(v, int) and not isinstance(v, bool):
+        return str(int(v))
+    raise KaitaiTypeError(f"an f-string takes integers and strings, not {type(v).__name__}")
+
+
+class NotBuiltin(Exception):
+    """`obj.name` is not a built-in method of obj's type: ask the scope (a record's field)."""
+
+
+def _decode(data: Any, encoding: str) -> str:
+    from .encodings import decode
+    return decode(as_bytes(data), encoding)
+
+
+def _stream_attr(obj: Any, name: str) -> Any:
+    if name == "eof":
+        return bool(obj.is_eof())
+    if name in ("size", "pos"):
+        return int(getattr(obj, name)())
+    raise KaitaiTypeError(f"a stream has size, pos and eof, not {name!r}")
+
+
+def attribute(obj: Any, name: str) -> Any:
+    """`obj.name` for the built-in types (methods without arguments); raises `NotBuiltin` for a record."""
+    if isinstance(obj, IntEnum):
+        if name == "to_i":
+            return int(obj)
+        raise KaitaiTypeError(f"an enum has only to_i, not {name!r}")
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, bool):
+        if name == "to_i":
+            return int(obj)
+    elif isinstance(obj, int):
+        if name == "to_s":
+            return str(obj)
+        if name == "to_i":  # an enum value with no member is a bare int in Kaitai too
+            return obj
+    elif isinstance(obj, float):
+        if name == "to_i":
+            return int(obj)
+    elif isinstance(obj, str):
+        if name == "length":
+            return len(obj)
+        if name == "reverse":
+            return obj[::-1]
+        if name == "to_i":
+            return int(obj, 10)
+    elif is_bytes(obj) or _is_seq(obj):
+        if name in ("size", "length") and (name == "size" or is_bytes(obj)):
+            return len(obj)
+        if name in ("first", "last", "min", "max"):
+            if len(obj) == 0:
+                raise IndexError(f"{name} of an empty array")
+            if name == "first":
+                return py(obj[0])
+            if name == "last":
+                return py(obj[len(obj) - 1])
+            items = plain(obj)
+            return min(items) if name == "min" else max(items)
+    elif callable(getattr(obj, "is_eof", None)):  # Kaitai's own stream object
+        return _stream_attr(obj, name)
+    else:
+        raise NotBuiltin(name)
+    raise KaitaiTypeError(f"{type(obj).__name__} has no method {name!r}")
+
+
+def call(obj: Any, name: str, args: Sequence[Any]) -> Any:
+    """`obj.name(args…)`: the built-in methods that take arguments."""
+    obj = py(obj)
+    args = [py(a) for a in args]
+    if isinstance(obj, str):
+        if name == "substring" and len(args) == 2:
+            return obj[args[0]:args[1]]
+        if name == "to_i" and len(args) == 1:
+            return int(obj, args[0])
+        if name == "to_b" and len(args) == 1:
+            from .encodings import encode
+            return encode(obj, args[0])
+    elif is_bytes(obj):
+        if name == "to_s" and len(args) == 1:
+            return _decode(obj, args[0])
+        if name == "index_of" and len(args) == 1:
+            return as_bytes(obj).find(bytes([args[0]]))
+    elif isinstance(obj, (list, tuple)) and name == "to_s" and len(args) == 1:
+        return _decode(bytes(obj), args[0])
+    elif not isinstance(obj, (int, float)) and not _is_seq(obj):
+        raise NotBuiltin(name)
+    raise KaitaiTypeError(f"{type(obj).__name__} has no method {name}() taking {len(args)} argument(s)")
+
+
+def cast(v: Any, type_name: str) -> Any:
+    """`v.as<type_name>`: an array of integers cast to `bytes` becomes those bytes (Kaitai packs them;
+    an item outside 0..255 is an error, as there); any other cast leaves the value as it is."""
+    if type_name == "bytes" and isinstance(v, (list, tuple)):
+        return bytes(py(x) for x in v)
+    return v
+
+
+def list_value(items: Sequence[Any], literal_bytes: bool) -> Any:
+    """An array literal: `bytes` when every item is an integer literal 0..255 (Kaitai's rule), else a list."""
+    return bytes(items) if literal_bytes else list(items)
+
+
+def member(obj: Any, name: str) -> Any:
+    """`obj.name` in generated code: a built-in method, else the record's attribute."""
+    try:
+        return attribute(obj, name)
+    except NotBuiltin:
+        return getattr(obj, name)
+
+
+def call_method(obj: Any, name: str, args: Sequence[Any]) -> Any:
+    """`obj.name(args…)` in generated code."""
+    try:
+        return call(obj, name, args)
+    except NotBuiltin:
+        return getattr(obj, name)(*args)
