@@ -226,9 +226,9 @@ def log_bytes(n: int) -> bytes:
     return b"".join(struct.pack("<BH", k, k % 5) + bytes(range(k % 5)) + struct.pack("<I", 1000 + k) for k in range(n))
 
 
-def test_linear_records_are_indexed_once_and_read_at_their_places(tmp_path: Path) -> None:
+def test_records_are_read_by_their_compiled_readers(tmp_path: Path) -> None:
     log = binparse.compile(schema(tmp_path, "log", LOG))
-    assert log.root_class._FIELDS[0].kind == "user" and getattr(log.module.Record, "_SCAN") is not None
+    assert log.root_class._FIELDS[0].kind == "user" and log.module.Record._READ is not None
     data = bytearray(log_bytes(50))
     recs = log.parse(data).records
     walked = [(r.kind, r.len, r.body.tolist(), r.crc) for r in recs]
@@ -239,7 +239,7 @@ def test_linear_records_are_indexed_once_and_read_at_their_places(tmp_path: Path
     assert r._num(3) == r.crc == 1003  # the interpreter's reading agrees with the compiled one
 
 
-def test_a_truncated_linear_record_fails_naming_its_field(tmp_path: Path) -> None:
+def test_a_truncated_record_fails_naming_its_field(tmp_path: Path) -> None:
     log = binparse.compile(schema(tmp_path, "log", LOG))
     data = log_bytes(4)[:-2]  # the last crc cut short
     recs = log.parse(data)

@@ -9,6 +9,23 @@ import numpy as np
 from ..runtime import FieldSpec
 
 
+_PLAIN = (int, float, str, bytes, bool, type(None))
+
+
+def literal(v: Any) -> str:
+    """Python source of a constant a generated module holds (numbers, text, bytes, booleans, None, and
+    tuples and frozensets of them): its `repr`, which escapes everything; anything else is refused."""
+    if isinstance(v, tuple):
+        return "(" + "".join(f"{literal(x)}, " for x in v) + ")"
+    if isinstance(v, frozenset):
+        return "frozenset({" + ", ".join(literal(x) for x in sorted(v, key=repr)) + "})"
+    if not isinstance(v, _PLAIN):
+        raise TypeError(f"not a literal: {type(v).__name__}")
+    if isinstance(v, float) and v != v or v in (float("inf"), float("-inf")):
+        return f"float({str(v)!r})"
+    return repr(v)
+
+
 def np_scalar(np_type: str) -> str:
     kind = np.dtype(np_type)
     if kind.kind == "S":

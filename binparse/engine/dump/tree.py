@@ -216,7 +216,8 @@ def _rows_of(out: list[tuple[str, str, str, str]], name: str, off: str, typ: str
     elif isinstance(v, Accessor) and depth < MAX_DEPTH:
         out.append((name, off, typ, ""))
         out.extend(text_rows(v, name + ".", depth + 1, above))
-    elif isinstance(v, (RecordArray, ItemArray)) and depth < MAX_DEPTH:
+    elif (isinstance(v, (RecordArray, ItemArray)) or isinstance(v, list) and v and isinstance(v[0], Accessor)) \
+            and depth < MAX_DEPTH:  # a list: the records a compiled reader read one after another
         out.append((name, off, typ, f"{len(v)} elements"))
         for k, item in enumerate(v):
             if isinstance(item, Accessor):

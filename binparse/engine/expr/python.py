@@ -7,7 +7,9 @@ generated code and the interpreter share one set of semantics.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from keyword import iskeyword
 
 from .grammar import Expr, ExprError
 from .interp import is_byte_literal
@@ -18,12 +20,15 @@ _HELPER = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "<<": "sh
 _PY = {"/": "//"}
 
 Kind = Callable[[Expr], str | None]
+_IDENT = re.compile(r"_?[a-z][a-z0-9_]*")  # a field, an instance, or a record's own `_io`, `_parent`, `_root`
 
 
 def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], str],
               kind: Kind | None = None) -> str:
     """Python source for an AST; `name` and `enum` render names and enum literals; `kind(node)`
-    (optional) says "int", "float", "bool" or "str" where the type of a node is known."""
+    (optional) says "int", "float", "bool" or "str" where the type of a node is known, and "user"
+    where it is a record (its attributes and the elements of an array of records are then read
+    directly, not through `values`)."""
     kind_of: Kind = kind or (lambda n: "int" if n[0] == "num" and type(n[1]) is int else None)
 
     def numeric(n: Expr) -> bool:
@@ -41,8 +46,12 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
         if op == "enum":
             return enum(n[1], n[2])
         if op == "attr":
+            if kind_of(n[1]) == "user" and _IDENT.fullmatch(n[2]):
+                return f"{go(n[1])}.{n[2] + '_' if iskeyword(n[2]) else n[2]}"
             return f"_kv.member({go(n[1])}, {n[2]!r})"
         if op == "index":
+            if kind_of(n) == "user":
+                return f"{go(n[1])}[{go(n[2])}]"
             return f"_kv.index({go(n[1])}, {go(n[2])})"
         if op == "call":
             args = ", ".join(go(a) for a in n[3])

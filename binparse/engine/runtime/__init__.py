@@ -7,11 +7,10 @@ once per class and params; `sequences` the zero-copy sequences.
 """
 
 from .accessor import Accessor
-from .lean import LinearRecord
 from .whole import to_plain
 from .layout import record_dtype, static_eval, static_layout, static_prefix
 from .sequences import RecordArray, StrArray
 from .specs import ABSENT, FieldSpec, StaticLayout, ValidSpec, _kdiv
 
-__all__ = ["ABSENT", "Accessor", "FieldSpec", "LinearRecord", "RecordArray", "StaticLayout", "StrArray", "ValidSpec",
+__all__ = ["ABSENT", "Accessor", "FieldSpec", "RecordArray", "StaticLayout", "StrArray", "ValidSpec",
            "_kdiv", "record_dtype", "static_eval", "static_layout", "static_prefix", "to_plain"]

@@ -42,8 +42,10 @@ class Accessor(Getters, Locate, Evaluate, Whole):
                  "_path", "_pbase", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le",
                  "_own_io", "_ok", "_u8", "__weakref__")
 
-    _ok: bool | None  # a linear record fits its data (its compiled getters read at their places)
-    _u8: NDArray[np.uint8]  # the buffer as a uint8 array (byte arrays of linear records are slices of it)
+    _pbase: str  # a record a compiled reader made: the name of the field holding it (its path is worked out)
+    _index: int | None  # the element of a repeat this record is (`_index`), else None
+    _ok: Any  # a user's record: read by its compiled reader (True), not yet (None), by the interpreter (False)
+    _u8: NDArray[np.uint8]  # the buffer as a uint8 array (byte arrays of compiled records are slices of it)
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = ()
     _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = ()
     _PARAMS: ClassVar[tuple[str, ...]] = ()
@@ -57,29 +59,13 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     _INHERITS_ENDIAN: ClassVar[bool] = False  # byte order decided by the record that reads this one
     _BYTES_VALUES: ClassVar[tuple[str, ...]] = ()  # value instances whose values are byte arrays
     _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ()  # every instance's id (pos and value), as the schema lists them
-    _SCAN: ClassVar[Any] = None  # a linear type's compiled reader: (mv, off, end, params) -> its end, or -1
-    _FILL: ClassVar[Any] = None  # in a user's package, sets a linear record's plain numbers (its slots) at once
-    _EAGER: ClassVar[dict[str, int]] = {}  # those slots: Python name -> seq index
-    _MAKE: ClassVar[Any] = None  # in a user's package, makes such a record found whole with its numbers set
-    _ITER: ClassVar[Any] = None  # ... and makes them one after another (a walk over a repeat of them)
-    _SCAN_ALL: ClassVar[Any] = None  # a linear type's compiled reader run over a repeat of such records
-
-    def _fits(self) -> bool:
-        """Whether this record of a linear type fits its data (its compiled getters may then read
-        at their places); worked out once. A record that does not fit is read the interpreter's way."""
-        ok = self._ok
-        if ok is None:
-            scan = type(self)._SCAN
-            ok = self._ok = scan is not None and self._bit0 is None and \
-                scan(self._mv, self._off, self._io_end, self._params) >= 0
-        return bool(ok)
 
     @property
-    def _root(self) -> Accessor:
+    def _root(self) -> Any:
         """The outermost accessor of this buffer (`_root` in schema expressions). A nested type of
         another schema has none (as in Kaitai, which passes `_root` only within one schema)."""
         r = self._root_of
-        return self if r is None else None if r is NO_ROOT else r  # type: ignore[return-value]
+        return self if r is None else None if r is NO_ROOT else r
 
     @property
     def _sizeof(self) -> int:
@@ -181,7 +167,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         return pre
 
     def _bytes_u8(self) -> NDArray[np.uint8]:
-        """The buffer as one uint8 array (the byte arrays of a user's linear records are slices of it)."""
+        """The buffer as one uint8 array (the byte arrays of compiled records are slices of it)."""
         try:
             return self._u8
         except AttributeError:

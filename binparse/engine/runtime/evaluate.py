@@ -109,14 +109,17 @@ class Evaluate:
         """A value instance's expression, run: bad data gives a `FormatError` naming the instance."""
         try:
             return fn()
-        except BinparseError:
-            raise
         except Exception as exc:
-            err = FormatError(f"cannot evaluate schema expression: {exc}", file=self._file,
-                              path=f"{self._path}.{name}")
-            if isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
-                err.kaitai = "ConversionError"  # type: ignore[attr-defined]
-            raise err from None
+            raise self._value_error(exc, name) from None
+
+    def _value_error(self, exc: Exception, name: str) -> Exception:
+        """The error to raise for value instance `name` whose expression raised `exc`."""
+        if isinstance(exc, BinparseError):
+            return exc
+        err = FormatError(f"cannot evaluate schema expression: {exc}", file=self._file, path=f"{self._path}.{name}")
+        if isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
+            err.kaitai = "ConversionError"  # type: ignore[attr-defined]
+        return err
 
     # -- expressions -------------------------------------------------------------------------------
     def _eval(self, e: Size) -> Any:

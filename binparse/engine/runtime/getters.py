@@ -144,11 +144,6 @@ class Getters:
         if count is None and spec.repeat is None and spec.count is None:
             item = ext.items[0] if ext is not None and ext.items else None
             value = self._elem_value(spec, i, None, off, item, io, size)
-        elif ext is not None and ext.items is not None and ext.scanned:  # records a compiled reader found whole
-            cls = resolve(type(self), spec.user or "")
-            value = RecordArray(self, cls, ext.items, self._args_of(spec.args, cls), f"{self._path}.{spec.name}",
-                                None, io[0] if io is not None else None, (io[1], io[2]) if io is not None else None,
-                                whole=True)
         elif ext is not None and ext.items is not None:
             value = self._elements(spec, i, ext.items, io)
         else:

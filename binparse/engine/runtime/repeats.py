@@ -1,9 +1,8 @@
 """Repeats whose elements differ, placed one element after another (a mixin of `Accessor`).
 
-`expr`, `eos` and `until` repeats of elements whose size is not known before they are read: a
-record of a linear type (`codegen.linear`) is placed by its compiled reader, as far as the data
-holds such records whole; every other element (and a record that does not fit) by the
-interpreter's `_one`, which names the element and its offset in any error.
+`expr`, `eos` and `until` repeats of elements whose size is not known before they are read, placed
+by the interpreter's `_one`, which names the element and its offset in any error (a user's
+records are read whole by their compiled readers first: `runtime.compiled`).
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from ...core import budget
 from ...core.errors import FormatError
 from . import stream as st
-from .kept import resolve
 from .specs import VARIES, FieldSpec
 
 
@@ -34,12 +32,11 @@ class Ext:
     """What a field's place needs beyond (offset, count, element size): the position after it
     (bit state included), each element's item when elements differ, the stream it was read from."""
 
-    __slots__ = ("end", "items", "mv", "io", "scanned")
+    __slots__ = ("end", "items", "mv", "io")
 
     def __init__(self, end: st.Pos, items: list[Any] | None = None, mv: memoryview | None = None,
                  io: tuple[int, int] | None = None) -> None:
         self.end, self.items, self.mv, self.io = end, items, mv, io
-        self.scanned = False  # every item is the offset of a record its compiled reader found whole
 
 
 class Repeats:
@@ -76,10 +73,6 @@ class Repeats:
                                   expected="a count >= 0", found=n)
             if n > end - s0 + 1:
                 budget.ask(8 * n, f"the {n:,} elements of {path}", file=self._file)
-        scanned = 0
-        if rep != "until" and type(pos) is int:
-            pos = self._scan_items(spec, pos, io, end, n, items)
-            scanned = len(items)
         if rep == "expr":
             stuck = 0
             for k in range(len(items), n):
@@ -122,39 +115,5 @@ class Repeats:
                 if special:
                     self._ext[i] = Ext(pos, None, ext_mv, ext_io)
                 return s0, len(items), uniform
-        self._ext[i] = ext = Ext(pos, items, ext_mv, ext_io)
-        ext.scanned = scanned == len(items)
+        self._ext[i] = Ext(pos, items, ext_mv, ext_io)
         return s0, len(items), VARIES
-
-    def _scan_items(self, spec: FieldSpec, pos: int, io: Any, end: int, n: int, items: list[Any]) -> int:
-        """Records of a linear type (`codegen.linear`) placed by their compiled reader, as far as the
-        data holds them (`n` of them, or to the end of the stream when `n` is -1): their offsets go
-        into `items`; the position after them is returned (the interpreter places the rest)."""
-        if spec.kind != "user" or spec.size is not None or spec.term is not None or spec.size_eos \
-                or spec.parent is not None or any(uses(a, "_index") or uses(a, "_io") for a in spec.args):
-            return pos
-        cls = resolve(type(self), spec.user or "")
-        scan = cls._SCAN
-        if scan is None:
-            return pos
-        params = self._args_at(spec.args, cls, pos, io)
-        if cls._SCAN_ALL is not None:
-            return int(cls._SCAN_ALL(self._mv if io is None else io[0], pos, end, params, n, items))
-        append = items.append
-        if n < 0:
-            while pos < end:
-                after = scan(self._mv if io is None else io[0], pos, end, params)
-                if after <= pos:
-                    break
-                append(pos)
-                pos = after
-        else:
-            mv = self._mv if io is None else io[0]
-            for _ in range(n):
-                after = scan(mv, pos, end, params)
-                if after < pos:
-                    break
-                append(pos)
-                pos = after
-        return pos
-

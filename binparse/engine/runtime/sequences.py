@@ -103,15 +103,14 @@ class RecordArray(Generic[A], Sequence[A]):
     """A sequence of accessors over consecutive records; `.array` is the zero-copy structured view
     when the records have a fixed size."""
 
-    __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path", "_sub", "_smv", "_io", "_whole")
+    __slots__ = ("_owner", "_cls", "_offsets", "_args", "_path", "_sub", "_smv", "_io")
 
     def __init__(self, owner: Owner, cls: type[A], offsets: Sequence[int], args: dict[str, Any], path: str,
                  substream: int | None = None, mv: memoryview | None = None,
-                 io: tuple[int, int] | None = None, whole: bool = False) -> None:
+                 io: tuple[int, int] | None = None) -> None:
         self._owner, self._cls, self._offsets, self._args, self._path = owner, cls, offsets, args, path
         self._sub = substream  # records declared with `size` read from a substream of that many bytes
         self._smv, self._io = mv, io  # records read from another stream (an instance's `io`)
-        self._whole = whole  # each record was found whole by its type's compiled reader
 
     def __len__(self) -> int:
         return len(self._offsets)
@@ -122,40 +121,14 @@ class RecordArray(Generic[A], Sequence[A]):
         k = range(len(self._offsets))[i]
         off = self._offsets[k]
         io = self._io if self._sub is None else (off, off + self._sub)
-        cls: Any = self._cls
-        if self._whole and cls._MAKE is not None and self._lean_ok():
-            owner: Any = self._owner
-            return cls._MAKE(owner, off, self._path, k, owner._mv, owner._bytes_u8())
-        rec = self._owner._child(self._cls, off, self._args, self._path, index=k, io=io, mv=self._smv)
-        if self._whole:
-            rec._ok = True
-        return rec
-
-    def _lean_ok(self) -> bool:
-        """Records that `Accessor._lean` may make: of a type without params, over the owner's stream."""
-        cls: Any = self._cls
-        return self._sub is None and self._smv is None and self._io is None and not cls._PARAMS \
-            and not cls._INHERITS_ENDIAN and cls._SCHEMA == getattr(self._owner, "_SCHEMA", None)
+        return self._owner._child(self._cls, off, self._args, self._path, index=k, io=io, mv=self._smv)
 
     def __iter__(self) -> Iterator[A]:
-        cls: Any = self._cls
         owner: Any = self._owner
-        if self._whole and cls._ITER is not None and self._lean_ok():  # a user's linear records: made in one loop
-            it: Iterator[A] = cls._ITER(owner, self._offsets, self._path, owner._mv, owner._bytes_u8())
-            return it
-        return self._iter()
-
-    def _iter(self) -> Iterator[A]:
-        owner: Any
-        cls: Any
-        owner, cls, args, path, smv, sub, io = (self._owner, self._cls, self._args, self._path, self._smv,
-                                                self._sub, self._io)
-        child, whole = owner._child, self._whole
+        cls, args, path, smv, sub, io = self._cls, self._args, self._path, self._smv, self._sub, self._io
+        child = owner._child
         for k, off in enumerate(self._offsets):
-            rec = child(cls, off, args, path, index=k, io=io if sub is None else (off, off + sub), mv=smv)
-            if whole:
-                rec._ok = True
-            yield rec
+            yield child(cls, off, args, path, index=k, io=io if sub is None else (off, off + sub), mv=smv)
 
     @property
     def array(self) -> NDArray[Any]:

@@ -1,0 +1,245 @@
+"""Compiled readers of a user's types: each type's seq read by straight-line Python, written once.
+
+For every type of a user's package (`binparse.compile`, `binparse generate S.ksy -o DIR`) whose
+fields it can read, the generator writes beside the class:
+
+- `_fill_<Class>(self, mv, p, s, e, root, le, u8)`: reads the seq from `p` in Kaitai's order and
+  sets each field as a slot of the record, checks included: runs of numbers by one precompiled
+  `struct` call, bit-sized integers of a whole byte run by one integer, switches by a table of
+  their cases built when the module is imported, records by the readers of their types, repeats
+  of fixed-size numbers, byte arrays or records as views (`np.ndarray` over the caller's buffer,
+  records made when indexed), other repeats in one pass;
+- `_make_<Class>(owner, mv, p, s, e, root, le, u8, name, k, own, params)`: a record of the type,
+  made and read whole (what the reader of the record holding it calls);
+- `_in_<Class>_<instance>(self)`: a positioned instance, read where it lies when first asked for.
+
+The runtime side (`runtime.compiled`) calls the reader when a field is first asked for, and hands
+the record to the interpreter when the reader stops (bad data), so errors stay the interpreter's.
+Names come from `pytypes.pyname` (checked ids), constants from `literals.literal`; expressions
+are translated by `expr.to_python` (`codegen.readexpr` says what names mean in a reader).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import expr as ex
+from ..backends import numpy_backend as nb
+from ..runtime import FieldSpec
+from ..schema import TypeDef
+from .literals import literal
+from .pytypes import pyname
+from .readexpr import OBJECT, READER, Site
+from .readfield import Code, Fields, NotCompiled
+
+
+@dataclass
+class Compiled:
+    """What the generator writes for a compiled type (see the module doc)."""
+
+    functions: str  # module-level source: the fill, the maker, the instances' readers
+    slots: list[str] = field(default_factory=list)  # the seq fields, then the instances' caches
+    instances: dict[str, str] = field(default_factory=dict)  # instance id -> its reader function's name
+
+
+def why_not(t: TypeDef) -> str | None:
+    """Why type `t` gets no compiled reader (None: it gets one)."""
+    specs = nb.field_specs(t)
+    for i, f in enumerate(specs):
+        if f.kind == "bits":
+            if f.cond is not None or f.repeated or f.valid is not None:
+                return f"{f.name}: a bit-sized integer with if, repeat or valid"
+            j = i
+            while j + 1 < len(specs) and specs[j + 1].kind == "bits" and specs[j + 1].cond is None \
+                    and not specs[j + 1].repeated and specs[j + 1].valid is None:
+                j += 1
+            if i == 0 or specs[i - 1].kind != "bits":
+                width = sum(x.bits for x in specs[i:j + 1])
+                after = specs[j + 1] if j + 1 < len(specs) else None
+                aligned = after is not None and after.cond is None and after.kind in ("prim", "bytes", "str",
+                                                                                       "contents")
+                if width % 8 and not aligned:
+                    return f"{f.name}: bit-sized integers that end inside a byte"
+                if len({x.bit_le for x in specs[i:j + 1]}) > 1:
+                    return f"{f.name}: bit-sized integers of both bit orders in one run"
+        for case in [c for _, c in f.cases] + ([f.default] if f.default is not None else []):
+            if case.kind not in ("prim", "bytes", "str", "user"):
+                return f"{f.name}: a switch case of kind {case.kind}"
+    return None
+
+
+class Reader:
+    """The compiled reader of type `t` (class `cls`), written into module `gen` (see generate.py)."""
+
+    def __init__(self, gen: Any, t: TypeDef, cls: str) -> None:
+        self.gen, self.t, self.cls = gen, t, cls
+        self.site = Site(t, gen.types, READER, gen.enum_ref)
+        self.fields = Fields(gen, t, self.site)
+
+    def build(self) -> Compiled | None:
+        try:
+            fill = self.fill()
+            make = self.make()
+            out = Compiled(fill + "\n\n" + make)
+            out.slots = [pyname(f.name) for f in nb.field_specs(self.t)]
+            for j, spec in enumerate(nb.instance_specs(self.t)):
+                fn = self.instance(spec, len(nb.field_specs(self.t)) + j)
+                if fn is not None:
+                    name = f"_in_{self.cls}_{spec.name}"
+                    out.functions += "\n\n" + fn
+                    out.instances[spec.name] = name
+            out.slots += [f"_i_{a.id}" for a in self.t.instances]
+            return out
+        except (NotCompiled, ex.ExprError):
+            return None
+
+    # -- the seq ---------------------------------------------------------------------------------------
+    def fill(self) -> str:
+        t, c = self.t, Code()
+        c.lines.append(f"def _fill_{self.cls}(self: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
+                       f"u8: Any) -> None:")
+        if t.endian_on is not None:
+            self.endian(c)
+        specs = nb.field_specs(t)
+        i = 0
+        while i < len(specs):
+            f = specs[i]
+            if f.kind == "bits":
+                i = self.bits(c, specs, i)
+                continue
+            j = self.run_end(specs, i)
+            if j > i + 1:
+                self.run(c, specs[i:j])
+                i = j
+                continue
+            self.fields.field(c, f, f"self.{pyname(f.name)}", f"{self.cls}._FIELDS[{i}]")
+            i += 1
+        c("self._end = p")
+        return "\n".join(c.lines) + "\n"
+
+    def endian(self, c: Code) -> None:
+        """`meta/endian` as a switch: the record's byte order, decided before its first field."""
+        t = self.t
+        on = self.site.code(nb.resolve_enums(t.endian_on, t))
+        c(f"_on = _rt.key({on})")
+        first = True
+        default = None
+        for k, v in t.endian_cases:
+            if k is None:
+                default = v
+                continue
+            key = nb._key(k, t)
+            test = f"_kv.eq(_on, {self.site.code(key[1])})" if type(key) is tuple else f"_on == {literal(key)}"
+            c(f"{'if' if first else 'elif'} {test}:")
+            c(f"    le = {v == 'le'}")
+            first = False
+        c("else:" if not first else "if True:")
+        c(f"    le = {default == 'le'}" if default is not None else "    raise _Stop")
+        c("self._le = le")
+
+    @staticmethod
+    def run_end(specs: tuple[FieldSpec, ...], i: int) -> int:
+        """Where the run of plain numbers starting at field i ends (one struct call reads them all)."""
+        j = i
+        while j < len(specs):
+            f = specs[j]
+            if f.kind != "prim" or f.cond is not None or f.repeated or (f.valid is not None and f.valid.expr is not None):
+                break
+            if j > i and (f.calc_endian != specs[i].calc_endian or (f.fmt or "<")[0] != (specs[i].fmt or "<")[0]):
+                break
+            j += 1
+        return j
+
+    def run(self, c: Code, run: tuple[FieldSpec, ...]) -> None:
+        size = sum(f.size for f in run if isinstance(f.size, int))
+        fmt = (run[0].fmt or "<")[0] + "".join((f.fmt or "")[1:] for f in run)
+        one = FieldSpec(name="", kind="prim", fmt=fmt, calc_endian=run[0].calc_endian)
+        c(f"if p + {size} > e:")
+        c("    raise _Stop")
+        names = [f"_x{j}" for j in range(len(run))]
+        checked = [f for f in run if f.valid is not None or f.enum is not None]
+        if not checked:
+            c(", ".join(f"self.{pyname(f.name)}" for f in run) + f" = {self.fields.unpacker(one)}(mv, p)")
+        else:
+            c(", ".join(names) + f" = {self.fields.unpacker(one)}(mv, p)")
+            for f, v in zip(run, names):
+                self.fields.valid(c, f, v)
+            for f, v in zip(run, names):
+                c(f"self.{pyname(f.name)} = {self.fields.enumed(f, v)}")
+        c(f"p += {size}")
+
+    def bits(self, c: Code, specs: tuple[FieldSpec, ...], i: int) -> int:
+        """A run of bit-sized integers from a whole byte: one integer, each field its bits of it."""
+        j = i
+        while j < len(specs) and specs[j].kind == "bits":
+            j += 1
+        run = specs[i:j]
+        width = sum(f.bits for f in run)
+        nbytes = -(-width // 8)
+        le = run[0].bit_le
+        c(f"if p + {nbytes} > e:")
+        c("    raise _Stop")
+        c(f"_r = int.from_bytes(mv[p:p + {nbytes}], {literal('little' if le else 'big')})")
+        c(f"p += {nbytes}")
+        used = 0
+        for f in run:
+            shift = used if le else nbytes * 8 - used - f.bits
+            v = f"(_r >> {shift}) & {(1 << f.bits) - 1}" if shift else f"_r & {(1 << f.bits) - 1}"
+            v = f"bool({v})" if f.bits == 1 and f.enum is None else f"({v})"
+            c(f"self.{pyname(f.name)} = {self.fields.enumed(f, v)}")
+            used += f.bits
+        return j
+
+    def make(self) -> str:
+        t = self.t
+        c = Code()
+        c.lines.append(f"def _make_{self.cls}(owner: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
+                       f"u8: Any, name: str, k: Any, own: bool, params: Any) -> Any:")
+        c(f"self = _new({self.cls})")
+        c("self._mv, self._off, self._io_start, self._io_end, self._parent, self._root_of = mv, p, s, e, owner, root")
+        c("self._u8, self._pbase, self._index, self._ok = u8, name, k, _BUSY")
+        if t.params:
+            c("self._params = params")
+        c("if own:")
+        c("    self._own_io = True")
+        if t.inherited("endian") == "calc" and t.endian_on is None:
+            c("self._le = le")
+        c(f"_fill_{self.cls}(self, mv, p, s, e, self if root is None else root, le, u8)")
+        c("self._ok = True")
+        c("return self")
+        return "\n".join(c.lines) + "\n"
+
+    # -- positioned instances --------------------------------------------------------------------------
+    def instance(self, spec: FieldSpec, i: int) -> str | None:
+        """`_in_<Class>_<id>(self)`: the instance read where it lies (None: the interpreter reads it)."""
+        if spec.pos is None:
+            return None
+        obj = Site(self.t, self.gen.types, OBJECT, self.gen.enum_ref)
+        c = Code()
+        c.lines.append(f"def _in_{self.cls}_{spec.name}(self: Any) -> Any:")
+        fields = Fields(self.gen, self.t, Site(self.t, self.gen.types, READER, self.gen.enum_ref,
+                                               own_io=spec.io is not None))
+        if spec.cond is not None:
+            c(f"if not ({obj.code(spec.cond)}):")
+            c("    return None")
+        if spec.io is None:
+            c("mv, s, e, u8 = self._mv, self._io_start, self._io_end, self._bytes_u8()")
+        elif spec.io[0] == "attr" and spec.io[2] == "_io":
+            c(f"mv, s, e, u8 = _rt.io_of({obj.code(spec.io[1])})")
+        elif spec.io == ("name", "_io"):
+            c("mv, s, e, u8 = self._mv, self._io_start, self._io_end, self._bytes_u8()")
+        else:
+            return None
+        c("root = self._root")
+        c("le = self._is_le" if self.t.inherited("endian") == "calc" else "le = True")
+        c(f"p = s + {obj.code(spec.pos)}")
+        c("if p < s or p > e:")
+        c("    raise _Stop")
+        from dataclasses import replace
+        fields.field(c, replace(spec, cond=None), "_res", f"{self.cls}._INSTANCES[{i - len(nb.field_specs(self.t))}]")
+        c("return _res")
+        return "\n".join(c.lines) + "\n"
+
+
+__all__ = ["Compiled", "Reader", "why_not"]

@@ -1,0 +1,79 @@
+"""Expressions of a compiled reader (`codegen.reader`): what each name means where the code stands.
+
+A compiled reader keeps its stream in locals (`mv` the bytes, `s`..`e` the stream, `p` where it
+stands, `root`, `le` the byte order, `u8` the bytes as numpy); an expression of a seq field reads
+earlier fields from the record's slots, `_io` as the stream standing at `p`, `_index` as the element
+being read, `_` as the element just read (repeat-until, valid). The translation itself is
+`binparse.engine.expr.to_python`'s; this module only says what names and types mean here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import expr as ex
+from ..schema import TypeDef
+from ..schema.types import KType, TypeProblem, Types
+from .pytypes import pyname
+
+READER = "reader"  # a name inside a compiled reader (locals above)
+OBJECT = "object"  # a name in a property of a record (`self`'s attributes)
+
+
+class Site:
+    """Where an expression is written: in a reader of type `t`, or in a property of `t`."""
+
+    def __init__(self, t: TypeDef, types: Types, where: str, enum_ref: Any, own_io: bool = False) -> None:
+        self.t, self.types, self.where, self.enum_ref = t, types, where, enum_ref
+        self.params = {p.id for p in t.params}
+        self.own_io = own_io  # an instance read from another stream (`io:`): `_io` is still its record's
+
+    def name(self, n: str, elem: bool, own: str | None) -> str:
+        if n == own or n == "_":
+            return "_x"  # the element just read, or the value a `valid` checks (its own field, not set yet)
+        if n == "_index":
+            return "k" if elem else "self._index"
+        if self.where == READER:
+            special = {"_root": "root", "_io": "self._io" if self.own_io else "_rt.stream(mv, s, e, p)",
+                       "_is_le": "le", "_parent": "self._parent"}
+            if n in special:
+                return special[n]
+        elif n in ("_root", "_parent", "_io", "_is_le"):
+            return f"self.{n}"
+        if n == "_sizeof":
+            return "(self._nbytes_end() - self._off)"
+        if n in self.params:
+            return f"self._params[{n!r}]"
+        return f"self.{pyname(n)}"
+
+    def kind(self, local: dict[str, KType]) -> Any:
+        types, t = self.types, self.t
+
+        def kind(e: ex.Expr) -> str | None:
+            try:
+                k = types.of(e, t, local)
+            except TypeProblem:
+                return None
+            if k[0] in ("int", "enum"):
+                return "int"
+            if k[0] in ("user", "struct"):
+                return "user"
+            return k[0] if k[0] in ("float", "bool", "str") else None
+
+        return kind
+
+    def code(self, e: Any, elem: bool = False, own: str | None = None, elem_type: KType | None = None) -> str:
+        """Python source of expression `e` (a number stays a number)."""
+        if isinstance(e, int):
+            return repr(e)
+        local: dict[str, KType] = {"_index": ("int",)} if elem else {}
+        if elem_type is not None:
+            local["_"] = elem_type
+        return ex.to_python(e, lambda n: self.name(n, elem, own),
+                            lambda en, m: f"{self.enum_ref(self.t, en)}.{pyname(m)}", self.kind(local))
+
+    def uses(self, e: Any, *names: str) -> bool:
+        return e is not None and not isinstance(e, int) and bool(ex.names(e) & set(names))
+
+
+__all__ = ["OBJECT", "READER", "Site"]
