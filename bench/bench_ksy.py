@@ -193,7 +193,7 @@ def second_process(tmp: Path, ksy: Path) -> None:
     imports = (f"import importlib.util, sys, binparse; s = importlib.util.spec_from_file_location("
                f"'p', {str(pkg_dir / '__init__.py')!r}, submodule_search_locations=[{str(pkg_dir)!r}]); "
                f"m = importlib.util.module_from_spec(s); sys.modules['p'] = m; s.loader.exec_module(m); "
-               f"import p.records")
+               f"import p.{ksy.stem}")
     del k
     cases = [("python -c 'import binparse' + import of the generated module", lambda: run(imports)),
              ("second process: binparse.compile (cached)", lambda: run(code))]

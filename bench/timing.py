@@ -139,9 +139,14 @@ def report(cases: list[tuple[str, Callable[[], Any]]], base: str, floor: str, bu
         print(f"  target {'met' if ok else 'MISSED'}: {target.describe()}: {s}")
         results.append({"bench": title, "target": target.describe(), "ratio": round(s.median, 2),
                         "low": round(s.low, 2), "high": round(s.high, 2), "ok": ok})
+    summarize(results)
+    return times
+
+
+def summarize(results: list[dict[str, Any]]) -> None:
+    """Hand the targets' results to `bench/run.py`'s summary (when run by it)."""
     summary = os.environ.get("BINPARSE_BENCH_SUMMARY")
     if summary and results:
         with open(summary, "a") as f:
             for r in results:
                 f.write(json.dumps(r) + "\n")
-    return times

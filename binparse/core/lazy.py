@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
 
 def names_from(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:
-    """A module `__getattr__` answering each name from its submodule (`names`: name → submodule)."""
+    """A module `__getattr__` answering each name from its submodule (`names`: name → submodule); the
+    answer is then kept in the package's namespace (later uses are plain attribute lookups)."""
 
     def __getattr__(name: str) -> Any:
         if name not in names:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(f"{package}.{names[name]}"), name)
+        value = getattr(importlib.import_module(f"{package}.{names[name]}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
 
     return __getattr__
 

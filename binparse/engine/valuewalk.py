@@ -84,7 +84,9 @@ def _is_items(v: Any) -> bool:
 
 def walk(obj: Any, names: Names, hops: int = 2) -> int:
     """Read every value of `obj` (records through instances `hops` deep); the number of values read.
-    A value that cannot be read counts as read (both parsers fail on the same values)."""
+    A value that cannot be read counts as read (both parsers fail on the same values). An array of
+    numbers is read whole (`tolist`: every element a Python number, as Kaitai's lists hold them); a
+    byte array is one value (as Kaitai's `bytes`)."""
     n = 0
     for name, inst in names[type(obj)]:
         try:
@@ -103,6 +105,8 @@ def walk(obj: Any, names: Names, hops: int = 2) -> int:
                         n += walk(x, names, hops - inst)
                 else:
                     n += 1
+        elif t is np.ndarray and v.dtype != np.uint8:
+            n += len(v.tolist())
         else:
             n += 1
     return n
@@ -154,6 +158,42 @@ def _plain(v: Any, names: Names, hops: int) -> Any:
     return repr(v)
 
 
+def _has_error(v: Any) -> bool:
+    if v == ERROR:
+        return True
+    if isinstance(v, dict):
+        return any(_has_error(x) for x in v.values())
+    return isinstance(v, list) and any(_has_error(x) for x in v)
+
+
+def difference(reference: Any, ours: Any, path: str = "") -> str | None:
+    """Where two value trees (`tree`) differ (None: nowhere): keys, lengths, values. A value the
+    reference could not read (ERROR) matches one binparse could not read, or a record or array of
+    which binparse read some values and not all (its reading is lazy: Kaitai's Python stops a
+    record at its first error, binparse only the values that error reaches)."""
+    if reference == ERROR and _has_error(ours):
+        return None
+    if type(reference) is not type(ours):
+        return f"{path or '/'}: {str(reference)[:80]} != {str(ours)[:80]}"
+    if isinstance(reference, dict):
+        for k in [*reference, *(k for k in ours if k not in reference)]:
+            if k not in reference or k not in ours:
+                return f"{path}.{k}: only in {'ours' if k in ours else 'the reference'}"
+            d = difference(reference[k], ours[k], f"{path}.{k}")
+            if d:
+                return d
+        return None
+    if isinstance(reference, list):
+        if len(reference) != len(ours):
+            return f"{path}: {len(reference)} elements != {len(ours)}"
+        for i, (x, y) in enumerate(zip(reference, ours)):
+            d = difference(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    return None if reference == ours else f"{path or '/'}: {str(reference)[:80]} != {str(ours)[:80]}"
+
+
 class Plain:
     """A plain Python object holding a record's values (its class's name in `_kind`)."""
 
@@ -197,5 +237,5 @@ def plain_copy(obj: Any, names: Names, hops: int = 2) -> tuple[Any, Names]:
     return copy(obj, hops), out_names
 
 
-__all__ = ["DEEP", "ERROR", "IO", "Names", "binparse_names", "generated_classes", "kaitai_names", "plain_copy",
+__all__ = ["DEEP", "ERROR", "IO", "Names", "binparse_names", "difference", "generated_classes", "kaitai_names", "plain_copy",
            "tree", "walk"]

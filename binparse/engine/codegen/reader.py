@@ -21,7 +21,8 @@ are translated by `expr.to_python` (`codegen.readexpr` says what names mean in a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import expr as ex
@@ -40,7 +41,7 @@ class Compiled:
 
     functions: str  # module-level source: the fill, the maker, the instances' readers
     slots: list[str] = field(default_factory=list)  # the seq fields, then the instances' caches
-    instances: dict[str, str] = field(default_factory=dict)  # instance id -> its reader function's name
+    instances: dict[str, list[str]] = field(default_factory=dict)  # instance id -> its getter's body
 
 
 def why_not(t: TypeDef) -> str | None:
@@ -48,11 +49,11 @@ def why_not(t: TypeDef) -> str | None:
     specs = nb.field_specs(t)
     for i, f in enumerate(specs):
         if f.kind == "bits":
-            if f.cond is not None or f.repeated or f.valid is not None:
-                return f"{f.name}: a bit-sized integer with if, repeat or valid"
+            if f.cond is not None or f.repeated:
+                return f"{f.name}: a bit-sized integer with if or repeat"
             j = i
             while j + 1 < len(specs) and specs[j + 1].kind == "bits" and specs[j + 1].cond is None \
-                    and not specs[j + 1].repeated and specs[j + 1].valid is None:
+                    and not specs[j + 1].repeated:
                 j += 1
             if i == 0 or specs[i - 1].kind != "bits":
                 width = sum(x.bits for x in specs[i:j + 1])
@@ -79,26 +80,29 @@ class Reader:
 
     def build(self) -> Compiled | None:
         try:
-            fill = self.fill()
-            make = self.make()
-            out = Compiled(fill + "\n\n" + make)
+            out = Compiled(self.fill() + "\n\n" + self.make() + "\n\n" + self.many())
             out.slots = [pyname(f.name) for f in nb.field_specs(self.t)]
             for j, spec in enumerate(nb.instance_specs(self.t)):
-                fn = self.instance(spec, len(nb.field_specs(self.t)) + j)
-                if fn is not None:
-                    name = f"_in_{self.cls}_{spec.name}"
-                    out.functions += "\n\n" + fn
-                    out.instances[spec.name] = name
-            out.slots += [f"_i_{a.id}" for a in self.t.instances]
+                body = self.instance(spec, len(nb.field_specs(self.t)) + j)
+                if body is not None:
+                    out.instances[spec.name] = body
             return out
         except (NotCompiled, ex.ExprError):
             return None
 
     # -- the seq ---------------------------------------------------------------------------------------
     def fill(self) -> str:
-        t, c = self.t, Code()
+        c = Code()
         c.lines.append(f"def _fill_{self.cls}(self: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
                        f"u8: Any) -> None:")
+        c.lines += self.body()
+        return "\n".join(c.lines) + "\n"
+
+    def body(self) -> list[str]:
+        """The seq read from `p` into the slots of `self` (the body of the fill and of the maker)."""
+        t, c = self.t, Code()
+        if t.params:
+            c("params = self._params")
         if t.endian_on is not None:
             self.endian(c)
         specs = nb.field_specs(t)
@@ -116,7 +120,7 @@ class Reader:
             self.fields.field(c, f, f"self.{pyname(f.name)}", f"{self.cls}._FIELDS[{i}]")
             i += 1
         c("self._end = p")
-        return "\n".join(c.lines) + "\n"
+        return c.lines
 
     def endian(self, c: Code) -> None:
         """`meta/endian` as a switch: the record's byte order, decided before its first field."""
@@ -180,13 +184,25 @@ class Reader:
         le = run[0].bit_le
         c(f"if p + {nbytes} > e:")
         c("    raise _Stop")
-        c(f"_r = int.from_bytes(mv[p:p + {nbytes}], {literal('little' if le else 'big')})")
+        if nbytes == 1:
+            c("_r = mv[p]")
+        elif nbytes in (2, 4, 8):
+            c(f"_r = {self.gen.unpacker(('<' if le else '>') + {2: 'H', 4: 'L', 8: 'Q'}[nbytes])}(mv, p)[0]")
+        else:
+            c(f"_r = int.from_bytes(mv[p:p + {nbytes}], {literal('little' if le else 'big')})")
         c(f"p += {nbytes}")
         used = 0
         for f in run:
             shift = used if le else nbytes * 8 - used - f.bits
             v = f"(_r >> {shift}) & {(1 << f.bits) - 1}" if shift else f"_r & {(1 << f.bits) - 1}"
-            v = f"bool({v})" if f.bits == 1 and f.enum is None else f"({v})"
+            if f.bits == 1 and f.enum is None:
+                v = f"(_r & {1 << shift}) != 0"
+            else:
+                v = f"({v})"
+            if f.valid is not None:
+                c(f"_x = {v}")
+                self.fields.valid(c, f, "_x")
+                v = "_x"
             c(f"self.{pyname(f.name)} = {self.fields.enumed(f, v)}")
             used += f.bits
         return j
@@ -197,49 +213,102 @@ class Reader:
         c.lines.append(f"def _make_{self.cls}(owner: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
                        f"u8: Any, name: str, k: Any, own: bool, params: Any) -> Any:")
         c(f"self = _new({self.cls})")
-        c("self._mv, self._off, self._io_start, self._io_end, self._parent, self._root_of = mv, p, s, e, owner, root")
-        c("self._u8, self._pbase, self._index, self._ok = u8, name, k, _BUSY")
+        for slot, local in (("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"), ("_parent", "owner"),
+                            ("_root_of", "root"), ("_u8", "u8"), ("_pbase", "name"), ("_index", "k")):
+            c(f"self.{slot} = {local}")
         if t.params:
             c("self._params = params")
         c("if own:")
         c("    self._own_io = True")
         if t.inherited("endian") == "calc" and t.endian_on is None:
             c("self._le = le")
-        c(f"_fill_{self.cls}(self, mv, p, s, e, self if root is None else root, le, u8)")
+        c("if root is None:")
+        c("    root = self")
+        c.lines += self.body()  # `_ok` is not set while it reads: a field asking for its own record stops it
         c("self._ok = True")
         c("return self")
         return "\n".join(c.lines) + "\n"
 
+    def many(self) -> str:
+        """`_many_<Class>(...)`: `n` records of the type one after another (`n` < 0: to the end of the
+        stream), each in a substream of `size` bytes when `size` >= 0; (the records, the position after
+        them). One loop, each record read by the type's code written into it (no call per record)."""
+        t = self.t
+        c = Code()
+        c.lines.append(f"def _many_{self.cls}(owner: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
+                       f"u8: Any, name: str, n: int, size: int, params: Any) -> tuple[list[Any], int]:")
+        c("if root is None or size == 0 and n < 0:  # records that are their own roots; empty ones to the end")
+        c(f"    return _rt.many_each(_make_{self.cls}, owner, mv, p, s, e, root, le, u8, name, n, size, params)")
+        c("_mk_items: list[Any] = []")
+        c("_mk_add = _mk_items.append")
+        c("_mk_j = 0")
+        c("_mk_end = e")
+        with c.block("while (_mk_j < n) if n >= 0 else (p < _mk_end):"):
+            with c.block("if size >= 0:"):
+                c("s = p")
+                c("e = p + size")
+                c("if e > _mk_end:")
+                c("    raise _Stop")
+            c(f"self = _new({self.cls})")
+            for slot, local in (("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"),
+                                ("_parent", "owner"), ("_root_of", "root"), ("_u8", "u8"), ("_pbase", "name"),
+                                ("_index", "_mk_j")):
+                c(f"self.{slot} = {local}")
+            if t.params:
+                c("self._params = params")
+            if t.inherited("endian") == "calc" and t.endian_on is None:
+                c("self._le = le")
+            c("_mk_p0 = p")
+            c.lines += ["    " + line for line in self.body()]
+            c("self._ok = True")
+            c("_mk_add(self)")
+            with c.block("if size >= 0:"):
+                c("self._own_io = True")
+                c("p = e")
+            c("elif p == _mk_p0 and n < 0:")
+            c("    raise _Stop")
+            c("_mk_j += 1")
+            c("if _mk_j & 4095 == 0:")
+            c("    _rt.ask(4096, name)")
+        c("return _mk_items, p")
+        return "\n".join(c.lines) + "\n"
+
     # -- positioned instances --------------------------------------------------------------------------
-    def instance(self, spec: FieldSpec, i: int) -> str | None:
-        """`_in_<Class>_<id>(self)`: the instance read where it lies (None: the interpreter reads it)."""
+    def instance(self, spec: FieldSpec, i: int) -> list[str] | None:
+        """The body of a positioned instance's getter, read where it lies (within a `try:` of the
+        getter: it returns the value, or raises and the interpreter reads it); None: the interpreter's."""
         if spec.pos is None:
             return None
         obj = Site(self.t, self.gen.types, OBJECT, self.gen.enum_ref)
-        c = Code()
-        c.lines.append(f"def _in_{self.cls}_{spec.name}(self: Any) -> Any:")
+        c = Code(3)
         fields = Fields(self.gen, self.t, Site(self.t, self.gen.types, READER, self.gen.enum_ref,
                                                own_io=spec.io is not None))
         if spec.cond is not None:
             c(f"if not ({obj.code(spec.cond)}):")
             c("    return None")
-        if spec.io is None:
-            c("mv, s, e, u8 = self._mv, self._io_start, self._io_end, self._bytes_u8()")
+        if spec.io is None or spec.io == ("name", "_io"):
+            c("_r = self")
         elif spec.io[0] == "attr" and spec.io[2] == "_io":
-            c(f"mv, s, e, u8 = _rt.io_of({obj.code(spec.io[1])})")
-        elif spec.io == ("name", "_io"):
-            c("mv, s, e, u8 = self._mv, self._io_start, self._io_end, self._bytes_u8()")
+            c(f"_r = {obj.code(spec.io[1])}")
         else:
             return None
-        c("root = self._root")
-        c("le = self._is_le" if self.t.inherited("endian") == "calc" else "le = True")
+        c("mv, s, e, u8 = _r._mv, _r._io_start, _r._io_end, _r._u8")
         c(f"p = s + {obj.code(spec.pos)}")
         c("if p < s or p > e:")
         c("    raise _Stop")
-        from dataclasses import replace
-        fields.field(c, replace(spec, cond=None), "_res", f"{self.cls}._INSTANCES[{i - len(nb.field_specs(self.t))}]")
+        body = Code(3)
+        fields.field(body, replace(spec, cond=None), "_res",
+                     f"{self.cls}._INSTANCES[{i - len(nb.field_specs(self.t))}]")
+        text = "\n".join(body.lines)
+        if re.search(r"\broot\b", text):
+            c("root = self._root_of or self")
+        if re.search(r"\bparams\b", text):
+            c("params = self._params")
+        if re.search(r"\ble\b", text):
+            c("le = self._is_le" if self.t.inherited("endian") == "calc" else "le = True")
+        c.lines += body.lines
         c("return _res")
-        return "\n".join(c.lines) + "\n"
+        return c.lines
 
 
 __all__ = ["Compiled", "Reader", "why_not"]

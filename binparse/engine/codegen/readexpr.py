@@ -38,12 +38,14 @@ class Site:
                        "_is_le": "le", "_parent": "self._parent"}
             if n in special:
                 return special[n]
-        elif n in ("_root", "_parent", "_io", "_is_le"):
+        elif n == "_root":
+            return "(self._root_of or self)"
+        elif n in ("_parent", "_io", "_is_le"):
             return f"self.{n}"
         if n == "_sizeof":
             return "(self._nbytes_end() - self._off)"
         if n in self.params:
-            return f"self._params[{n!r}]"
+            return f"params[{n!r}]" if self.where == READER else f"self._params[{n!r}]"
         return f"self.{pyname(n)}"
 
     def kind(self, local: dict[str, KType]) -> Any:
@@ -58,7 +60,7 @@ class Site:
                 return "int"
             if k[0] in ("user", "struct"):
                 return "user"
-            return k[0] if k[0] in ("float", "bool", "str") else None
+            return k[0] if k[0] in ("float", "bool", "str", "array", "bytes") else None
 
         return kind
 
@@ -71,6 +73,17 @@ class Site:
             local["_"] = elem_type
         return ex.to_python(e, lambda n: self.name(n, elem, own),
                             lambda en, m: f"{self.enum_ref(self.t, en)}.{pyname(m)}", self.kind(local))
+
+    def plain_value(self, e: Any) -> bool:
+        """Whether `e` is a little arithmetic on the record's own seq fields and params (no other
+        record, no instance, no stream): cheap enough to work out again each time it is asked for."""
+        fields = {a.id for a in self.t.seq} | self.params
+        for n in ex.nodes(e):
+            if n[0] == "name" and n[1] not in fields or n[0] in ("sizeof", "bitsizeof", "enum"):
+                return False
+            if n[0] in ("attr", "call") and self.kind({})(n[1]) == "user":
+                return False
+        return True
 
     def uses(self, e: Any, *names: str) -> bool:
         return e is not None and not isinstance(e, int) and bool(ex.names(e) & set(names))

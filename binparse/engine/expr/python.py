@@ -26,9 +26,9 @@ _IDENT = re.compile(r"_?[a-z][a-z0-9_]*")  # a field, an instance, or a record's
 def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], str],
               kind: Kind | None = None) -> str:
     """Python source for an AST; `name` and `enum` render names and enum literals; `kind(node)`
-    (optional) says "int", "float", "bool" or "str" where the type of a node is known, and "user"
-    where it is a record (its attributes and the elements of an array of records are then read
-    directly, not through `values`)."""
+    (optional) says "int", "float", "bool" or "str" where the type of a node is known, "user" where
+    it is a record (its attributes and the elements of an array of records are then read directly,
+    not through `values`), "array" or "bytes" where it is one (its size is then `len`)."""
     kind_of: Kind = kind or (lambda n: "int" if n[0] == "num" and type(n[1]) is int else None)
 
     def numeric(n: Expr) -> bool:
@@ -46,7 +46,12 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
         if op == "enum":
             return enum(n[1], n[2])
         if op == "attr":
-            if kind_of(n[1]) == "user" and _IDENT.fullmatch(n[2]):
+            base = kind_of(n[1])
+            if (base in ("array", "bytes") and n[2] == "size") or (base in ("str", "bytes") and n[2] == "length"):
+                return f"len({go(n[1])})"
+            if base == "array" and n[2] in ("first", "last") and kind_of(n) == "user":  # a record of an array
+                return f"{go(n[1])}[{0 if n[2] == 'first' else -1}]"
+            if base == "user" and _IDENT.fullmatch(n[2]):
                 return f"{go(n[1])}.{n[2] + '_' if iskeyword(n[2]) else n[2]}"
             return f"_kv.member({go(n[1])}, {n[2]!r})"
         if op == "index":

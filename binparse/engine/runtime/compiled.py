@@ -16,8 +16,9 @@ error names the field and the offset, and the fields before it stay readable.
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from .kept import MISSING, PKEY_OF, STATIC_CACHE, pkey_getter
 from .sequences import RecordArray
 from .specs import FieldSpec, StaticLayout
 
+_SEARCHABLE = (bytes, mmap.mmap)  # what `find` searches in place (anything else: in chunks)
 BUSY: Any = "busy"  # `_ok` of a record while its compiled reader runs
 RECORD_COST = 2048  # bytes of memory a record made by a compiled reader is counted at (a list of them asks the budget)
 _DEFAULTS = {"_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": ""}
@@ -47,6 +49,7 @@ class CompiledRecord(Accessor):
     _end: int  # where the record's seq ends (set by its compiled reader)
     _READ: ClassVar[Callable[..., None] | None] = None  # (self, mv, p, s, e, root, le, u8): every seq field, `_end`
     _MAKE: ClassVar[Callable[..., Any]]  # (owner, mv, p, s, e, root, le, u8, name, k, own, params): a record read
+    _MANY: ClassVar[Callable[..., tuple[list[Any], int]]]  # records one after another (codegen.reader: many)
     _SLOW: ClassVar[dict[str, Callable[[Any], Any]]] = {}  # seq field -> its interpreter getter
 
     def __getattr__(self, name: str) -> Any:
@@ -57,6 +60,9 @@ class CompiledRecord(Accessor):
             if self._ok is BUSY:  # asked for by an expression of its own seq before it is read
                 raise Stop(name)
             return slow(self)
+        if name == "_u8":
+            u8 = self._u8 = np.frombuffer(self._mv, np.uint8)
+            return u8
         if name in _DEFAULTS:
             value = _DEFAULTS[name]
             object.__setattr__(self, name, value)
@@ -146,6 +152,32 @@ class CompiledRecord(Accessor):
             Accessor._check_fixed_size(self)
 
 
+T = TypeVar("T")
+
+
+class kept(Generic[T]):  # noqa: N801 - used as a decorator, like `property`
+    """An instance worked out when first asked for and kept in the record (the record's `__dict__`,
+    which Python reads before asking this descriptor again: later uses cost a dictionary lookup)."""
+
+    def __init__(self, fn: Callable[[Any], T]) -> None:
+        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, cls: type | None = None) -> kept[T]: ...
+
+    @overload
+    def __get__(self, obj: object, cls: type | None = None) -> T: ...
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self
+        v = obj.__dict__[self.name] = self.fn(obj)
+        return v
+
+
 _FROM_PARENT = frozenset({"_file", "_path", "_cache", "_ext", "_params", "_le", "_root_of", "_pkey", "_lay"})
 
 
@@ -155,9 +187,17 @@ def text(mv: memoryview, a: int, b: int, encoding: str) -> str:
     return decode(bytes(mv[a:b]), encoding)
 
 
+def find(mv: memoryview, term: bytes, a: int, b: int) -> int:
+    """Where `term` first is in bytes a..b (aligned to its width from `a`), or -1."""
+    obj = mv.obj
+    if len(term) == 1 and type(obj) in _SEARCHABLE and len(obj) == mv.nbytes:
+        return int(obj.find(term, a, b))
+    return st.find_term(mv, a, b, term)
+
+
 def term_at(mv: memoryview, p: int, e: int, term: bytes, eos_error: bool) -> int:
     """Where the terminator after `p` is, or `e` when there is none and none is required."""
-    at = st.find_term(mv, p, e, term)
+    at = find(mv, term, p, e)
     if at < 0:
         if eos_error:
             raise Stop("terminator")
@@ -166,6 +206,10 @@ def term_at(mv: memoryview, p: int, e: int, term: bytes, eos_error: bool) -> int
 
 
 def stripped(mv: memoryview, a: int, b: int, pad: int | None, term: bytes | None, include: bool) -> int:
+    """The end of bytes a..b once `pad-right` is stripped and they are cut at their terminator."""
+    if pad is None and term is not None:
+        at = find(mv, term, a, b)
+        return b if at < 0 else at + (len(term) if include else 0)
     return st.strip_and_terminate(mv, a, b, pad, term, include)
 
 
@@ -196,7 +240,10 @@ def io_of(rec: Any) -> tuple[memoryview, int, int, Any]:
     """The stream a record was read from (an instance's `io: x._io`): its bytes, start, end, and uint8 view."""
     if not isinstance(rec, Accessor):
         raise Stop("io")
-    return rec._mv, rec._io_start, rec._io_end, rec._bytes_u8()
+    try:
+        return rec._mv, rec._io_start, rec._io_end, rec._u8
+    except AttributeError:
+        return rec._mv, rec._io_start, rec._io_end, rec._bytes_u8()
 
 
 def child(owner: Accessor, spec: FieldSpec, mv: memoryview, p: int, s: int, e: int, k: int | None) -> Any:
@@ -245,6 +292,39 @@ def maker(cls: Any) -> Callable[..., Any]:
     return make
 
 
+def many_each(make: Callable[..., Any], owner: Any, mv: memoryview, p: int, s: int, e: int, root: Any, le: bool,
+              u8: Any, name: str, n: int, size: int, params: Any) -> tuple[list[Any], int]:
+    """`_MANY` by one call of `make` per record (see `codegen.reader.Reader.many`)."""
+    items: list[Any] = []
+    j, end = 0, e
+    while (j < n) if n >= 0 else (p < end):
+        if size >= 0:
+            if p + size > end:
+                raise Stop("size")
+            rec = make(owner, mv, p, p, p + size, root, le, u8, name, j, True, params)
+            p += size
+        else:
+            rec = make(owner, mv, p, s, e, root, le, u8, name, j, False, params)
+            if rec._end == p and n < 0:
+                raise Stop("eos")
+            p = rec._end
+        items.append(rec)
+        j += 1
+        if j & 4095 == 0:
+            ask(4096, name)
+    return items, p
+
+
+def many_of(cls: Any) -> Callable[..., tuple[list[Any], int]]:
+    """`_MANY` of a type without a compiled reader (each record made by its `_MAKE`)."""
+
+    def many(owner: Any, mv: memoryview, p: int, s: int, e: int, root: Any, le: bool, u8: Any, name: str, n: int,
+             size: int, params: Any) -> tuple[list[Any], int]:
+        return many_each(cls._MAKE, owner, mv, p, s, e, root, le, u8, name, n, size, params)
+
+    return many
+
+
 def processed(name: str, args: list[Any], mv: memoryview, a: int, b: int) -> bytes:
     """`process:` of bytes a..b (a copy: the bytes a field's value is made of)."""
     return st.process(name, args, mv[a:b], None, "")
@@ -254,15 +334,34 @@ class Records(RecordArray[Any]):
     """Fixed-size records of a compiled type, one after another: each made (by the type's compiled
     reader) when first indexed, and kept; `.array` is the zero-copy structured view of them all."""
 
-    __slots__ = ("_ctx", "_made", "_name")
+    __slots__ = ("_ctx", "_made", "_name", "_size")
 
     def __init__(self, owner: Any, cls: Any, p: int, n: int, size: int, name: str,
-                 ctx: tuple[memoryview, int, int, Any, bool, Any]) -> None:
+                 ctx: tuple[memoryview, int, int, Any, bool, Any], sub: bool = False, params: Any = None) -> None:
         mv = ctx[0]
-        super().__init__(owner, cls, range(p, p + n * size, size), {}, "", None,
+        super().__init__(owner, cls, range(p, p + n * size, size), params or {}, "", size if sub else None,
                          mv if mv is not owner._mv else None, (ctx[1], ctx[2]))
-        self._ctx, self._name = ctx, name
+        self._ctx, self._name, self._size = ctx, name, size
         self._made: list[Any] | None = None
+
+    def _all(self) -> list[Any]:
+        """Every record, made (those not made yet by one loop of the type's compiled reader)."""
+        made = self._made
+        if made is not None:
+            return [self[k] for k in range(len(made))] if None in made else made
+        if True:
+            mv, s, e, root, le, u8 = self._ctx
+            offsets = self._offsets
+            n = len(offsets)
+            try:
+                made = self._cls._MANY(self._owner, mv, offsets[0] if n else 0, s, e, root, le, u8, self._name, n,
+                                       self._size if self._sub is not None else -1, self._args or None)[0]
+            except budget.BudgetError:
+                raise
+            except Exception:  # one of them is bad: each made on its own (that one the interpreter's way)
+                made = [self[k] for k in range(n)]
+            self._made = made
+        return made
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
@@ -274,21 +373,22 @@ class Records(RecordArray[Any]):
         if rec is None:
             k = range(len(made))[i]
             mv, s, e, root, le, u8 = self._ctx
+            off = self._offsets[k]
+            sub = self._sub is not None
             try:
-                rec = self._cls._MAKE(self._owner, mv, self._offsets[k], s, e, root, le, u8, self._name, k, False,
-                                      None)
+                rec = self._cls._MAKE(self._owner, mv, off, off if sub else s, off + self._size if sub else e, root,
+                                      le, u8, self._name, k, sub, self._args or None)
             except budget.BudgetError:
                 raise
             except Exception:  # the interpreter's record: its fields name what is wrong when read
                 owner: Any = self._owner
-                rec = owner._child(self._cls, self._offsets[k], {}, f"{owner._path}.{self._name}", index=k,
-                                   io=(s, e), mv=mv)
+                rec = owner._child(self._cls, off, self._args, f"{owner._path}.{self._name}", index=k,
+                                   io=(off, off + self._size) if sub else (s, e), mv=mv)
             made[k] = rec
         return rec
 
     def __iter__(self) -> Any:
-        for k in range(len(self._offsets)):
-            yield self[k]
+        return iter(self._all())
 
 
-__all__ = ["NO_ROOT", "Records", "as_enum", "instance", "maker", "processed", "st", "BUSY", "CompiledRecord", "Stop", "ask", "child", "io_of", "key", "stream", "stripped", "term_at", "text"]
+__all__ = ["NO_ROOT", "budget", "kept", "Records", "as_enum", "instance", "maker", "processed", "st", "BUSY", "CompiledRecord", "Stop", "ask", "child", "io_of", "key", "stream", "stripped", "term_at", "text"]

@@ -38,13 +38,16 @@ NO_ROOT: Any = object()  # `_root_of` of a record read as a nested type of anoth
 
 
 class _Scope:
-    __slots__ = ("acc", "pos", "io", "index", "elem")
+    __slots__ = ("acc", "pos", "io", "index", "elem", "own")
 
     def __init__(self, acc: Any, pos: Any = None, io: Any = None, index: Any = None,
-                 elem: Any = _NO_ELEM) -> None:
-        self.acc, self.pos, self.io, self.index, self.elem = acc, pos, io, index, elem
+                 elem: Any = _NO_ELEM, own: tuple[str, Any] | None = None) -> None:
+        self.acc, self.pos, self.io, self.index, self.elem, self.own = acc, pos, io, index, elem, own
 
     def lookup(self, name: str) -> Any:
+        own = self.own
+        if own is not None and name == own[0]:  # a field's own name in its `valid`: the value being checked
+            return own[1]
         a = self.acc
         if name[0] == "_":
             if name == "_root":
@@ -131,6 +134,13 @@ class Evaluate:
                 return hit
         return self._run(e, _Scope(self))
 
+    def _eval_own(self, e: Size, name: str, value: Any) -> Any:
+        """`e` (a bound of field `name`'s `valid`) where the field's own name is the value checked (as
+        in Kaitai, which checks a value once it is read: asking the field would read it again)."""
+        if e is None or isinstance(e, int) or name not in ex.names(e):
+            return self._eval(e)
+        return self._run(e, _Scope(self, own=(name, value)))
+
     def _int_at(self, e: Any, pos: Any, io: Any, what: str, path: str, index: Any = None) -> int:
         """A size or a count: `e` evaluated at `pos`, which must be an integer (a null, from a
         value whose `if` is false, or a float is a FormatError naming the field, never a guess)."""
@@ -140,12 +150,14 @@ class Evaluate:
                               expected=f"an integer {what}", found="null" if v is None else repr(v))
         return int(v)
 
-    def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = _NO_ELEM) -> Any:
+    def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = _NO_ELEM,
+                 own: tuple[str, Any] | None = None) -> Any:
         """`e` evaluated while reading at `pos` (what `_io.pos` says), element `index` of a repeat
-        (`_index`), `elem` the element just read (`_` in repeat-until and valid/expr)."""
+        (`_index`), `elem` the element just read (`_` in repeat-until and valid/expr), `own` a field's
+        name and the value its `valid` checks."""
         if e is None or isinstance(e, int):
             return e
-        if index is None and elem is _NO_ELEM:
+        if index is None and elem is _NO_ELEM and own is None:
             if self._PARAMS:
                 hit = self._param_only(e)
                 if hit is not DATA:
@@ -157,7 +169,7 @@ class Evaluate:
         s = io if io is not None else (self._mv, self._io_start, self._io_end)
         st.AT.append((s[0], s[1], s[2], st.aligned(pos) if pos is not None else None))
         try:
-            return self._run(e, _Scope(self, pos, io, index, elem))
+            return self._run(e, _Scope(self, pos, io, index, elem, own))
         finally:
             st.AT.pop()
 

@@ -39,7 +39,9 @@ class Whole:
         _lay: StaticLayout | list[tuple[int, int | None, int | None]] | None
 
         def _eval(self, e: Size) -> Any: ...
-        def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = ...) -> Any: ...
+        def _eval_own(self, e: Size, name: str, value: Any) -> Any: ...
+        def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = ...,
+                     own: tuple[str, Any] | None = None) -> Any: ...
         def _array(self, i: int) -> NDArray[Any]: ...
         def _loc(self, i: int) -> tuple[int, int | None, int | None]: ...
         def _child(self, cls: Any, off: int, args: dict[str, Any], path: str, *,
@@ -58,7 +60,7 @@ class Whole:
             self._check_bytes(spec, value, off)
             return
         if not isinstance(value, np.ndarray) and v.eq is None and v.any_of is None and v.in_enum is None:
-            lo, hi = self._eval(v.min), self._eval(v.max)
+            lo, hi = self._eval_own(v.min, spec.name, value), self._eval_own(v.max, spec.name, value)
             if (lo is None or value >= lo) and (hi is None or value <= hi):
                 return  # the common scalar range check, without numpy
         arr = np.asarray(value) if not isinstance(value, (list, tuple)) else np.array(value, dtype=object)
@@ -66,16 +68,16 @@ class Whole:
         expected = ""
         kind = "ValidationNotEqualError"
         if v.eq is not None:
-            want = self._eval(v.eq)
+            want = self._eval_own(v.eq, spec.name, value)
             bad, expected = arr != want, f"{want}"
         elif v.any_of is not None:
-            allowed = [self._eval(e) for e in v.any_of]
+            allowed = [self._eval_own(e, spec.name, value) for e in v.any_of]
             bad, expected, kind = ~np.isin(arr, allowed), f"one of {allowed}", "ValidationNotAnyOfError"
         elif v.in_enum is not None:
             bad, expected = ~np.isin(arr, v.in_enum), f"a value of enum {spec.enum} {list(v.in_enum)}"
             kind = "ValidationNotInEnumError"
         else:
-            lo, hi = self._eval(v.min), self._eval(v.max)
+            lo, hi = self._eval_own(v.min, spec.name, value), self._eval_own(v.max, spec.name, value)
             bad = np.zeros(arr.shape, bool)
             kind = "ValidationLessThanError"
             if lo is not None:
@@ -104,7 +106,7 @@ class Whole:
         assert v is not None
         many = spec.repeat is not None or spec.count is not None
         for k, one in enumerate(value if many else [value]):
-            if not self._eval_at(v.expr, off, None, k if many else None, one):
+            if not self._eval_at(v.expr, off, None, k if many else None, one, (spec.name, one)):
                 err = ValidationError("value breaks the schema's valid/expr rule", file=self._file,
                                       path=f"{self._path}.{spec.name}" + (f"[{k}]" if many else ""), offset=off,
                                       found=one)
@@ -118,15 +120,15 @@ class Whole:
         assert v is not None
         data, kind, expected = value.tobytes(), "", ""
         if v.eq is not None:
-            want = self._eval(v.eq)
+            want = self._eval_own(v.eq, spec.name, value)
             if not kv.eq(data, want):
                 kind, expected = "ValidationNotEqualError", kv.plain(want)
         elif v.any_of is not None:
-            allowed = [self._eval(e) for e in v.any_of]
+            allowed = [self._eval_own(e, spec.name, value) for e in v.any_of]
             if not any(kv.eq(data, a) for a in allowed):
                 kind, expected = "ValidationNotAnyOfError", f"one of {allowed}"
         else:
-            lo, hi = self._eval(v.min), self._eval(v.max)
+            lo, hi = self._eval_own(v.min, spec.name, value), self._eval_own(v.max, spec.name, value)
             if lo is not None and kv.lt(data, lo):
                 kind, expected = "ValidationLessThanError", f"at least {kv.plain(lo)}"
             elif hi is not None and kv.gt(data, hi):
