@@ -55,8 +55,10 @@ class _Module:
         self.compiled = not package  # a user's package: every type has a maker, most a compiled reader
         self.reader: Compiled | None = None
         self.instance_ids: set[str] | None = None
+        self.eager_memo: dict[int, tuple[TypeDef, list[Attr]]] = {}
         self.slow: list[str] = []  # a compiled type's seq fields: name -> the interpreter's getter
         self.annotations: list[str] = []
+        self.lazy: list[str] = []  # a compiled type's value instances its reader sets: name -> their getter
         self.prop = "property"
         self.uses_prop = False
         self.bases: set[str] = set()
@@ -177,7 +179,8 @@ class _Module:
             w("    _STATIC_BY_PARAMS: ClassVar[bool] = True\n")
         slots: list[str] = []
         if self.compiled:
-            slots = ["__dict__"] if t.instances else []  # where instances are kept once worked out
+            eager = self.eager(t) if reader is not None else []
+            slots = ["__dict__"] if any(a not in eager for a in t.instances) else []  # where instances are kept
             if reader is not None:
                 self.scans.append(reader.functions)
                 slots = reader.slots + slots
@@ -195,7 +198,7 @@ class _Module:
             w(py_doc(p.doc or f"Param '{p.id}' ({p.type})."))
             w(f"        return cast({typ!r}, self._params[{p.id!r}])\n")
         attrs = t.seq + [x for x in t.instances if x.kind != "value"]
-        self.slow, self.annotations = [], []
+        self.slow, self.annotations, self.lazy = [], [], []
         for i, (a, f) in enumerate(zip(attrs, fields + insts)):
             self.emit_property(t, a, f, i)
         for a in t.instances:
@@ -205,6 +208,8 @@ class _Module:
             self.out.insert(slots_at + 1, "".join(self.annotations))
         if self.slow:
             self.tail.append(f"{cls}._SLOW = {{{', '.join(self.slow)}}}\n")
+        if self.lazy:
+            self.tail.append(f"{cls}._LAZY = {{{', '.join(self.lazy)}}}\n")
         enums = {f.enum for f in fields + insts if f.enum} | {c.enum for f in fields + insts
                                                                for _, c in f.cases if c.enum}
         if enums:
@@ -266,19 +271,60 @@ class _Module:
             typ = annotation(self, t, self.types.attr_type(t, a))
         if a.cond is not None:
             typ += " | None"
+        if self.reader is not None and a in self.eager(t):  # a slot its reader sets; else worked out when asked for
+            self.annotations.append(f"    {pyname(a.id)}: {typ}\n")
+            self.lazy.append(f"{pyname(a.id)!r}: {nb.class_name(t)}._value_{a.id}")
+            w(f"\n    def _value_{a.id}(self) -> {typ}:\n")
+            w("        try:\n")
+            w(f"            return {self.value_code(t, a)}  # type: ignore[no-any-return]\n")
+            w("        except Exception as exc:\n")
+            w(f"            raise self._value_error(exc, {a.id!r}) from None\n")
+            return
         cheap = site.plain_value(a.value) and (a.cond is None or site.plain_value(a.cond))
         w(f"\n    @{self.prop if cheap else '_kept'}\n")  # a little arithmetic on the seq: worked out each time
         w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
         w("        try:\n")
-        value = site.code(a.value)
-        if a.enum:
-            value = f"_rt.as_enum({enum}, int({value}))"
-        if a.cond is not None:
-            value = f"({value}) if ({site.code(a.cond)}) else None"
-        w(f"            return {value}  # type: ignore[no-any-return]\n")
+        w(f"            return {self.value_code(t, a)}  # type: ignore[no-any-return]\n")
         w("        except Exception as exc:\n")
         w(f"            raise self._value_error(exc, {a.id!r}) from None\n")
+
+    def value_code(self, t: TypeDef, a: Attr) -> str:
+        """The source of value instance `a`'s value (its enum, its `if`), in a property of `t`."""
+        assert a.value is not None
+        site = Site(t, self.types, OBJECT, self.enum_ref)
+        value = site.code(a.value)
+        if a.enum:
+            value = f"_rt.as_enum({self.enum_ref(t, a.enum)}, int({value}))"
+        if a.cond is not None:
+            value = f"({value}) if ({site.code(a.cond)}) else None"
+        return value
+
+    def eager(self, t: TypeDef) -> list[Attr]:
+        """The value instances of `t` worked out with its record by its compiled reader (in the order
+        they are worked out): those computed from the record's own fields and params, from records it
+        holds (their seq fields and such values of theirs) and from each other, reading no stream and no
+        other record. Kept in the record's `__dict__`, where `_kept` finds them; one that raises is
+        left to be worked out when asked for (its error then names it)."""
+        hit = self.eager_memo.get(id(t))
+        if hit is not None:
+            return hit[1]
+        self.eager_memo[id(t)] = (t, [])  # while it is worked out: none (a type that holds itself)
+        out: list[Attr] = []
+        if self.compiled and why_not(t) is None:
+            site = Site(t, self.types, OBJECT, self.enum_ref)
+            todo = [a for a in t.instances if a.kind == "value" and a.value is not None]
+            done: set[str] = set()
+            while True:
+                ready = [a for a in todo if all(site.eager_value(e, done, self.eager)
+                                                for e in (a.value, a.cond) if e is not None)]
+                if not ready:
+                    break
+                out += ready
+                done |= {a.id for a in ready}
+                todo = [a for a in todo if a not in ready]
+        self.eager_memo[id(t)] = (t, out)
+        return out
 
     def cond_guard(self, t: TypeDef, a: Attr) -> None:
         if a.cond is not None:

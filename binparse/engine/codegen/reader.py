@@ -81,7 +81,7 @@ class Reader:
     def build(self) -> Compiled | None:
         try:
             out = Compiled(self.fill() + "\n\n" + self.make() + "\n\n" + self.many())
-            out.slots = [pyname(f.name) for f in nb.field_specs(self.t)]
+            out.slots = [pyname(f.name) for f in nb.field_specs(self.t)] + [pyname(a.id) for a in self.gen.eager(self.t)]
             for j, spec in enumerate(nb.instance_specs(self.t)):
                 body = self.instance(spec, len(nb.field_specs(self.t)) + j)
                 if body is not None:
@@ -120,6 +120,13 @@ class Reader:
             self.fields.field(c, f, f"self.{pyname(f.name)}", f"{self.cls}._FIELDS[{i}]")
             i += 1
         c("self._end = p")
+        eager = self.gen.eager(t)
+        if eager:  # values of the record's own data, worked out now (one that raises: when asked for, `_LAZY`)
+            with c.block("try:"):
+                for a in eager:
+                    c(f"self.{pyname(a.id)} = {self.gen.value_code(t, a)}")
+            with c.block("except Exception:"):
+                c("pass")
         return c.lines
 
     def endian(self, c: Code) -> None:
@@ -214,7 +221,7 @@ class Reader:
                        f"u8: Any, name: str, k: Any, own: bool, params: Any) -> Any:")
         c(f"self = _new({self.cls})")
         for slot, local in (("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"), ("_parent", "owner"),
-                            ("_root_of", "root"), ("_u8", "u8"), ("_pbase", "name"), ("_index", "k")):
+                            ("_root_of", "root"), ("_pbase", "name"), ("_index", "k")):
             c(f"self.{slot} = {local}")
         if t.params:
             c("self._params = params")
@@ -224,8 +231,7 @@ class Reader:
             c("self._le = le")
         c("if root is None:")
         c("    root = self")
-        c.lines += self.body()  # `_ok` is not set while it reads: a field asking for its own record stops it
-        c("self._ok = True")
+        c.lines += self.body()  # `_ok` is not set (True when asked for): a record read whole
         c("return self")
         return "\n".join(c.lines) + "\n"
 
@@ -251,8 +257,7 @@ class Reader:
                 c("    raise _Stop")
             c(f"self = _new({self.cls})")
             for slot, local in (("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"),
-                                ("_parent", "owner"), ("_root_of", "root"), ("_u8", "u8"), ("_pbase", "name"),
-                                ("_index", "_mk_j")):
+                                ("_parent", "owner"), ("_root_of", "root"), ("_pbase", "name"), ("_index", "_mk_j")):
                 c(f"self.{slot} = {local}")
             if t.params:
                 c("self._params = params")
@@ -260,7 +265,6 @@ class Reader:
                 c("self._le = le")
             c("_mk_p0 = p")
             c.lines += ["    " + line for line in self.body()]
-            c("self._ok = True")
             c("_mk_add(self)")
             with c.block("if size >= 0:"):
                 c("self._own_io = True")

@@ -16,6 +16,20 @@ from ..schema import TypeDef
 from ..schema.types import KType, TypeProblem, Types
 from .pytypes import pyname
 
+_EOF = "\0io.eof"
+_STREAM = {"\0io.pos": "(p - s)", "\0io.size": "(e - s)", _EOF: "(p >= e)"}  # `_io`'s members in a reader
+
+
+def _stream_names(e: Any) -> Any:
+    """`e` with `_io.pos`, `_io.size` and `_io.eof` as names of their own (what they are in a reader)."""
+    if not isinstance(e, tuple) or not e or not isinstance(e[0], str):
+        return e
+    if e[0] == "attr" and e[1] == ("name", "_io") and e[2] in ("pos", "size", "eof"):
+        return ("name", f"\0io.{e[2]}")
+    return (e[0], *(tuple(_stream_names(x) for x in p) if isinstance(p, tuple) and p and isinstance(p[0], tuple)
+                    else _stream_names(p) for p in e[1:]))
+
+
 READER = "reader"  # a name inside a compiled reader (locals above)
 OBJECT = "object"  # a name in a property of a record (`self`'s attributes)
 
@@ -29,6 +43,8 @@ class Site:
         self.own_io = own_io  # an instance read from another stream (`io:`): `_io` is still its record's
 
     def name(self, n: str, elem: bool, own: str | None) -> str:
+        if n in _STREAM:  # `_io.pos`, `_io.size`, `_io.eof` of the stream the reader stands in
+            return _STREAM[n]
         if n == own or n == "_":
             return "_x"  # the element just read, or the value a `valid` checks (its own field, not set yet)
         if n == "_index":
@@ -52,6 +68,8 @@ class Site:
         types, t = self.types, self.t
 
         def kind(e: ex.Expr) -> str | None:
+            if e[0] == "name" and e[1] in _STREAM:
+                return "bool" if e[1] == _EOF else "int"
             try:
                 k = types.of(e, t, local)
             except TypeProblem:
@@ -71,6 +89,8 @@ class Site:
         local: dict[str, KType] = {"_index": ("int",)} if elem else {}
         if elem_type is not None:
             local["_"] = elem_type
+        if self.where == READER and not self.own_io:
+            e = _stream_names(e)
         return ex.to_python(e, lambda n: self.name(n, elem, own),
                             lambda en, m: f"{self.enum_ref(self.t, en)}.{pyname(m)}", self.kind(local))
 
@@ -83,6 +103,28 @@ class Site:
                 return False
             if n[0] in ("attr", "call") and self.kind({})(n[1]) == "user":
                 return False
+        return True
+
+    def eager_value(self, e: Any, done: set[str], eager: Any) -> bool:
+        """Whether `e` can be worked out as soon as the record is read: it reads the record's own
+        fields and params, values in `done`, and records it holds (their seq fields and their own
+        such values, `eager(type)`), and no stream, parent, root or other instance."""
+        fields = {a.id for a in self.t.seq} | self.params | done
+        for n in ex.nodes(e):
+            if n[0] == "name" and n[1] not in fields or n[0] in ("sizeof", "bitsizeof"):
+                return False
+            if n[0] in ("attr", "call"):
+                try:
+                    base = self.types.of(n[1], self.t)
+                except TypeProblem:
+                    return False
+                if base[0] == "struct" or base[0] == "user" and n[0] == "call":
+                    return False
+                if base[0] == "user":
+                    target = base[1]
+                    if target.attr(n[2]) is None or (n[2] not in {a.id for a in target.seq} and
+                                                     n[2] not in {a.id for a in eager(target)}):
+                        return False
         return True
 
     def uses(self, e: Any, *names: str) -> bool:

@@ -49,6 +49,8 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
             base = kind_of(n[1])
             if (base in ("array", "bytes") and n[2] == "size") or (base in ("str", "bytes") and n[2] == "length"):
                 return f"len({go(n[1])})"
+            if base in ("int", "float", "bool") and n[2] == "to_i" or base == "int" and n[2] == "to_s":
+                return f"{'int' if n[2] == 'to_i' else 'str'}({go(n[1])})"
             if base == "array" and n[2] in ("first", "last") and kind_of(n) == "user":  # a record of an array
                 return f"{go(n[1])}[{0 if n[2] == 'first' else -1}]"
             if base == "user" and _IDENT.fullmatch(n[2]):
@@ -77,6 +79,10 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
             if ints(n[2]) and ints(n[3]):
                 return f"({a} {_PY.get(o, o)} {b})"
             if numeric(n[2]) and numeric(n[3]) and o not in ("/", "<<", ">>", "&", "|", "^"):
+                return f"({a} {o} {b})"
+            same = kind_of(n[2])
+            if same in ("str", "bool") and kind_of(n[3]) == same and (o in ("==", "!=") or same == "str" and o in (
+                    "+", "<", "<=", ">", ">=")):
                 return f"({a} {o} {b})"
             return f"_kv.{_HELPER[o]}({a}, {b})"
         if op == "list":

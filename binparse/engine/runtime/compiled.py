@@ -34,7 +34,7 @@ from .specs import FieldSpec, StaticLayout
 _SEARCHABLE = (bytes, mmap.mmap)  # what `find` searches in place (anything else: in chunks)
 BUSY: Any = "busy"  # `_ok` of a record while its compiled reader runs
 RECORD_COST = 2048  # bytes of memory a record made by a compiled reader is counted at (a list of them asks the budget)
-_DEFAULTS = {"_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": ""}
+_DEFAULTS = {"_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": "", "_ok": True}
 
 
 class Stop(Exception):
@@ -51,6 +51,7 @@ class CompiledRecord(Accessor):
     _MAKE: ClassVar[Callable[..., Any]]  # (owner, mv, p, s, e, root, le, u8, name, k, own, params): a record read
     _MANY: ClassVar[Callable[..., tuple[list[Any], int]]]  # records one after another (codegen.reader: many)
     _SLOW: ClassVar[dict[str, Callable[[Any], Any]]] = {}  # seq field -> its interpreter getter
+    _LAZY: ClassVar[dict[str, Callable[[Any], Any]]] = {}  # value instance set by the reader -> its getter
 
     def __getattr__(self, name: str) -> Any:
         slow = type(self)._SLOW.get(name)
@@ -60,8 +61,15 @@ class CompiledRecord(Accessor):
             if self._ok is BUSY:  # asked for by an expression of its own seq before it is read
                 raise Stop(name)
             return slow(self)
-        if name == "_u8":
-            u8 = self._u8 = np.frombuffer(self._mv, np.uint8)
+        lazy = type(self)._LAZY.get(name)
+        if lazy is not None:  # a value its compiled reader did not work out (it raised): now, and its error
+            value = lazy(self)
+            object.__setattr__(self, name, value)
+            return value
+        if name == "_u8":  # the buffer as numpy: its parent's, when the same
+            owner = self._parent
+            u8 = owner._u8 if isinstance(owner, Accessor) and owner._mv is self._mv else np.frombuffer(self._mv, np.uint8)
+            self._u8 = u8
             return u8
         if name in _DEFAULTS:
             value = _DEFAULTS[name]
