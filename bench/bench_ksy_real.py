@@ -1,7 +1,8 @@
 """Kaitai's own gallery schemas on real files: binparse beside the Python the official Kaitai compiler
 writes, every value read through the Python API, in one run.
 
-    python bench/bench_ksy_real.py   # needs ../shared/conformance (the gallery) and the Kaitai compiler
+    python bench/bench_ksy_real.py       # needs ../shared/conformance (the gallery) and the Kaitai compiler
+    python bench/bench_ksy_real.py elf   # the cases whose schema names it
 
 The schemas are the gallery's own (../shared/conformance/kaitai_struct_formats), tuned for nobody;
 the files are ones any Debian machine with Python has, or that a standard tool makes here:
@@ -137,7 +138,10 @@ def main() -> None:
           "ratios, then its min-max)")
     print(f"{'case':58s} {'binparse':>10s} {'Kaitai':>10s} {'whole run':>20s} {'readers alone':>20s}")
     results = []
+    only = sys.argv[1:]
     for schema, path, what in real_files(tmp):
+        if only and not any(o in schema for o in only):
+            continue
         if path is None:
             print(f"{schema}: left out ({what} is not on this machine)")
             continue
@@ -158,6 +162,8 @@ def main() -> None:
         print(f"  target {'met' if r['ok'] else 'MISSED'}: {r['target']}: {r['ratio']:.2f}x "
               f"({r['low']:.2f}-{r['high']:.2f})")
     summarize(results)
+    if only:
+        return
     from bench_ksy import second_process
     second_process(tmp, FORMATS / "executable" / "elf.ksy")
 

@@ -196,7 +196,7 @@ class _Module:
             w(f"\n    @{self.prop}\n")
             w(f"    def {pyname(p.id)}(self) -> {typ}:\n")
             w(py_doc(p.doc or f"Param '{p.id}' ({p.type})."))
-            w(f"        return cast({typ!r}, self._params[{p.id!r}])\n")
+            w(f"        return self._params[{p.id!r}]  # type: ignore[no-any-return]\n")
         attrs = t.seq + [x for x in t.instances if x.kind != "value"]
         self.slow, self.annotations, self.lazy = [], [], []
         for i, (a, f) in enumerate(zip(attrs, fields + insts)):
@@ -289,13 +289,15 @@ class _Module:
         w("        except Exception as exc:\n")
         w(f"            raise self._value_error(exc, {a.id!r}) from None\n")
 
-    def value_code(self, t: TypeDef, a: Attr) -> str:
+    def value_code(self, t: TypeDef, a: Attr, enum: bool = True) -> str:
         """The source of value instance `a`'s value (its enum, its `if`), in a property of `t`."""
         assert a.value is not None
         site = Site(t, self.types, OBJECT, self.enum_ref)
         value = site.code(a.value)
-        if a.enum:
-            value = f"_rt.as_enum({self.enum_ref(t, a.enum)}, int({value}))"
+        if a.enum and site.kind({})(a.value) != "int":
+            value = f"int({value})"
+        if a.enum and enum:
+            value = f"_rt.as_enum({self.enum_ref(t, a.enum)}, {value})"
         if a.cond is not None:
             value = f"({value}) if ({site.code(a.cond)}) else None"
         return value

@@ -106,28 +106,46 @@ class Reader:
         if t.endian_on is not None:
             self.endian(c)
         specs = nb.field_specs(t)
+        pending = list(self.gen.eager(t))  # values of the record's own data: worked out as soon as what they
+        done: set[str] = set()  # read is read (one that raises: when asked for, through `_LAZY`)
+        self.values(c, pending, done)
         i = 0
         while i < len(specs):
             f = specs[i]
             if f.kind == "bits":
-                i = self.bits(c, specs, i)
-                continue
-            j = self.run_end(specs, i)
-            if j > i + 1:
-                self.run(c, specs[i:j])
-                i = j
-                continue
-            self.fields.field(c, f, f"self.{pyname(f.name)}", f"{self.cls}._FIELDS[{i}]")
-            i += 1
+                j = self.bits(c, specs, i)
+            else:
+                j = self.run_end(specs, i)
+                if j > i + 1:
+                    self.run(c, specs[i:j])
+                else:
+                    self.fields.field(c, f, f"self.{pyname(f.name)}", f"{self.cls}._FIELDS[{i}]")
+                    j = i + 1
+            done |= {x.name for x in specs[i:j]}
+            self.values(c, pending, done)
+            i = j
         c("self._end = p")
-        eager = self.gen.eager(t)
-        if eager:  # values of the record's own data, worked out now (one that raises: when asked for, `_LAZY`)
+        return c.lines
+
+    def values(self, c: Code, pending: list[Any], done: set[str]) -> None:
+        """The pending values whose names are all read by now (`done`), set."""
+        while True:
+            ready = [a for a in pending if all(n in done for e in (a.value, a.cond) if e is not None
+                                               for n in ex.names(e) if n not in self.site.params)]
+            if not ready:
+                return
             with c.block("try:"):
-                for a in eager:
-                    c(f"self.{pyname(a.id)} = {self.gen.value_code(t, a)}")
+                for a in ready:
+                    if a.enum and a.cond is None:
+                        c(f"_v = {self.gen.value_code(self.t, a, enum=False)}")
+                        c(f"self.{pyname(a.id)} = {self.gen.enum_map(self.t, a.enum)}.get(_v, _v)")
+                    else:
+                        c(f"self.{pyname(a.id)} = {self.gen.value_code(self.t, a)}")
             with c.block("except Exception:"):
                 c("pass")
-        return c.lines
+            for a in ready:
+                pending.remove(a)
+                done.add(a.id)
 
     def endian(self, c: Code) -> None:
         """`meta/endian` as a switch: the record's byte order, decided before its first field."""

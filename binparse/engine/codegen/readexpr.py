@@ -122,8 +122,8 @@ class Site:
                     return False
                 if base[0] == "user":
                     target = base[1]
-                    if target.attr(n[2]) is None or (n[2] not in {a.id for a in target.seq} and
-                                                     n[2] not in {a.id for a in eager(target)}):
+                    if n[2] not in {a.id for a in target.seq} | {p.id for p in target.params} | {
+                            a.id for a in eager(target)}:
                         return False
         return True
 
