@@ -89,7 +89,7 @@ class ModelRecord(Accessor):
     @property
     def header_size(self) -> int:
         """12 (EDL1, PDL1) or 16 (EDL2, PDL2, PDL3)."""
-        return cast('int', self._params['header_size'])
+        return self._params['header_size']  # type: ignore[no-any-return]
 
     @property
     def mode(self) -> EspdlContainer.CryptMode:
@@ -164,7 +164,7 @@ class PackEntry(Accessor):
     @property
     def header_size(self) -> int:
         """Param 'header_size' (u1)."""
-        return cast('int', self._params['header_size'])
+        return self._params['header_size']  # type: ignore[no-any-return]
 
     @property
     def data_off(self) -> int:

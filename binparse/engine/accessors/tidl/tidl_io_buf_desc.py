@@ -111,17 +111,17 @@ class TidlIoBufDesc(Accessor):
     @property
     def max_num_cores(self) -> int:
         """TIDL_MAX_NUM_CORES the artifacts were built with (1 before 09.02; 1, 2 or 4 after, per SoC)."""
-        return cast('int', self._params['max_num_cores'])
+        return self._params['max_num_cores']  # type: ignore[no-any-return]
 
     @property
     def max_alg_in_bufs(self) -> int:
         """TIDL_MAX_ALG_IN_BUFS (32 on J7)."""
-        return cast('int', self._params['max_alg_in_bufs'])
+        return self._params['max_alg_in_bufs']  # type: ignore[no-any-return]
 
     @property
     def max_alg_out_bufs(self) -> int:
         """TIDL_MAX_ALG_OUT_BUFS (32 in 08.x, 128 from 09.02)."""
-        return cast('int', self._params['max_alg_out_bufs'])
+        return self._params['max_alg_out_bufs']  # type: ignore[no-any-return]
 
     @property
     def io_version(self) -> int:
@@ -129,7 +129,7 @@ class TidlIoBufDesc(Accessor):
         09.01: header ints, no DIM1/DIM2), 92 (09.02: DIM1/DIM2, numValidTensorDims, 128 outputs) or
         100 (10.00 to 11.x: buffer sizes).
         """
-        return cast('int', self._params['io_version'])
+        return self._params['io_version']  # type: ignore[no-any-return]
 
     @property
     def num_input_buf(self) -> int:

@@ -57,12 +57,12 @@ class TidlIoBufDescTda2(Accessor):
     @property
     def max_alg_in_bufs(self) -> int:
         """TIDL_MAX_ALG_IN_BUFS the descriptor was built with (16 in TDA2 TIDL 01.01.03)."""
-        return cast('int', self._params['max_alg_in_bufs'])
+        return self._params['max_alg_in_bufs']  # type: ignore[no-any-return]
 
     @property
     def max_alg_out_bufs(self) -> int:
         """TIDL_MAX_ALG_OUT_BUFS the descriptor was built with (16 in TDA2 TIDL 01.01.03)."""
-        return cast('int', self._params['max_alg_out_bufs'])
+        return self._params['max_alg_out_bufs']  # type: ignore[no-any-return]
 
     @property
     def num_input_buf(self) -> int:

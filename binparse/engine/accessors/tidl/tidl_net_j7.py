@@ -92,14 +92,14 @@ class TidlNetJ7(Accessor):
     @property
     def gen(self) -> int:
         """Layout generation, 82 (8.2), 86 (08.06), 90 (9.0/9.1), 92 (09.02), 101 (10.01), 112 (11.02) or 113 (11.02.12)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def cores(self) -> int:
         """TIDL_MAX_NUM_CORES the tools were built with (10.01 and 11.02): 1 (J721E, J721S2, AM62A),
         2 (J722S) or 4 (J784S4, J742S2). Earlier generations ignore it (1).
         """
-        return cast('int', self._params['cores'])
+        return self._params['cores']  # type: ignore[no-any-return]
 
     @property
     def net_version(self) -> int:
@@ -342,7 +342,7 @@ class ActParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def slope(self) -> int:
@@ -436,7 +436,7 @@ class DataParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def data_id(self) -> int:
@@ -591,7 +591,7 @@ class Layer(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def layer_params_raw(self) -> NDArray[np.uint8]:
@@ -724,7 +724,7 @@ class PoolingParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def num_channels(self) -> int:
@@ -873,7 +873,7 @@ class ConvParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def weights(self) -> int:
@@ -1132,7 +1132,7 @@ class EltwiseParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def bias(self) -> int:
@@ -1239,7 +1239,7 @@ class InnerProductParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def weights(self) -> int:
@@ -1411,7 +1411,7 @@ class SoftmaxParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def num_channels(self) -> int:
@@ -1555,7 +1555,7 @@ class CropParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def num_channels(self) -> int:
@@ -1637,7 +1637,7 @@ class DataConvertParams(Accessor):
     @property
     def gen(self) -> int:
         """Param 'gen' (u1)."""
-        return cast('int', self._params['gen'])
+        return self._params['gen']  # type: ignore[no-any-return]
 
     @property
     def type(self) -> int:

@@ -48,7 +48,7 @@ class TidlNetTda2(Accessor):
     @property
     def api(self) -> int:
         """12 (TDA2 01.01.03 / TIDL-API 1.2) or 13 (TIDL-API 1.3)."""
-        return cast('int', self._params['api'])
+        return self._params['api']  # type: ignore[no-any-return]
 
     @property
     def num_layers(self) -> int:
@@ -219,7 +219,7 @@ class Layer(Accessor):
     @property
     def api(self) -> int:
         """Param 'api' (u1)."""
-        return cast('int', self._params['api'])
+        return self._params['api']  # type: ignore[no-any-return]
 
     @property
     def layer_params_raw(self) -> NDArray[np.uint8]:
