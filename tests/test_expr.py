@@ -96,3 +96,12 @@ def test_an_array_cast_to_bytes_is_bytes_in_the_interpreter_and_in_python() -> N
     assert eval(code, {"_kv": __import__("binparse.engine.expr.values", fromlist=["x"]), "s": s}) == b"\x03\xff"
     with pytest.raises(ValueError):
         ex.evaluate(ex.parse("[a * 100].as<bytes>"), Scope())
+
+
+def test_kaitai_encodings_are_known_by_their_python_codec_names() -> None:
+    import codecs
+
+    from binparse.engine.expr.encodings import KAITAI_ENCODINGS, PYTHON_CODECS, python_codec
+    assert PYTHON_CODECS == {codecs.lookup(n).name for n in KAITAI_ENCODINGS}
+    assert [python_codec(n) for n in ("UTF-8", "utf8", "SJIS", "cp437", "latin1", "KOI8-R")] == [
+        "utf-8", "utf-8", "shift_jis", "cp437", "iso8859-1", None]

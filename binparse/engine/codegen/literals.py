@@ -65,7 +65,7 @@ def spec_literal(f: FieldSpec) -> str:
     """`FieldSpec(...)` with only the fields that differ from their defaults."""
     default = FieldSpec(name="", kind="")
     parts = []
-    for k in f.__dataclass_fields__:
+    for k in f.__slots__:
         v = getattr(f, k)
         if k in ("name", "kind") or v != getattr(default, k):
             if k == "default" and isinstance(v, FieldSpec):

@@ -22,12 +22,13 @@ are translated by `expr.to_python` (`codegen.readexpr` says what names mean in a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import expr as ex
 from ..backends import numpy_backend as nb
 from ..runtime import FieldSpec
+from ..runtime.specs import respec
 from ..schema import TypeDef
 from .literals import literal
 from .pytypes import pyname
@@ -319,7 +320,7 @@ class Reader:
         c("if p < s or p > e:")
         c("    raise _Stop")
         body = Code(3)
-        fields.field(body, replace(spec, cond=None), "_res",
+        fields.field(body, respec(spec, cond=None), "_res",
                      f"{self.cls}._INSTANCES[{i - len(nb.field_specs(self.t))}]")
         text = "\n".join(body.lines)
         if re.search(r"\broot\b", text):

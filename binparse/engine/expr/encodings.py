@@ -18,9 +18,12 @@ KAITAI_ENCODINGS = (
 )
 
 
-@lru_cache(maxsize=None)
-def _canonical_codecs() -> dict[str, str]:
-    return {codecs.lookup(name).name: name for name in KAITAI_ENCODINGS}
+# Python's own names of those codecs (`codecs.lookup(name).name` of each: tests/test_expr.py checks that they
+# agree), so that naming one encoding looks up that one codec, not all of them (each is a module to import)
+PYTHON_CODECS = frozenset({
+    "ascii", "utf-8", "utf-16-be", "utf-16-le", "utf-32-be", "utf-32-le",
+    *(f"iso8859-{n}" for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16)),
+    *(f"cp{n}" for n in range(1250, 1259)), "cp437", "cp866", "shift_jis", "big5", "euc_kr"})
 
 
 @lru_cache(maxsize=256)
@@ -30,7 +33,7 @@ def python_codec(name: str) -> str | None:
         codec = codecs.lookup(name).name
     except LookupError:
         return None
-    return codec if codec in _canonical_codecs() else None
+    return codec if codec in PYTHON_CODECS else None
 
 
 def decode(data: bytes, encoding: str) -> str:

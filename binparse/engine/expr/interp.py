@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import values as v
-from .grammar import Expr, ExprError
+
+if TYPE_CHECKING:  # the grammar (its regular expressions) is imported only where an expression is parsed
+    from .grammar import Expr
 
 
 class Scope(Protocol):
@@ -89,9 +91,11 @@ def evaluate(e: Expr, scope: Scope) -> Any:
     if op in ("sizeof", "bitsizeof"):
         sizeof = getattr(scope, "sizeof", None)
         if sizeof is None:
+            from .grammar import ExprError
             raise ExprError(f"{op}<{e[1]}> needs the schema to know the type's size")
         size = sizeof(e[1])  # in bits
         return size if op == "bitsizeof" else -(-size // 8)  # bits, or whole bytes (rounded up)
+    from .grammar import ExprError
     raise ExprError(f"unknown expression node {op!r}")
 
 

@@ -197,7 +197,7 @@ def text(mv: memoryview, a: int, b: int, encoding: str) -> str:
 
 def find(mv: memoryview, term: bytes, a: int, b: int) -> int:
     """Where `term` first is in bytes a..b (aligned to its width from `a`), or -1."""
-    obj = mv.obj
+    obj: Any = mv.obj
     if len(term) == 1 and type(obj) in _SEARCHABLE and len(obj) == mv.nbytes:
         return int(obj.find(term, a, b))
     return st.find_term(mv, a, b, term)

@@ -16,7 +16,7 @@ from ...core.errors import FormatError
 from . import stream as st
 from .kept import DATA, resolve
 from .repeats import Ext, Repeats, uses
-from .specs import ABSENT, VARIES, FieldSpec, StaticLayout
+from .specs import ABSENT, VARIES, FieldSpec, StaticLayout, respec
 
 class Locate(Repeats):
     """Locating fields (see the module doc)."""
@@ -42,7 +42,8 @@ class Locate(Repeats):
 
         def _eval(self, e: Any) -> Any: ...
         def _param_only(self, e: Any) -> Any: ...
-        def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = ...) -> Any: ...
+        def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = ...,
+                     own: tuple[str, Any] | None = None) -> Any: ...
         def _int_at(self, e: Any, pos: Any, io: Any, what: str, path: str, index: Any = None) -> int: ...
         def _child_at(self, spec: FieldSpec, pos: Any, index: int | None, io: Any, item: Any) -> Any: ...
         def _args_at(self, args: Any, cls: Any, pos: Any, io: Any, index: int | None = None) -> dict[str, Any]: ...
@@ -310,8 +311,7 @@ class Locate(Repeats):
 
 
 def _without_if(spec: FieldSpec) -> FieldSpec:
-    from dataclasses import replace
-    return replace(spec, cond=None)
+    return respec(spec, cond=None)
 
 
 __all__ = ["Ext", "Locate", "resolve", "uses"]
