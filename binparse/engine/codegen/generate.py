@@ -146,6 +146,8 @@ class _Module:
         w("\n    __slots__ = ()\n")
         w(f"    _SCHEMA: ClassVar[str] = {self.schema.name!r}\n")
         w(f"    _TYPE_PATH: ClassVar[str] = {t.path!r}\n")
+        if self.schema.debug:
+            w("    _DEBUG: ClassVar[bool] = True\n")
         if t.params:
             w(f"    _PARAMS: ClassVar[tuple[str, ...]] = {tuple(p.id for p in t.params)!r}\n")
         w("    _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (\n")

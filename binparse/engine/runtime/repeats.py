@@ -50,6 +50,7 @@ class Repeats:
         _io_end: int
         _file: str | None
         _ext: dict[int, Any]
+        _DEBUG: bool
 
         def _one(self, spec: FieldSpec, pos: Any, k: int | None, io: Any, need_end: bool = False) -> Any: ...
         def _uniform_size(self, spec: FieldSpec, pos: Any, io: Any) -> int | None: ...
@@ -74,7 +75,9 @@ class Repeats:
                                   expected="a count >= 0", found=n)
             if n > end - s0 + 1:
                 budget.ask(8 * n, f"the {n:,} elements of {path}", file=self._file)
-        if rep == "expr":
+        if rep in ("expr", "eos") and self._DEBUG and spec.kind == "user":
+            pos = self._debug_items(spec, pos, io, n, items, end)
+        elif rep == "expr":
             stuck = 0
             for k in range(len(items), n):
                 before = pos
@@ -118,3 +121,19 @@ class Repeats:
                 return s0, len(items), uniform
         self._ext[i] = Ext(pos, items, ext_mv, ext_io)
         return s0, len(items), VARIES
+
+    def _debug_items(self, spec: FieldSpec, pos: Any, io: Any, n: int, items: list[Any], end: int) -> Any:
+        """Records of a repeat in a ks-debug schema: read one after another; the one the data cuts short
+        is kept (as Kaitai's debug mode keeps it: its fields raise when read) and ends the repeat."""
+        while len(items) < n if n >= 0 else type(pos) is not int or pos < end:
+            before = pos
+            try:
+                _, pos, item = self._one(spec, pos, len(items), io, True)
+            except FormatError:
+                items.append(before)  # placed at its start: read when asked for, the error then named
+                return end
+            items.append(item)
+            if pos == before and n < 0:
+                raise FormatError("repeat: eos over elements that take no bytes would never end",
+                                  file=self._file, path=spec.name, offset=st.aligned(pos))
+        return pos

@@ -152,6 +152,7 @@ class _Loader:
                         endian=endian if isinstance(endian, str) else None,
                         title=str(meta["title"]) if meta.get("title") is not None else None)
         schema.opaque_types = meta.get("ks-opaque-types") is True
+        schema.debug = meta.get("ks-debug") is True
         return schema
 
     # -- types ---------------------------------------------------------------------------------

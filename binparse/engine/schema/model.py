@@ -299,6 +299,7 @@ class Schema:
     root: TypeDef = None  # type: ignore[assignment]  # set right after construction
     extra: dict[str, Any] = field(default_factory=dict)
     opaque_types: bool = False
+    debug: bool = False  # `meta/ks-debug`: a repeat cut short keeps the records that start in the data
 
     def all_imports(self) -> list[Schema]:
         seen: list[Schema] = []
