@@ -33,7 +33,8 @@ from ..schema import TypeDef
 from .literals import literal
 from .pytypes import pyname
 from .readexpr import OBJECT, READER, Site
-from .readfield import Code, Fields, NotCompiled
+from .readfield import Fields
+from .readrepeat import Code, NotCompiled
 
 
 @dataclass
@@ -96,14 +97,15 @@ class Reader:
         c = Code()
         c.lines.append(f"def _fill_{self.cls}(self: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
                        f"u8: Any) -> None:")
+        if self.t.params:
+            c("params = self._params")
         c.lines += self.body()
         return "\n".join(c.lines) + "\n"
 
     def body(self) -> list[str]:
-        """The seq read from `p` into the slots of `self` (the body of the fill and of the maker)."""
+        """The seq read from `p` into the slots of `self` (the body of the fill and of the maker; the
+        fill sets `params` first)."""
         t, c = self.t, Code()
-        if t.params:
-            c("params = self._params")
         if t.endian_on is not None:
             self.endian(c)
         specs = nb.field_specs(t)
@@ -138,10 +140,10 @@ class Reader:
             with c.block("try:"):
                 for a in ready:
                     if a.enum and a.cond is None:
-                        c(f"_v = {self.gen.value_code(self.t, a, enum=False)}")
+                        c(f"_v = {self.gen.value_code(self.t, a, enum=False, reader=True)}")
                         c(f"self.{pyname(a.id)} = {self.gen.enum_map(self.t, a.enum)}.get(_v, _v)")
                     else:
-                        c(f"self.{pyname(a.id)} = {self.gen.value_code(self.t, a)}")
+                        c(f"self.{pyname(a.id)} = {self.gen.value_code(self.t, a, reader=True)}")
             with c.block("except Exception:"):
                 c("pass")
             for a in ready:

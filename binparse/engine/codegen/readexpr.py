@@ -37,9 +37,12 @@ OBJECT = "object"  # a name in a property of a record (`self`'s attributes)
 class Site:
     """Where an expression is written: in a reader of type `t`, or in a property of `t`."""
 
-    def __init__(self, t: TypeDef, types: Types, where: str, enum_ref: Any, own_io: bool = False) -> None:
+    def __init__(self, t: TypeDef, types: Types, where: str, enum_ref: Any, own_io: bool = False,
+                 local_params: bool = False, growing: tuple[str, str] | None = None) -> None:
         self.t, self.types, self.where, self.enum_ref = t, types, where, enum_ref
         self.params = {p.id for p in t.params}
+        self.local_params = local_params or where == READER  # params as the local dict `params`
+        self.growing = growing  # (a repeat's id, the local list its elements go to while they are read)
         self.own_io = own_io  # an instance read from another stream (`io:`): `_io` is still its record's
 
     def name(self, n: str, elem: bool, own: str | None) -> str:
@@ -61,7 +64,9 @@ class Site:
         if n == "_sizeof":
             return "(self._nbytes_end() - self._off)"
         if n in self.params:
-            return f"params[{n!r}]" if self.where == READER else f"self._params[{n!r}]"
+            return f"params[{n!r}]" if self.local_params else f"self._params[{n!r}]"
+        if self.growing is not None and n == self.growing[0]:
+            return self.growing[1]
         return f"self.{pyname(n)}"
 
     def kind(self, local: dict[str, KType]) -> Any:

@@ -7,7 +7,7 @@ records are read whole by their compiled readers first: `runtime.compiled`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import budget
 from ...core.errors import FormatError
@@ -50,7 +50,7 @@ class Repeats:
         _io_end: int
         _file: str | None
         _ext: dict[int, Any]
-        _DEBUG: bool
+        _DEBUG: ClassVar[bool]
 
         def _one(self, spec: FieldSpec, pos: Any, k: int | None, io: Any, need_end: bool = False) -> Any: ...
         def _uniform_size(self, spec: FieldSpec, pos: Any, io: Any) -> int | None: ...
