@@ -233,6 +233,10 @@ class _Module(ReaderSupport):
         w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
         if lines is not None:  # read where it lies by its compiled reader, once; else by the interpreter
+            many = f.repeated and f.kind in ("user", "switch")  # records that live as long as this one: the
+            if many:  # collector, paused while they are made, would only walk them
+                w("        _gc = _gc_on()\n")
+                w("        _gc_off()\n")
             w("        try:\n")
             w("".join(line + "\n" for line in lines[:-1]))
             w(f"{lines[-1]}  # type: ignore[no-any-return]\n")
@@ -240,6 +244,10 @@ class _Module(ReaderSupport):
             w("            raise\n")
             w("        except Exception:  # the interpreter reads it: its error names the instance\n")
             w("            pass\n")
+            if many:
+                w("        finally:\n")
+                w("            if _gc:\n")
+                w("                _gc_back()\n")
             w(f"        return {body}\n")
             return
         w(f"        return {body}\n")
@@ -289,10 +297,11 @@ class _Module(ReaderSupport):
                 "from binparse.engine.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,\n"
                 "                                     ValidSpec, _kdiv)\n"]
         if self.compiled:
-            head.append("from binparse.engine.runtime import compiled as _rt\n"
+            head.append("import gc as _gcmod\n\nfrom binparse.engine.runtime import compiled as _rt\n"
                         "from binparse.engine.runtime.compiled import CompiledRecord\n\n"
                         "_new = object.__new__\n_Stop, _BUSY, _NO_ROOT, _AT = _rt.Stop, _rt.BUSY, _rt.NO_ROOT, _rt.st.AT\n"
-                        "_kept, _BudgetError = _rt.kept, _rt.budget.BudgetError\n")
+                        "_kept, _BudgetError = _rt.kept, _rt.budget.BudgetError\n"
+                        "_gc_on, _gc_off, _gc_back = _gcmod.isenabled, _gcmod.disable, _gcmod.enable\n")
         imports = []  # after the classes: schemas may import each other in a circle
         for name, target in sorted(self.imports.items()):
             mod, _, cls = target.partition(":")

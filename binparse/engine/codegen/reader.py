@@ -258,40 +258,47 @@ class Reader:
 
     def many(self) -> str:
         """`_many_<Class>(...)`: `n` records of the type one after another (`n` < 0: to the end of the
-        stream), each in a substream of `size` bytes when `size` >= 0; (the records, the position after
-        them). One loop, each record read by the type's code written into it (no call per record)."""
-        t = self.t
+        stream); (the records, the position after them). One loop, each record read by the type's code
+        written into it (no call per record). Records in substreams of `size` bytes (`size` >= 0), of
+        another schema's root type, or of no size to the end: a call of `_make_<Class>` each."""
+        t, cls = self.t, self.cls
         c = Code()
-        c.lines.append(f"def _many_{self.cls}(owner: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
+        c.lines.append(f"def _many_{cls}(owner: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
                        f"u8: Any, name: str, n: int, size: int, params: Any) -> tuple[list[Any], int]:")
-        c("if root is None or size == 0 and n < 0:  # records that are their own roots; empty ones to the end")
-        c(f"    return _rt.many_each(_make_{self.cls}, owner, mv, p, s, e, root, le, u8, name, n, size, params)")
+        c("if root is None or size >= 0:")
+        c(f"    return _rt.many_each(_make_{cls}, owner, mv, p, s, e, root, le, u8, name, n, size, params)")
         c("_mk_items: list[Any] = []")
         c("_mk_add = _mk_items.append")
+        stores = [f"self = _new({cls})"] + [f"self.{slot} = {local}" for slot, local in (
+            ("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"), ("_parent", "owner"),
+            ("_root_of", "root"), ("_pbase", "name"), ("_index", "_mk_j"))]
+        if t.params:
+            stores.append("self._params = params")
+        if t.inherited("endian") == "calc" and t.endian_on is None:
+            stores.append("self._le = le")
+        body = ["    " + line for line in self.body()]
+        with c.block("if n >= 0:"):
+            c("if n > 4096:")
+            c("    _rt.ask(n, name)")
+            with c.block("for _mk_j in range(n):"):
+                for line in stores:
+                    c(line)
+                c.lines += ["    " + line for line in body]
+                c("_mk_add(self)")
+            c("return _mk_items, p")
         c("_mk_j = 0")
-        c("_mk_end = e")
-        with c.block("while (_mk_j < n) if n >= 0 else (p < _mk_end):"):
-            with c.block("if size >= 0:"):
-                c("s = p")
-                c("e = p + size")
-                c("if e > _mk_end:")
-                c("    raise _Stop")
-            c(f"self = _new({self.cls})")
-            for slot, local in (("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"),
-                                ("_parent", "owner"), ("_root_of", "root"), ("_pbase", "name"), ("_index", "_mk_j")):
-                c(f"self.{slot} = {local}")
-            if t.params:
-                c("self._params = params")
-            if t.inherited("endian") == "calc" and t.endian_on is None:
-                c("self._le = le")
-            c("_mk_p0 = p")
-            c.lines += ["    " + line for line in self.body()]
+        least = sum(f.size for f in nb.field_specs(t) if isinstance(f.size, int) and f.kind in ("prim", "contents")
+                    and f.cond is None and not f.repeated)  # bytes every record takes
+        with c.block("while p < e:"):
+            for line in stores:
+                c(line)
+            if not least:
+                c("_mk_p0 = p")
+            c.lines += body
             c("_mk_add(self)")
-            with c.block("if size >= 0:"):
-                c("self._own_io = True")
-                c("p = e")
-            c("elif p == _mk_p0 and n < 0:")
-            c("    raise _Stop")
+            if not least:
+                c("if p == _mk_p0:  # records of no size to the end of the stream: never ending")
+                c("    raise _Stop")
             c("_mk_j += 1")
             c("if _mk_j & 4095 == 0:")
             c("    _rt.ask(4096, name)")

@@ -83,7 +83,7 @@ class Fields(Repeats):
                 and f.process is None and python_codec(f.encoding or "") is not None:
             # a sized, terminated string (`size: n, type: strz`): its bytes copied once, cut, decoded
             c(f"_n = {self.site.code(f.size, elem=k != 'None')}")
-            c("if _n < 0 or p + _n > e:")
+            c("if p + _n > e or _n < 0:")
             c("    raise _Stop")
             c("_raw = mv[p:p + _n].tobytes()")
             c("p += _n")
@@ -111,7 +111,7 @@ class Fields(Repeats):
         `p` after it."""
         if f.size is not None:
             c(f"_n = {self.site.code(f.size, elem=k != 'None')}")
-            c("if _n < 0 or p + _n > e:")
+            c("if p + _n > e or _n < 0:")
             c("    raise _Stop")
             c("_a = p")
             c("p = _b = p + _n")

@@ -16,6 +16,7 @@ error names the field and the offset, and the fields before it stay readable.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
@@ -124,6 +125,8 @@ class CompiledRecord(Accessor):
             self._ok = False
             return False
         self._ok = BUSY
+        collecting = gc.isenabled()
+        gc.disable()  # every record it makes lives as long as this one: the collector would only walk them
         try:
             root: Any = self._root
             le = self._is_le if type(self)._INHERITS_ENDIAN else True
@@ -135,6 +138,9 @@ class CompiledRecord(Accessor):
         except Exception:
             self._ok = False
             return False
+        finally:
+            if collecting:
+                gc.enable()
         self._ok = True
         return True
 

@@ -4,6 +4,7 @@ when first asked for). `runtime.compiled` hands them to generated modules (`_rt.
 
 from __future__ import annotations
 
+import gc
 import mmap
 from collections.abc import Callable
 from typing import Any
@@ -192,18 +193,22 @@ class Records(RecordArray[Any]):
         made = self._made
         if made is not None:
             return [self[k] for k in range(len(made))] if None in made else made
-        if True:
-            mv, s, e, root, le, u8 = self._ctx
-            offsets = self._offsets
-            n = len(offsets)
-            try:
-                made = self._cls._MANY(self._owner, mv, offsets[0] if n else 0, s, e, root, le, u8, self._name, n,
-                                       self._size if self._sub is not None else -1, self._args or None)[0]
-            except budget.BudgetError:
-                raise
-            except Exception:  # one of them is bad: each made on its own (that one the interpreter's way)
-                made = [self[k] for k in range(n)]
-            self._made = made
+        mv, s, e, root, le, u8 = self._ctx
+        offsets = self._offsets
+        n = len(offsets)
+        collecting = gc.isenabled()
+        gc.disable()  # the records made live as long as this sequence: the collector would only walk them
+        try:
+            made = self._cls._MANY(self._owner, mv, offsets[0] if n else 0, s, e, root, le, u8, self._name, n,
+                                   self._size if self._sub is not None else -1, self._args or None)[0]
+        except budget.BudgetError:
+            raise
+        except Exception:  # one of them is bad: each made on its own (that one the interpreter's way)
+            made = [self[k] for k in range(n)]
+        finally:
+            if collecting:
+                gc.enable()
+        self._made = made
         return made
 
     def __getitem__(self, i: Any) -> Any:
