@@ -1,0 +1,40 @@
+"""Values to bytes with a schema: Kaitai's serialization (`ReadWriteKaitaiStruct`'s `_write` and
+`_check`), over the engine's model, for the whole language the reader reads.
+
+    reader = binparse.compile("wav.ksy")
+    tone = reader.parse("tone.wav")
+    values = tone.to_dict()                            # plain values, a copy
+    values["chunks"][0]["body"]["sample_rate"] = 16000
+    data = reader.build(values, original=tone)         # bytes; `original`: unchanged bytes kept
+
+How it is built (docs/ksy.md, "Writing back"): `stream` (bytes and bits), `records` (a record being
+written and what its expressions see), `frame` (one value to bytes), `writer` (records and fields
+in Kaitai's order, with its consistency checks), `fixes` (sizes and counts that follow the
+values), `edit` (the original's bytes where nothing changed), `setpath` (`--set path=value`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..schema.model import Schema
+from .fixes import ConsistencyError
+
+
+def build(schema: Schema, values: dict[str, Any], *, params: dict[str, Any] | None = None,
+          original: Any = None, file: str | None = None) -> bytes:
+    """The bytes of the root type of `schema` holding `values` (a mapping of its seq fields, as
+    `to_dict()` gives them). `original`: the parsed root the values were read from (its unchanged
+    bytes are kept, and only lengths the caller did not set follow the values); `params`: the
+    root type's params (by default the original's). Raises `ConsistencyError` naming the field for
+    values the schema would not read back as they are."""
+    from .writer import Writer
+    if not isinstance(values, dict):
+        raise ConsistencyError("the values are a mapping of the root's fields", file=file,
+                               found=type(values).__name__)
+    if params is None:
+        params = dict(getattr(original, "_params", {}) or {})
+    return Writer(schema, file=file, original=original).build(values, params)
+
+
+__all__ = ["ConsistencyError", "build"]
