@@ -18,6 +18,10 @@ def fixture(args: argparse.Namespace) -> int:
     if args.schema:
         from .ksy import fixture as fixture_schema
         return fixture_schema(args)
+    if args.from_file or args.set or args.param:
+        raise UsageError("--from, --set and --param go with --schema: the file is read with that schema")
+    if not args.spec:
+        raise UsageError("give the fixture spec (SPEC.yaml), or --schema S.ksy with VALUES.yaml or --from FILE")
     from ..family.fixtures import generate
     paths = generate(args.spec, args.out)
     say(args, [shown(p) for p in paths],

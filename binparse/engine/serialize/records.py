@@ -13,6 +13,7 @@ original file the values were read from.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from keyword import iskeyword
 from typing import TYPE_CHECKING, Any
@@ -56,7 +57,10 @@ class WRec:
         self.params = params
         self.up = up  # the record that holds this one (who writes it)
         self.parent = up if parent is NO else parent  # `_parent` (`parent:` may say otherwise)
-        self.root: WRec = self if up is None else up.root
+        self.root: Any = self if up is None else up.root
+        if up is not None and t.schema is not up.t.schema:  # a type of another schema, as Kaitai has it:
+            self.root = self if t is t.schema.root else None  # its own root if it is that schema's root
+            self.parent = None if parent is NO else parent  # type, and no parent
         self.orig = orig
         self.index = index
         self.path = path
@@ -101,8 +105,8 @@ class WRec:
         if v is NO:
             raise self.w.no_value(self, fp.attr)
         n = self.partial.get(fp.attr.id)
-        if n is not None:
-            return self.seen(fp, v)[:n]
+        if n is not None and v is not None:
+            return Seen(self, fp, v, n)
         return self.seen(fp, v)
 
     def seen(self, fp: FieldPlan, v: Any) -> Any:
@@ -110,7 +114,7 @@ class WRec:
         if v is None:
             return None
         if fp.spec.repeated:
-            return [self.seen_one(fp, k, x) for k, x in enumerate(v)] if not _numeric(v) else v
+            return v if _numeric(v) else Seen(self, fp, v, len(v))
         return self.seen_one(fp, None, v)
 
     def seen_one(self, fp: FieldPlan, k: int | None, v: Any) -> Any:
@@ -212,6 +216,24 @@ class WRec:
         if e is None or type(e) is int:
             return e
         return self.w.evaluate(e, Scope(self, at, index, elem), self)
+
+
+class Seen(Sequence[Any]):
+    """A repeat as expressions see it: its first `n` elements, each made when it is asked for."""
+
+    def __init__(self, rec: WRec, fp: FieldPlan, values: Any, n: int) -> None:
+        self.rec, self.fp, self.values, self.n = rec, fp, values, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self.n))]
+        if not -self.n <= k < self.n:
+            raise IndexError(f"index {k} of a repeat of {self.n} elements")
+        k %= self.n
+        return self.rec.seen_one(self.fp, k, self.values[k])
 
 
 def _numeric(v: Any) -> bool:

@@ -12,6 +12,7 @@ it can be (`fixes`) and the record holding it is written again; when the values 
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from ...core.errors import BinparseError
@@ -25,6 +26,7 @@ from .plan import Case, FieldPlan
 from .records import NO, Scope, WRec, attr_of, plain_of, same
 from .stream import SizeNotYet, WStream
 
+REST = ("bin", "-", ("attr", ("name", "_io"), "size"), ("attr", ("name", "_io"), "pos"))  # size-eos
 REFITS = 10_000  # records written again for lengths that followed their values, at most
 
 
@@ -48,6 +50,7 @@ class Writer:
 
     # -- records -----------------------------------------------------------------------------------
     def record(self, rec: WRec, io: WStream) -> None:
+        self.known_keys(rec)
         mark = io.mark()
         while True:
             rec.io, rec.start, rec.end, rec.le = io, io.tell(), None, None
@@ -64,6 +67,21 @@ class Writer:
                 if self.refits > REFITS:
                     raise self.consistency(rec, None, f"its sizes do not settle after {REFITS:,} rewrites") from None
                 io.rewind(mark)
+
+    def known_keys(self, rec: WRec) -> None:
+        """Values may name the seq fields, and instances read at a position; nothing else."""
+        p = rec.plan
+        extra = [k for k in rec.values if k not in p.by_id and k not in p.instances]
+        if not extra:
+            return
+        name = extra[0]
+        if name in p.values:
+            raise self.consistency(rec, p.values[name], "is a value instance, worked out from the fields: it is "
+                                   "never written", hint="set the fields it is computed from instead")
+        known = [*p.by_id, *p.instances]
+        close = difflib.get_close_matches(name, known, n=1)
+        raise ConsistencyError(f"the values name {name!r}, which {rec.t.path} does not have", file=self.file,
+                               path=rec.path, expected=known, hint=f"did you mean {close[0]!r}?" if close else None)
 
     def field(self, rec: WRec, fp: FieldPlan, io: WStream) -> None:
         a, spec = fp.attr, fp.spec
@@ -182,6 +200,7 @@ class Writer:
     def framed(self, rec: WRec, fp: FieldPlan, case: Case, k: int | None, v: Any, io: WStream) -> None:
         """A byte array, text or record with a size, a terminator, size-eos or process."""
         spec, at = case.spec, io.tell()
+        spec_size = spec.size
         size: int | None = None
         pending = False
         if spec.size is not None:
@@ -193,6 +212,7 @@ class Writer:
                 raise self.consistency(rec, fp.attr, f"its size ({show(fp.attr.size)}) is negative: {size}")
         elif spec.size_eos and io.size is not None:  # the rest of a stream whose size is known
             size = io.size - at
+            spec_size = REST
         if case.target is not None:
             same_size = spec.process is None or spec.process[0] != "zlib"
             exact = size if same_size and spec.term is None and spec.pad is None else None
@@ -205,7 +225,7 @@ class Writer:
             sub.align()
             if exact is not None and len(sub.buf) != exact:
                 if len(sub.buf) > exact or sub.eos_claims or sub.eof_asked:
-                    self.mismatch(rec, spec.size, len(sub.buf), exact, fp, "size", at, k, f"is {len(sub.buf)} bytes")
+                    self.mismatch(rec, spec_size, len(sub.buf), exact, fp, "size", at, k, f"is {len(sub.buf)} bytes")
                 sub.pos = len(sub.buf)
                 sub.pad_to(exact, edit.gap(kid, len(sub.buf), exact), f"the unused bytes of {kid.path}")
             data = sub.finish()
@@ -220,7 +240,7 @@ class Writer:
         if size is not None:
             fits = len(data) <= size if spec.term is not None or spec.pad is not None else len(data) == size
             if not fits:
-                self.mismatch(rec, spec.size, len(data), size, fp, "size", at, k, f"is {len(data)} bytes")
+                self.mismatch(rec, spec_size, len(data), size, fp, "size", at, k, f"is {len(data)} bytes")
         room = io.size is None or io.tell() + len(data) < io.size
         out, back = fr.frame(spec, data, size, spec.size_eos, room,
                              edit.filler(rec, fp, k) if self.original is not None else None)
@@ -283,7 +303,8 @@ class Writer:
         """A value that does not have the size or count its expression gives: set the length it reads
         (then `Refit`), or refuse naming both."""
         hit = solve(rec, e, actual, at, k)
-        expr = show(getattr(fp.attr, "count" if key == "repeat-expr" else "size") or e)
+        expr = "size-eos: the rest of its stream" if e is REST else show(
+            getattr(fp.attr, "count" if key == "repeat-expr" else "size") or e)
         said = f"{what}, but its {key} ({expr}) gives {claimed}"
         if hit is None:
             raise self.consistency(rec, fp.attr, said, key=key, index=k,
@@ -291,8 +312,8 @@ class Writer:
         owner, name, value = hit
         if not self.free(owner, name):
             raise self.consistency(rec, fp.attr, said, key=key, index=k,
-                                   hint=f"{owner.path}.{name} was set to {owner.values.get(name)!r} with it: set it to "
-                                        f"{value} (or leave it as the file has it, and it follows)")
+                                   hint=f"set {owner.path}.{name} to {value} as well (it was set to "
+                                        f"{owner.values.get(name)!r}), or leave it as the file has it: it then follows")
         prev = self.fixed.get((id(owner), name))
         if prev is not None and prev != value:
             raise self.consistency(rec, fp.attr, f"{said}; {owner.path}.{name} is also the length of a value of "
