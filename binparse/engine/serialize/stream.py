@@ -25,7 +25,7 @@ class WStream:
     """A stream being written: `buf` from its start, `pos` where the next byte goes."""
 
     __slots__ = ("buf", "pos", "size", "bits", "bits_left", "bits_le", "deferred", "patches", "finished",
-                 "eos_claims", "eof_asked", "under", "origin")
+                 "eos_claims", "eof_asked", "under", "origin", "notes")
 
     def __init__(self, size: int | None = None) -> None:
         self.buf = bytearray()
@@ -40,6 +40,7 @@ class WStream:
         self.eos_claims = 0  # fields written here that must reach the stream's end (size-eos, repeat: eos)
         self.eof_asked = False  # an expression asked whether it is at its end (its content fills it)
         self.origin: Any = None  # (record, size expression, position, index) of a substream's `size`
+        self.notes: dict[str, str] | None = None  # what is written other than the file may have had it
         self.under: Any = None  # the original's bytes of this stream, when editing (unused bits kept)
 
     # -- state -------------------------------------------------------------------------------------
@@ -76,6 +77,8 @@ class WStream:
             if under is not None and self.pos < len(under):
                 free = (0xFF << self.bits_left) & 0xFF if self.bits_le else (1 << (8 - self.bits_left)) - 1
                 b |= under[self.pos] & free
+            elif self.notes is not None:
+                self.notes.setdefault("bits", "the unused bits of a byte after bit-sized integers are written as zeros")
             self.bits = self.bits_left = 0
             self._put(bytes([b & 0xFF]))
 

@@ -38,10 +38,16 @@ class Writer:
         self.taken: set[tuple[int, str]] = set()  # instances read from the original, not given
         self.refits = 0
         self.sizing: set[int] = set()
+        self.notes: dict[str, str] = {}  # what is written other than a file may have had it (no values hold it)
+
+    def stream(self, size: int | None = None) -> WStream:
+        io = WStream(size)
+        io.notes = self.notes
+        return io
 
     def build(self, values: dict[str, Any], params: dict[str, Any]) -> bytes:
         root = WRec(self, self.schema.root, values, params, None, self.original, None, self.schema.root.name)
-        io = WStream()
+        io = self.stream()
         io.under = edit.under(self.original)
         self.record(root, io)
         if self.original is not None:
@@ -216,7 +222,7 @@ class Writer:
         if case.target is not None:
             same_size = spec.process is None or spec.process[0] != "zlib"
             exact = size if same_size and spec.term is None and spec.pad is None else None
-            sub = WStream(exact)
+            sub = self.stream(exact)
             if exact is not None and spec.size is not None:
                 sub.origin = (rec, spec.size, at, k)
             kid = rec.kid(fp, k, case, v, at)
@@ -227,7 +233,11 @@ class Writer:
                 if len(sub.buf) > exact or sub.eos_claims or sub.eof_asked:
                     self.mismatch(rec, spec_size, len(sub.buf), exact, fp, "size", at, k, f"is {len(sub.buf)} bytes")
                 sub.pos = len(sub.buf)
-                sub.pad_to(exact, edit.gap(kid, len(sub.buf), exact), f"the unused bytes of {kid.path}")
+                fill = edit.gap(kid, len(sub.buf), exact)
+                if fill is None:
+                    self.notes.setdefault("gap", f"{kid.path}: the bytes of a record with a size after its last field "
+                                                 "are written as zeros")
+                sub.pad_to(exact, fill, f"the unused bytes of {kid.path}")
             data = sub.finish()
         elif spec.kind == "str":
             data = fr.text(spec, v)
@@ -235,6 +245,9 @@ class Writer:
             data = fr.raw_bytes(v)
         if spec.process is not None:  # its arguments as the reader sees them: once the bytes are read
             name, args = spec.process
+            if name == "zlib":
+                self.notes.setdefault("zlib", f"{rec.path}.{fp.attr.id}: zlib data is compressed again (the same "
+                                              "values, other compressed bytes than a file may have)")
             after = at + size if size is not None else at + len(data)
             data = fr.unprocess(name, [rec.eval(x, after, k) for x in args], data)
         if size is not None:
@@ -242,8 +255,11 @@ class Writer:
             if not fits:
                 self.mismatch(rec, spec_size, len(data), size, fp, "size", at, k, f"is {len(data)} bytes")
         room = io.size is None or io.tell() + len(data) < io.size
-        out, back = fr.frame(spec, data, size, spec.size_eos, room,
-                             edit.filler(rec, fp, k) if self.original is not None else None)
+        filler = edit.filler(rec, fp, k) if self.original is not None else None
+        if size is not None and len(data) < size and filler is None and spec.term is not None:
+            self.notes.setdefault("fill", f"{rec.path}.{fp.attr.id}: the bytes after a value's terminator, up to its "
+                                          "size, are written as Kaitai writes them (pad bytes, or zeros)")
+        out, back = fr.frame(spec, data, size, spec.size_eos, room, filler)
         if pending:
             n = len(out)
             self.defer(io, at, lambda: int(rec.eval(spec.size, at, k)) == n, rec, fp.attr,
@@ -270,7 +286,7 @@ class Writer:
             if ip.spec.io is not None:
                 target = rec.eval(ip.spec.io, at).stream
             pos = int(rec.eval(ip.spec.pos, at)) if ip.spec.pos is not None else target.tell()
-            scratch = WStream()
+            scratch = self.stream()
             if ip.spec.repeated:
                 self.repeat(rec, ip, v, scratch)
             else:
@@ -357,7 +373,7 @@ class Writer:
             raise self.consistency(rec, None, "its _sizeof depends on itself")
         self.sizing.add(id(rec))
         try:
-            scratch = WStream()
+            scratch = self.stream()
             self.record(rec, scratch)
             return scratch.tell()
         finally:
