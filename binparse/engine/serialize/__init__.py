@@ -17,18 +17,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..schema.model import Schema
+from ..schema.model import Schema, TypeDef
 from .fixes import ConsistencyError
 
 
 def build(schema: Schema, values: dict[str, Any], *, params: dict[str, Any] | None = None,
-          original: Any = None, file: str | None = None, notes: list[str] | None = None) -> bytes:
+          original: Any = None, file: str | None = None, notes: list[str] | None = None,
+          type_def: TypeDef | None = None) -> bytes:
     """The bytes of the root type of `schema` holding `values` (a mapping of its seq fields, as
     `to_dict()` gives them). `original`: the parsed root the values were read from (its unchanged
     bytes are kept, and only lengths the caller did not set follow the values); `params`: the
     root type's params (by default the original's); `notes`: a list that gets what was written
     other than a file may have had it, no value holding it (bytes after a terminator, unused bits,
-    zlib compressed again: why a build without `original` may differ from the file). Raises `ConsistencyError` naming the field for
+    zlib compressed again: why a build without `original` may differ from the file); `type_def`: a
+    type of the schema to build instead of the root (with `params` its params). Raises `ConsistencyError` naming the field for
     values the schema would not read back as they are."""
     from .writer import Writer
     if not isinstance(values, dict):
@@ -37,7 +39,7 @@ def build(schema: Schema, values: dict[str, Any], *, params: dict[str, Any] | No
     if params is None:
         params = dict(getattr(original, "_params", {}) or {})
     w = Writer(schema, file=file, original=original)
-    data = w.build(values, params)
+    data = w.build(values, params, type_def)
     if notes is not None:
         notes.extend(w.notes.values())
     return data

@@ -15,10 +15,11 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from ...core import budget
 from ...core.errors import BinparseError
 from .. import expr as ex
 from ..expr import values as kv
-from ..schema.model import Attr, Schema
+from ..schema.model import Attr, Schema, TypeDef
 from . import edit
 from . import frame as fr
 from .fixes import ConsistencyError, Refit, show, solve
@@ -45,8 +46,9 @@ class Writer:
         io.notes = self.notes
         return io
 
-    def build(self, values: dict[str, Any], params: dict[str, Any]) -> bytes:
-        root = WRec(self, self.schema.root, values, params, None, self.original, None, self.schema.root.name)
+    def build(self, values: dict[str, Any], params: dict[str, Any], t: TypeDef | None = None) -> bytes:
+        t = t or self.schema.root
+        root = WRec(self, t, values, params, None, self.original, None, t.path)
         io = self.stream()
         io.under = edit.under(self.original)
         self.record(root, io)
@@ -255,6 +257,9 @@ class Writer:
             if not fits:
                 self.mismatch(rec, spec_size, len(data), size, fp, "size", at, k, f"is {len(data)} bytes")
         room = io.size is None or io.tell() + len(data) < io.size
+        if size is not None and size > len(data):  # padding as long as an expression says: asked first
+            budget.ask(size - len(data), f"the padding of {rec.path}.{fp.attr.id} ({size:,} bytes)", file=self.file,
+                       path=f"{rec.path}.{fp.attr.id}")
         filler = edit.filler(rec, fp, k) if self.original is not None else None
         if size is not None and len(data) < size and filler is None and spec.term is not None:
             self.notes.setdefault("fill", f"{rec.path}.{fp.attr.id}: the bytes after a value's terminator, up to its "
