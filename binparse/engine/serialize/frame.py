@@ -47,7 +47,7 @@ def number(spec: FieldSpec, v: Any, le: bool | None) -> bytes:
 def int_range(spec: FieldSpec) -> tuple[int, int]:
     if spec.kind == "bits":
         return 0, (1 << spec.bits) - 1
-    n = int(spec.size or 0) * 8  # type: ignore[call-overload]
+    n = (spec.size if isinstance(spec.size, int) else 0) * 8  # a number's size is a constant
     signed = (spec.np or "")[1:2] == "i"
     return (-(1 << (n - 1)), (1 << (n - 1)) - 1) if signed else (0, (1 << n) - 1)
 
@@ -147,8 +147,8 @@ def frame(spec: FieldSpec, data: bytes, size: int | None, eos: bool, room: bool 
         if pad is not None and data and data[-1] == pad and (term is None or (at < 0 and (include or len(data) == size))):
             raise Refused(f"a value not ending with its pad byte {pad:#04x} (pad-right: the reader strips it)")
         fill = bytes([pad if pad is not None else 0])
-        ended = term is not None and (not include or at >= 0)  # the reader stops at the terminator
-        if ended and len(data) < size and filler is not None and len(filler) >= size:
+        kept = filler is not None and len(filler) >= size  # the original's bytes after the terminator
+        if term is not None and (not include or at >= 0) and len(data) < size and kept and filler is not None:
             out = data if include else data + term[:size - len(data)]
             return out + filler[len(out):size], 0
         if term is not None and not include and len(data) < size:

@@ -300,7 +300,7 @@ def same(a: Any, b: Any) -> bool:
         return isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys() and all(
             same(a[k], b[k]) for k in a)
     if isinstance(a, IntEnum) or isinstance(b, IntEnum):
-        return _num(a) == _num(b)
+        return bool(_num(a) == _num(b))
     ab, bb = _as_bytes(a), _as_bytes(b)
     if ab is not None or bb is not None:
         return ab is not None and bb is not None and ab == bb
