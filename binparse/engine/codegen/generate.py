@@ -194,7 +194,9 @@ class _Module:
             w(f"        return {enum}(v) if v in {enum}._value2member_map_ else v\n")
             return
         typ = annotation(self, t, self.types.attr_type(t, a))
-        if a.cond is not None:
+        if typ == "NDArray[np.uint8]":  # a byte array an expression makes is `bytes`, one it names a view
+            typ += " | bytes"
+        if a.cond is not None or _nullable(a.value, t):
             typ += " | None"
         w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
@@ -299,6 +301,12 @@ class _Module:
         tail = "".join(["\n\n", *imports, "\n" if imports and (self.tail or aliases) else "", *aliases,
                         "\n" if aliases and self.tail else "", *self.tail])
         return "".join(head) + body + tail.rstrip("\n") + f"\n\n__all__ = {names!r}\n"
+
+
+def _nullable(e: ex.Expr, t: TypeDef) -> bool:
+    """Whether an expression may give null: `null` itself, or a field or instance of `t` with `if`."""
+    names = ex.names(e)
+    return "null" in names or any(x.cond is not None for x in t.seq + t.instances if x.id in names)
 
 
 def _one_line(text: str) -> str:
