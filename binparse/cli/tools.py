@@ -89,7 +89,9 @@ def schema(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}))
     else:
-        print(f"{shown(la)} → {shown(lb)}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
+        later = "the places of fields" if a.schema.id == b.schema.id else "fields"  # one schema's versions: types
+        print(f"{shown(la)} → {shown(lb)}: {len(changes)} change(s)" + ("" if full else
+                                                                       f" ({later} after a data-dependent one not compared)"))
         for c in changes:
             print("  " + shown(c.describe()))
     return 0
