@@ -34,8 +34,8 @@ def inspect(args: argparse.Namespace) -> int:
     from ..core.paths import require_regular
     if args.fields or args.verbose or args.format:
         raise UsageError("--schema reads the file with that schema: --format, --fields and -v do not apply")
+    require_regular(args.file)  # a missing input is said before anything about the schema
     reader = compiled(args)
-    require_regular(args.file)
     root = parsed(reader, args.file, args)
     root.validate()  # the seq is read whole, as Kaitai reads it: a file that does not fit is said now
     if args.json:
@@ -65,6 +65,8 @@ def view(args: argparse.Namespace) -> int:
     if len(args.files) != 1 or not args.tensor:
         raise UsageError("with --schema, view takes one FILE and --tensor FIELD (an expression such as "
                          "frames[2].pixels)", found=" ".join(args.files))
+    from ..core.paths import require_regular
+    require_regular(args.files[0])  # a missing input is said before anything about the schema
     reader = compiled(args)
     root = parsed(reader, args.files[0], args)
     try:

@@ -118,6 +118,7 @@ class BinparseError(Exception):
 COMMAND_LINE = {
     "format=NAME": "--format NAME",
     "import_path=[DIR]": "--import-path DIR",
+    "original=PARSED": "--from FILE",
     " or version=SDK to say which SDK wrote it": "",
     "pass cvec=N": "pass --cvec N",
     "pass cores=N to read it with one count anyway": "",  # the command line has no such option

@@ -3,7 +3,7 @@ the closest names to a misspelt one ("did you mean").
 
 A `SchemaError` raised while loading names the file, the line and the key; `place` adds the line's
 text and the column of what the error is about: its `needle` when the raise site gave one (a
-misspelt name, the token an expression stops at), else the last name the message quotes that
+misspelt name, the token an expression stops at; ending with NUL: just after it), else the last name the message quotes that
 stands on the line after the key, else the key, else the line's first character.
 """
 
@@ -40,11 +40,13 @@ def column(text: str, err: SchemaError) -> int:
     for needle in needles:
         if not needle:
             continue
+        after = needle.endswith("\0")  # the column just after it (an expression that ends too soon)
+        needle = needle.rstrip("\0")
         at = text.find(needle, start)
         if at < 0 and start:
             at = text.find(needle)
         if at >= 0:
-            return at + 1
+            return at + 1 + (len(needle) if after else 0)
     if err.key:
         m = re.search(rf"(?:^|[\s{{,-])({re.escape(err.key)})\s*:", text)
         if m:

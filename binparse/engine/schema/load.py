@@ -70,8 +70,10 @@ class _Loader:
             return parse(value)
         except ExprError as exc:  # the caret under the token it stops at, when the message quotes one
             token = re.findall(r"'([^']+)'", str(exc))
-            raise self.err(f"expression {value!r}: {exc}", node, key,
-                           needle=token[-1] if token and token[-1] in str(value) else str(value)) from exc
+            needle = token[-1] if token and token[-1] in str(value) else str(value)
+            if token and token[-1] == "end of expression":
+                needle = str(value) + "\0"  # the caret after the expression
+            raise self.err(f"expression {value!r}: {exc}", node, key, needle=needle) from exc
 
     # -- files ---------------------------------------------------------------------------------
     def load(self, path: Path) -> Schema:

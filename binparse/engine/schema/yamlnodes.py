@@ -78,8 +78,10 @@ def read_yaml(text: str, file: str) -> Node:
     except yaml.YAMLError as exc:  # PyYAML's problem, where it is, and what it was reading (from where)
         mark = getattr(exc, "problem_mark", None)
         context, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
-        what = f"{context} (from line {cmark.line + 1}, column {cmark.column + 1}): " if context and cmark else ""
         lines = text.splitlines()
+        what = f"{context}: " if context else ""
+        if context and cmark and cmark.line < len(lines):
+            what = f"{context} (from line {cmark.line + 1}, column {cmark.column + 1}): "
         line = min(mark.line, len(lines) - 1) if mark and lines else None  # the stream's end: its last line
         raise SchemaError(f"not valid YAML: {what}{getattr(exc, 'problem', None) or exc}", file=file,
                           line=None if line is None else line + 1,

@@ -433,7 +433,7 @@ class Writer:
 
     def no_instance(self, rec: WRec, a: Attr) -> ConsistencyError:
         return self.consistency(rec, a, "is an instance read at a position, which an expression needs: give its value",
-                                hint="or build with original= (the parsed file the values come from)")
+                                hint="or build with original=PARSED, the file the values were read from")
 
     def bad_value(self, rec: WRec, a: Attr, k: int | None, v: Any, expected: str) -> ConsistencyError:
         path = f"{rec.path}.{a.id}" + (f"[{k}]" if k is not None else "")
