@@ -4,7 +4,6 @@ Kaitai's consistency checks, lengths that follow the values (binparse.engine.ser
 from __future__ import annotations
 
 import struct
-import wave
 import zlib
 from pathlib import Path
 
@@ -16,25 +15,12 @@ from binparse.engine.serialize import ConsistencyError
 
 from . import roundtrip as rt
 
-REPO = Path(__file__).resolve().parents[1]
-WAV = REPO / "docs" / "ksy" / "wav.ksy"
-SAMPLES = [0, 5657, 8000, 5657, 0, -5657, -8000, -5657]
+from .test_ksy import SAMPLES, WAV, tone  # noqa: F401  (the WAV tour's tone, a fixture)
 
 
 @pytest.fixture(autouse=True)
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BINPARSE_CACHE", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def tone(tmp_path: Path) -> Path:
-    p = tmp_path / "tone.wav"
-    with wave.open(str(p), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(8000)
-        w.writeframes(struct.pack("<8h", *SAMPLES))
-    return p
 
 
 def ksy(tmp_path: Path, name: str, text: str) -> binparse.Compiled:

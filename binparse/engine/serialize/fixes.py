@@ -110,32 +110,24 @@ def show(e: Any) -> str:
     """An expression as Kaitai text (for messages)."""
     if not isinstance(e, tuple):
         return repr(e)
-    op = e[0]
-    if op == "num":
-        return repr(e[1]) if not isinstance(e[1], bool) else str(e[1]).lower()
-    if op == "str":
-        return repr(e[1])
-    if op == "name":
-        return str(e[1])
-    if op == "attr":
-        return f"{show(e[1])}.{e[2]}"
-    if op == "index":
-        return f"{show(e[1])}[{show(e[2])}]"
-    if op == "bin":
-        return f"{_paren(e[2])} {e[1]} {_paren(e[3])}"
-    if op == "un":
-        return f"{e[1]}{'' if e[1] != 'not' else ' '}{_paren(e[2])}"
-    if op == "call":
-        return f"{show(e[1])}.{e[2]}({', '.join(show(a) for a in e[3])})"
-    if op == "cast":
-        return f"{show(e[1])}.as<{e[2]}>"
-    if op == "cond":
-        return f"{_paren(e[1])} ? {_paren(e[2])} : {_paren(e[3])}"
-    if op == "enum":
-        return f"{e[1]}::{e[2]}"
-    if op == "list":
-        return "[" + ", ".join(show(x) for x in e[1]) + "]"
-    return "…"
+    write = _SHOW.get(e[0])
+    return write(e) if write is not None else "…"
+
+
+_SHOW: dict[str, Any] = {
+    "num": lambda e: repr(e[1]) if not isinstance(e[1], bool) else str(e[1]).lower(),
+    "str": lambda e: repr(e[1]),
+    "name": lambda e: str(e[1]),
+    "attr": lambda e: f"{show(e[1])}.{e[2]}",
+    "index": lambda e: f"{show(e[1])}[{show(e[2])}]",
+    "bin": lambda e: f"{_paren(e[2])} {e[1]} {_paren(e[3])}",
+    "un": lambda e: f"{e[1]}{' ' if e[1] == 'not' else ''}{_paren(e[2])}",
+    "call": lambda e: f"{show(e[1])}.{e[2]}({', '.join(show(a) for a in e[3])})",
+    "cast": lambda e: f"{show(e[1])}.as<{e[2]}>",
+    "cond": lambda e: f"{_paren(e[1])} ? {_paren(e[2])} : {_paren(e[3])}",
+    "enum": lambda e: f"{e[1]}::{e[2]}",
+    "list": lambda e: "[" + ", ".join(show(x) for x in e[1]) + "]",
+}
 
 
 def _paren(e: Any) -> str:
