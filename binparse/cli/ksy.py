@@ -105,6 +105,7 @@ def fixture(args: argparse.Namespace) -> int:
 
 def _rebuilt(args: argparse.Namespace) -> tuple[bytes, str]:
     from ..core.paths import require_regular
+    from ..engine.serialize import ConsistencyError
     from ..engine.serialize.setpath import apply_set
     if args.spec:
         raise UsageError("--from builds from FILE's values: give no VALUES.yaml with it", found=args.spec)
@@ -115,7 +116,11 @@ def _rebuilt(args: argparse.Namespace) -> tuple[bytes, str]:
     values = root.to_dict()
     for item in args.set or []:
         apply_set(values, item, root)
-    data = reader.build(values, original=root)
+    try:
+        data = reader.build(values, original=root)
+    except ConsistencyError as exc:  # the values --set gave: a usage error (exit code 3), not the file's
+        raise UsageError(exc.message, file=exc.file, path=exc.path, expected=exc.expected, found=exc.found,
+                         hint=exc.hint) from None
     changed = f", {len(args.set)} value(s) set" if args.set else ""
     return data, f"{len(data):,} bytes of {reader.id} from {shown(args.from_file)}{changed}"
 

@@ -14,16 +14,13 @@ the file's own bytes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.errors import BinparseError
 from ..runtime import stream as st
 from .plan import Case, FieldPlan
-from .records import NO, WRec, attr_of, plain_of, same
+from .records import NO, Host, WRec, attr_of, plain_of, same
 from .stream import SizeNotYet, WStream
-
-if TYPE_CHECKING:
-    from .writer import Writer
 
 
 def orig_kid(rec: WRec, fp: FieldPlan, k: int | None, case: Case) -> Any:
@@ -66,7 +63,7 @@ def original_bytes(orig: Any, i: int) -> bytes | None:
     return bytes(orig._mv[start:end])
 
 
-def copy_original(w: Writer, rec: WRec, fp: FieldPlan, v: Any, io: WStream) -> bool:
+def copy_original(w: Host, rec: WRec, fp: FieldPlan, v: Any, io: WStream) -> bool:
     """Write field `fp` as the original file's bytes when its value is the file's (True if it did)."""
     if rec.orig is None or io.bits_left or not _leaf(rec, fp, v):
         return False
@@ -113,13 +110,13 @@ def under(orig: Any) -> Any:
     return orig._mv[orig._io_start:orig._io_end]
 
 
-def _pos_instances(w: Writer) -> list[str]:
+def _pos_instances(w: Host) -> list[str]:
     schemas = [w.schema, *w.schema.all_imports()]
     return [f"{t.path}.{a.id}" for s in schemas for t in s.root.all_types() for a in t.instances
             if a.kind != "value" and a.pos is not None]
 
 
-def keep_tail(w: Writer, root: WRec, io: WStream) -> None:
+def keep_tail(w: Host, root: WRec, io: WStream) -> None:
     """The original's bytes after the root's seq, kept (see the module doc)."""
     o = root.orig
     try:

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import UsageError
+from ...core.errors import FormatError
 from ..backends.numpy_backend import resolve_enums
 
 if TYPE_CHECKING:
     from .records import WRec
 
 
-class ConsistencyError(UsageError):
+class ConsistencyError(FormatError):
     """Values that cannot be written so that the schema reads them back (Kaitai's ConsistencyError):
-    names the field, what its schema says and what the value has."""
+    names the field, what its schema says and what the value has (exit code 2 for values a file
+    gives, 3 for values the command line gives)."""
 
 
 class Refit(Exception):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import IntEnum
 from keyword import iskeyword
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -27,10 +27,28 @@ from .plan import Case, FieldPlan, TypePlan, plan
 from .stream import IoView, WStream
 
 if TYPE_CHECKING:
-    from ..schema.model import Attr, TypeDef
-    from .writer import Writer
+    from ..schema.model import Attr, Schema, TypeDef
 
 NO = object()  # no `_` (the element just written) in this scope
+
+
+class Host(Protocol):
+    """What a record being written asks of the writer (`Writer`): evaluating, values, errors."""
+
+    schema: Schema
+    gen: int  # bumped when a value changes: value instances are worked out again
+    taken: set[tuple[int, str]]
+
+    def evaluate(self, e: Any, scope: Scope, rec: WRec) -> Any: ...
+    def coerce(self, rec: WRec, fp: FieldPlan, spec: Any, v: Any, k: int | None) -> Any: ...
+    def orig_kid(self, rec: WRec, fp: FieldPlan, k: int | None, case: Case) -> Any: ...
+    def dry_size(self, rec: WRec) -> int: ...
+    def claim_eos(self, rec: WRec, a: Attr, io: WStream) -> None: ...
+    def consistency(self, rec: WRec, a: Attr | None, message: str, *, key: str | None = None, found: Any = None,
+                    hint: str | None = None, index: int | None = None) -> BinparseError: ...
+    def no_value(self, rec: WRec, a: Attr) -> BinparseError: ...
+    def no_instance(self, rec: WRec, a: Attr) -> BinparseError: ...
+    def bad_value(self, rec: WRec, a: Attr, k: int | None, v: Any, expected: str) -> BinparseError: ...
 
 
 def plain_of(v: Any) -> Any:
@@ -49,7 +67,7 @@ class WRec:
     __slots__ = ("w", "plan", "values", "params", "parent", "up", "root", "orig", "index", "path", "io",
                  "start", "end", "kids", "inst", "le", "partial")
 
-    def __init__(self, w: Writer, t: TypeDef, values: dict[str, Any], params: dict[str, Any],
+    def __init__(self, w: Host, t: TypeDef, values: dict[str, Any], params: dict[str, Any],
                  up: WRec | None, orig: Any, index: int | None, path: str, parent: Any = NO) -> None:
         self.w = w
         self.plan: TypePlan = plan(t)
