@@ -217,3 +217,13 @@ def test_fixture_from_checks_the_input_before_the_schema(tmp_path: Path, capsys:
     assert main(["fixture", "--schema", str(bad), "--from", str(tmp_path / "missing.bin"), "-o",
                  str(tmp_path / "o.bin")]) == 3
     assert "missing.bin" in capsys.readouterr().err
+
+
+def test_a_record_may_be_given_as_a_parsed_record(tone: Path) -> None:
+    """`values["chunks"][1] = other.chunks[1]`: an accessor in the values is written as its values."""
+    wav = binparse.compile(WAV)
+    t = wav.parse(tone)
+    values = t.to_dict()
+    values["chunks"] = [t.chunks[1], t.chunks[0]]  # the data chunk first
+    swapped = wav.parse(wav.build(values))
+    assert [c.header.tag for c in swapped.chunks] == ["data", "fmt "] and swapped.chunks[0].body.values.tolist() == SAMPLES

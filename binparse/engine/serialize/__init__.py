@@ -15,6 +15,7 @@ values), `edit` (the original's bytes where nothing changed), `setpath` (`--set 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..schema.model import Schema, TypeDef
@@ -38,11 +39,26 @@ def build(schema: Schema, values: dict[str, Any], *, params: dict[str, Any] | No
                                found=type(values).__name__)
     if params is None:
         params = dict(getattr(original, "_params", {}) or {})
+    values = _records_as_dicts(values)
     w = Writer(schema, file=file, original=original)
     data = w.build(values, params, type_def)
     if notes is not None:
         notes.extend(w.notes.values())
     return data
+
+
+def _records_as_dicts(v: Any) -> Any:
+    """Values with any record given as a parsed accessor (`values["header"] = other.header`) made a dict
+    (`to_dict()`); lists of numbers are not gone through."""
+    from ..runtime.whole import Whole
+    if isinstance(v, Whole):
+        return v.to_dict()
+    if isinstance(v, dict):
+        return {k: _records_as_dicts(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, Sequence)) and not isinstance(v, (str, bytes)) and len(v) and \
+            isinstance(v[0], (Whole, dict, list)):
+        return [_records_as_dicts(x) for x in v]
+    return v
 
 
 __all__ = ["ConsistencyError", "build"]
