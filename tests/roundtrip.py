@@ -64,6 +64,7 @@ class Outcome:
     edit: str = ""  # "identical", or what differs
     pure: str = ""  # "identical", "identical over the fields", "differs", "refused"
     why: str = ""
+    built: bytes = b""  # what the values alone built
 
 
 def run(case: Case) -> Outcome:
@@ -87,6 +88,7 @@ def run(case: Case) -> Outcome:
     except ConsistencyError as exc:
         out.pure, out.why = "refused", str(exc)
         return out
+    out.built = pure
     end = root._nbytes_end()
     if pure == data:
         out.pure = "identical"
@@ -118,3 +120,27 @@ def tally(outcomes: list[Outcome]) -> dict[str, Any]:
             "edit identical": sum(o.edit == "identical" for o in read),
             **{f"pure {k}": sum(o.pure == k for o in read)
                for k in ("identical", "identical over the fields", "differs", "refused")}}
+
+
+def kaitai_write(case: Case, modules: Path, size: int) -> bytes | None:
+    """What Kaitai 0.11's own serialization writes for `case`'s file (the Python `ksc --read-write`
+    makes, in `modules`, read then `_check()` and `_write()` into a stream of `size` bytes), or None
+    when it cannot (a schema its compiler refuses, a `_check` or `_write` that raises)."""
+    import importlib
+    import sys
+    from kaitaistruct import BytesIO, KaitaiStream
+
+    from binparse.engine.backends.numpy_backend import camel
+    if str(modules) not in sys.path:
+        sys.path.insert(0, str(modules))
+    try:
+        cls = getattr(importlib.import_module(case.schema.stem), camel(case.schema.stem))
+        obj = cls(KaitaiStream(BytesIO(case.data.read_bytes())))
+        if hasattr(cls, "SEQ_FIELDS"):  # `ks-debug: true`: the constructor does not read
+            obj._read()
+        obj._check()
+        out = KaitaiStream(BytesIO(bytearray(size)))
+        obj._write(out)
+        return bytes(out.to_byte_array())
+    except Exception:  # noqa: BLE001 - Kaitai's side could not write it: not compared
+        return None
