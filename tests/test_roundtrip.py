@@ -79,6 +79,9 @@ def test_the_whole_run(outcomes: list[rt.Outcome]) -> None:
     suite = rt.tally([o for o in outcomes if o.case.name.startswith("suite/")])
     gallery = rt.tally([o for o in outcomes if o.case.name.startswith("gallery/")])
     print("suite", suite, "gallery", gallery)
+    for o in outcomes:  # each file that values alone do not build byte for byte, and why (-s shows them)
+        if o.read and o.pure not in ("identical", "identical over the fields"):
+            print(f"{o.case.name}: {o.pure}: {o.why.splitlines()[0]}")
     assert suite["read"] == suite["edit identical"] and gallery["read"] == gallery["edit identical"]
     assert suite["pure identical"] + suite["pure identical over the fields"] >= 240
 
