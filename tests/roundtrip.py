@@ -131,8 +131,9 @@ def kaitai_write(case: Case, modules: Path, size: int) -> bytes | None:
     from kaitaistruct import BytesIO, KaitaiStream
 
     from binparse.engine.backends.numpy_backend import camel
-    if str(modules) not in sys.path:
-        sys.path.insert(0, str(modules))
+    names = {p.stem for p in modules.glob("*.py")}  # the same ids as the read-only modules other tests import
+    saved = {n: sys.modules.pop(n) for n in names if n in sys.modules}
+    sys.path.insert(0, str(modules))
     try:
         cls = getattr(importlib.import_module(case.schema.stem), camel(case.schema.stem))
         obj = cls(KaitaiStream(BytesIO(case.data.read_bytes())))
@@ -144,3 +145,8 @@ def kaitai_write(case: Case, modules: Path, size: int) -> bytes | None:
         return bytes(out.to_byte_array())
     except Exception:  # noqa: BLE001 - Kaitai's side could not write it: not compared
         return None
+    finally:
+        sys.path.remove(str(modules))
+        for n in names:
+            sys.modules.pop(n, None)
+        sys.modules.update(saved)
