@@ -39,6 +39,7 @@ class ReaderSupport:
 
         def ref(self, t: TypeDef) -> str: ...
         def enum_ref(self, t: TypeDef, enum: str) -> str: ...
+        def enum_def_ref(self, t: TypeDef, e: Any) -> str: ...
 
     def unpacker(self, fmt: str) -> str:
         name = "_U_" + "".join(c if c.isalnum() else {"<": "l", ">": "b"}.get(c, "_") for c in fmt)
@@ -98,7 +99,9 @@ class ReaderSupport:
             typ = f"{enum} | int"
         else:
             typ = annotation(self, t, self.types.attr_type(t, a))
-        if a.cond is not None:
+            if typ == "NDArray[np.uint8]":  # a byte array an expression makes is `bytes`, one it names a view
+                typ += " | bytes"
+        if a.cond is not None or nullable(a.value, t):
             typ += " | None"
         if self.reader is not None and a in self.eager(t):  # a slot its reader sets; else worked out when asked for
             self.annotations.append(f"    {pyname(a.id)}: {typ}\n")
@@ -160,4 +163,10 @@ class ReaderSupport:
 
 
 
-__all__ = ["ReaderSupport"]
+def nullable(e: ex.Expr, t: TypeDef) -> bool:
+    """Whether an expression may give null: `null` itself, or a field or instance of `t` with `if`."""
+    names = ex.names(e)
+    return "null" in names or any(x.cond is not None for x in t.seq + t.instances if x.id in names)
+
+
+__all__ = ["ReaderSupport", "nullable"]
