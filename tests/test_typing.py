@@ -71,8 +71,8 @@ def test_a_generated_package_passes_mypy_strict(tmp_path: Path, capsys: pytest.C
     assert "    def section_headers(self) -> RecordArray[SectionHeader]:\n" in elf  # a pos instance of records
     assert ("    def body(self) -> DynamicSection | StringsStruct | DynsymSection | NoteSection | RelocationSection | "
             "NDArray[np.uint8] | None:\n") in elf  # a pos instance switched: its cases, raw bytes, or `if` false
-    assert "    def entries(self) -> Sequence[str]:\n" in elf  # strz to the end of a stream
-    assert "    def body(self) -> Extension | LocalImageDescriptor | None:\n" in gif  # no default case: None
+    assert "    entries: Sequence[str]\n" in elf  # strz to the end of a stream (a seq field: a slot its reader sets)
+    assert "    body: Extension | LocalImageDescriptor | None\n" in gif  # no default case: None
     assert "_LoopType_LoopType = LoopType.LoopType\n" in (pkg / "fasttracker_xm_module.py").read_text()
     (tmp_path / "use.py").write_text(USE)
     env = {**os.environ, "MYPYPATH": str(REPO)}  # binparse from this checkout (an editable install hides it)
@@ -114,6 +114,7 @@ def test_every_value_is_of_its_annotation(tmp_path: Path, monkeypatch: pytest.Mo
     suite and gallery with BINPARSE_ROUNDTRIP_ALL=1: 5,419 values)."""
     from binparse.core.errors import BinparseError
     from binparse.engine.runtime import Accessor
+    from binparse.engine.runtime.compiled import kept
     monkeypatch.setenv("BINPARSE_CACHE", str(tmp_path / "cache"))
     cases = rt.every_case()
     wrong, checked = [], 0
@@ -129,10 +130,18 @@ def test_every_value_is_of_its_annotation(tmp_path: Path, monkeypatch: pytest.Mo
                 break
             acc = todo.pop()
             cls = type(acc)
-            for name, prop in vars(cls).items():
-                if name.startswith("_") or not isinstance(prop, property):
+            module = vars(sys.modules[cls.__module__])
+            slots = vars(cls).get("__annotations__", {}) if "_READ" in vars(cls) else {}  # seq fields a reader sets
+            for name, prop in [*vars(cls).items(), *((n, None) for n in getattr(cls, "__slots__", ()))]:
+                if name.startswith("_") or prop is not None and not isinstance(prop, (property, kept)):
                     continue
-                hint = typing.get_type_hints(prop.fget, vars(sys.modules[cls.__module__]))["return"]
+                if prop is None:
+                    if name not in slots:
+                        continue
+                    hint = eval(slots[name], dict(module))  # noqa: S307 - an annotation the generator wrote
+                else:
+                    fn = prop.fget if isinstance(prop, property) else prop.fn
+                    hint = typing.get_type_hints(fn, module)["return"]
                 try:
                     v = getattr(acc, name)
                 except BinparseError:

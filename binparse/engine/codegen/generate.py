@@ -237,21 +237,21 @@ class _Module(ReaderSupport):
         reader = self.reader
         if reader is not None and i < len(t.seq):
             self.slow.append(f"{pyname(a.id)!r}: lambda self: {call}")
-            self.annotations.append(f"    {pyname(a.id)}: {typ}\n")
+            hides = "  # type: ignore[assignment, unused-ignore]" if hasattr(Accessor, pyname(a.id)) else ""
+            self.annotations.append(f"    {pyname(a.id)}: {typ}{hides}\n")
             return
-        lines = reader.instances.get(a.id) if reader is not None else None
-        w(f"\n    @{'_kept' if lines is not None else self.prop}\n")
+        fn = reader.instances.get(a.id) if reader is not None else None
+        w(f"\n    @{'_kept' if fn is not None else self.prop}\n")
         hides = "  # type: ignore[override, unused-ignore]" if hasattr(Accessor, pyname(a.id)) else ""  # `offset`
         w(f"    def {pyname(a.id)}(self) -> {typ}:{hides}\n")
         w(py_doc(a.doc, a.doc_ref))
-        if lines is not None:  # read where it lies by its compiled reader, once; else by the interpreter
+        if fn is not None:  # read where it lies by its compiled reader, once; else by the interpreter
             many = f.repeated and f.kind in ("user", "switch")  # records that live as long as this one: the
             if many:  # collector, paused while they are made, would only walk them
                 w("        _gc = _gc_on()\n")
                 w("        _gc_off()\n")
             w("        try:\n")
-            w("".join(line + "\n" for line in lines[:-1]))
-            w(f"{lines[-1]}  # type: ignore[no-any-return]\n")
+            w(f"            return {fn}(self)  # type: ignore[no-any-return]\n")
             w("        except _BudgetError:\n")
             w("            raise\n")
             w("        except Exception:  # the interpreter reads it: its error names the instance\n")
@@ -303,7 +303,8 @@ class _Module(ReaderSupport):
         head = [HEADER.format(source=self.source), f"# Source sha256: {source_hash(s)}\n",
                 f'"""{_one_line(s.title or s.id)}: typed accessors generated from {self.source}."""\n\n',
                 "from __future__ import annotations\n\n",
-                "from collections.abc import Sequence\n", "from enum import IntEnum\n", "from typing import Any, ClassVar, cast\n\n",
+                "from collections.abc import Sequence\n", "from enum import IntEnum\n",
+                "from typing import Any, ClassVar, cast" + (", no_type_check" if self.compiled else "") + "\n\n",
                 "import numpy as np\n", "from numpy.typing import NDArray\n\n",
                 "from binparse.engine.expr import values as _kv\n",
                 "from binparse.engine.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,\n"

@@ -43,7 +43,7 @@ class Compiled:
 
     functions: str  # module-level source: the fill, the maker, the instances' readers
     slots: list[str] = field(default_factory=list)  # the seq fields, then the instances' caches
-    instances: dict[str, list[str]] = field(default_factory=dict)  # instance id -> its getter's body
+    instances: dict[str, str] = field(default_factory=dict)  # instance id -> the function reading it
 
 
 def why_not(t: TypeDef) -> str | None:
@@ -87,7 +87,9 @@ class Reader:
             for j, spec in enumerate(nb.instance_specs(self.t)):
                 body = self.instance(spec, len(nb.field_specs(self.t)) + j)
                 if body is not None:
-                    out.instances[spec.name] = body
+                    name = f"_in_{self.cls}_{spec.name}"
+                    out.functions += f"\n\n@no_type_check\ndef {name}(self: Any) -> Any:\n" + "\n".join(body) + "\n"
+                    out.instances[spec.name] = name
             return out
         except (NotCompiled, ex.ExprError):
             return None
@@ -95,6 +97,7 @@ class Reader:
     # -- the seq ---------------------------------------------------------------------------------------
     def fill(self) -> str:
         c = Code()
+        c.lines.append("@no_type_check")
         c.lines.append(f"def _fill_{self.cls}(self: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
                        f"u8: Any) -> None:")
         if self.t.params:
@@ -238,6 +241,7 @@ class Reader:
     def make(self) -> str:
         t = self.t
         c = Code()
+        c.lines.append("@no_type_check")
         c.lines.append(f"def _make_{self.cls}(owner: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
                        f"u8: Any, name: str, k: Any, own: bool, params: Any) -> Any:")
         c(f"self = _new({self.cls})")
@@ -263,11 +267,12 @@ class Reader:
         another schema's root type, or of no size to the end: a call of `_make_<Class>` each."""
         t, cls = self.t, self.cls
         c = Code()
+        c.lines.append("@no_type_check")
         c.lines.append(f"def _many_{cls}(owner: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
                        f"u8: Any, name: str, n: int, size: int, params: Any) -> tuple[list[Any], int]:")
         c("if root is None or size >= 0:")
         c(f"    return _rt.many_each(_make_{cls}, owner, mv, p, s, e, root, le, u8, name, n, size, params)")
-        c("_mk_items: list[Any] = []")
+        c("_mk_items = []")
         c("_mk_add = _mk_items.append")
         stores = [f"self = _new({cls})"] + [f"self.{slot} = {local}" for slot, local in (
             ("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"), ("_parent", "owner"),
@@ -307,12 +312,12 @@ class Reader:
 
     # -- positioned instances --------------------------------------------------------------------------
     def instance(self, spec: FieldSpec, i: int) -> list[str] | None:
-        """The body of a positioned instance's getter, read where it lies (within a `try:` of the
-        getter: it returns the value, or raises and the interpreter reads it); None: the interpreter's."""
+        """The body of `_in_<Class>_<id>(self)`: a positioned instance read where it lies (its getter
+        calls it, and asks the interpreter when it raises); None: the interpreter's."""
         if spec.pos is None:
             return None
         obj = Site(self.t, self.gen.types, OBJECT, self.gen.enum_ref)
-        c = Code(3)
+        c = Code(1)
         fields = Fields(self.gen, self.t, Site(self.t, self.gen.types, READER, self.gen.enum_ref,
                                                own_io=spec.io is not None))
         if spec.cond is not None:
@@ -328,7 +333,7 @@ class Reader:
         c(f"p = s + {obj.code(spec.pos)}")
         c("if p < s or p > e:")
         c("    raise _Stop")
-        body = Code(3)
+        body = Code(1)
         fields.field(body, respec(spec, cond=None), "_res",
                      f"{self.cls}._INSTANCES[{i - len(nb.field_specs(self.t))}]")
         text = "\n".join(body.lines)

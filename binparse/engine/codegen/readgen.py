@@ -106,18 +106,18 @@ class ReaderSupport:
         if self.reader is not None and a in self.eager(t):  # a slot its reader sets; else worked out when asked for
             self.annotations.append(f"    {pyname(a.id)}: {typ}\n")
             self.lazy.append(f"{pyname(a.id)!r}: {nb.class_name(t)}._value_{a.id}")
-            w(f"\n    def _value_{a.id}(self) -> {typ}:\n")
+            w(f"\n    def _value_{a.id}(self: Any) -> {typ}:\n")
             w("        try:\n")
-            w(f"            return {self.value_code(t, a)}  # type: ignore[no-any-return]\n")
+            w(f"            return {self.value_code(t, a)}  # type: ignore[no-any-return, unused-ignore]\n")
             w("        except Exception as exc:\n")
             w(f"            raise self._value_error(exc, {a.id!r}) from None\n")
             return
         cheap = site.plain_value(a.value) and (a.cond is None or site.plain_value(a.cond))
         w(f"\n    @{self.prop if cheap else '_kept'}\n")  # a little arithmetic on the seq: worked out each time
-        w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
+        w(f"    def {pyname(a.id)}(self: Any) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
         w("        try:\n")
-        w(f"            return {self.value_code(t, a)}  # type: ignore[no-any-return]\n")
+        w(f"            return {self.value_code(t, a)}  # type: ignore[no-any-return, unused-ignore]\n")
         w("        except Exception as exc:\n")
         w(f"            raise self._value_error(exc, {a.id!r}) from None\n")
 

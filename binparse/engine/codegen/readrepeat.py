@@ -80,7 +80,7 @@ class Repeats:
         if f.kind == "user" and rep != "until" and self.whole_records(f):
             self.records(c, f, rep, target)
             return
-        c("_l: list[Any] = []")
+        c("_l = []")
         c("_append = _l.append")
         if rep == "expr":
             c(f"_k = {self.site.code(f.count)}")
@@ -101,6 +101,13 @@ class Repeats:
             with c.block("except BaseException:"):
                 c(f"del {target}")
                 c("raise")
+        elif f.kind == "prim" and size is not None:  # numbers until a condition: a view of those read, as
+            c("_s0 = p")  # any other repeat of numbers is (the loop reads them to test the condition)
+            self.loop(c, f, rep, head, ref)
+            dt = self.gen.dtype(f.np or "")
+            if f.calc_endian:
+                dt = f"({dt} if le else {self.gen.dtype((f.np or '').translate(str.maketrans('<>', '><')))})"
+            c(f"{target} = np.ndarray((len(_l),), {dt}, buffer=mv, offset=_s0)")
         else:
             self.loop(c, f, rep, head, ref)
             c(f"{target} = _l")
