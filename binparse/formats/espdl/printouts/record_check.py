@@ -37,6 +37,7 @@ from ..model.container import EspdlModel
 from ..model.graph import TensorInfo
 from ..model.model_tensor import ModelTensor
 from ..model.weights import WeightLayout
+from .differ import differences
 from .info_check import model_for
 from .record import QuantConfig, QuantRecord, QuantVar
 
@@ -160,7 +161,7 @@ def check_record(reports: list[FileReport], folder: Path) -> list[Finding]:
                                [rep.name, name]))
             continue
         if tally.diffs:
-            out.extend(Finding("problem", f"{rep.name} and {name} differ: {d}", [rep.name, name]) for d in tally.diffs)
+            out.append(differences(rep.name, name, tally.diffs, folder, f"and {name} differ"))
         else:
             out.append(Finding("ok", f"{rep.name} agrees with {name}: {_agrees(tally)}", [rep.name, name]))
     return out
