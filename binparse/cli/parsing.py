@@ -89,9 +89,12 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "repair, when the repair would not read back as meant, or when FIXED is FILE, a link or not a\n"
                "regular file."),
     "fixture": ("tools", "write the artifacts, device buffers and expectations a spec describes",
-                "%(prog)s SPEC.yaml [-o FOLDER] [--json] | VALUES.yaml --schema S.ksy -o OUT.bin",
+                "%(prog)s SPEC.yaml [-o FOLDER] [--json] | VALUES.yaml --schema S.ksy -o OUT.bin\n"
+                "       | --schema S.ksy --from FILE [--set PATH=VALUE]... -o OUT.bin",
                 "Write the files a fixture spec describes: artifacts, device buffers, and the expected\n"
-                "logical arrays (.expected.npy) that tests compare with."),
+                "logical arrays (.expected.npy) that tests compare with. With --schema, build a file from\n"
+                "values with your own Kaitai Struct schema: from a YAML mapping of the root's fields, or from\n"
+                "a file read with the schema (--from), some of its values changed (--set)."),
     "generate": ("tools", "typed accessors from schemas: binparse's own, or a package of yours",
                  "%(prog)s [--check] [--json] | SCHEMA.ksy... -o PACKAGE_DIR [--import-path DIR]...",
                  "Regenerate the typed accessors (binparse/engine/accessors) from the schemas (schemas/*.ksy), or,\n"
@@ -283,11 +286,17 @@ def _repair(c: argparse.ArgumentParser) -> None:
 
 
 def _fixture(c: argparse.ArgumentParser) -> None:
-    c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer); "
-                                                     "with --schema, the values of the root's fields")
+    c.add_argument("spec", nargs="?", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose "
+                                                                "writer); with --schema, the values of the root's fields")
     c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder); with "
                                                          "--schema, the file to write")
     _schema_options(c, "build the bytes of the values in SPEC.yaml with this Kaitai Struct schema")
+    c.add_argument("--from", dest="from_file", metavar="FILE", help="with --schema, build from the values of FILE "
+                                                                    "(read with the schema) instead of SPEC.yaml")
+    c.add_argument("--set", action="append", metavar="PATH=VALUE",
+                   help="with --from, change one value: PATH a field path (chunks[1].body.sample_rate), VALUE a "
+                        "Kaitai literal, a member name for an enum, a word for text (repeatable)")
+    _param_option(c)
     c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
