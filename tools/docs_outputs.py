@@ -136,9 +136,10 @@ def left_behind(cwd: Path, before: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def checkout(root: Path = ROOT) -> Iterator[Path]:
-    """A fresh copy of the files git tracks, with ../shared/real beside it (when present here): a git
-    work tree of its own with every file added (`git_status`), when git is installed."""
+def checkout(root: Path = ROOT, real: bool = True) -> Iterator[Path]:
+    """A fresh copy of the files git tracks, with ../shared/real beside it (when present here and `real`;
+    the README runs without it, as a clone of the repository does): a git work tree of its own with every
+    file added (`git_status`), when git is installed."""
     with tempfile.TemporaryDirectory(prefix="binparse-docs-") as tmp:
         dst = Path(tmp) / "binparse"
         try:
@@ -155,7 +156,7 @@ def checkout(root: Path = ROOT) -> Iterator[Path]:
         with contextlib.suppress(OSError, subprocess.CalledProcessError):  # git_status says [] without git
             subprocess.run(["git", "init", "-q"], cwd=dst, check=True, capture_output=True)
             subprocess.run(["git", "add", "-A"], cwd=dst, check=True, capture_output=True)
-        if REAL.is_dir():
+        if real and REAL.is_dir():
             (Path(tmp) / "shared").mkdir()
             (Path(tmp) / "shared" / "real").symlink_to(REAL.resolve(), target_is_directory=True)
         yield dst
