@@ -60,6 +60,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     _BYTES_VALUES: ClassVar[tuple[str, ...]] = ()  # value instances whose values are byte arrays
     _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ()  # every instance's id (pos and value), as the schema lists them
     _DEBUG: ClassVar[bool] = False  # `meta/ks-debug`: a repeat of records cut short by the data keeps those begun
+    _IN_ORDER: ClassVar[bool] = False  # placing a field checks the `valid` and `contents` before it (a user's records)
 
     @property
     def _root(self) -> Any:

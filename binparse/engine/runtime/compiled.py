@@ -47,6 +47,7 @@ class CompiledRecord(Accessor):
     _MANY: ClassVar[Callable[..., tuple[list[Any], int]]]  # records one after another (codegen.reader: many)
     _SLOW: ClassVar[dict[str, Callable[[Any], Any]]] = {}  # seq field -> its interpreter getter
     _LAZY: ClassVar[dict[str, Callable[[Any], Any]]] = {}  # value instance set by the reader -> its getter
+    _IN_ORDER: ClassVar[bool] = True  # read field by field, a record's checks come before the fields after them
 
     def __getattr__(self, name: str) -> Any:
         slow = type(self)._SLOW.get(name)

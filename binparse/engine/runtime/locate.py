@@ -35,6 +35,7 @@ class Locate(Repeats):
         _cache: dict[Any, Any]
         _ext: dict[int, Ext]
         _DEBUG: ClassVar[bool]
+        _IN_ORDER: ClassVar[bool]
         _lay: StaticLayout | list[tuple[int, int | None, int | None]] | None
         _pre: Any
         _FIELDS: ClassVar[tuple[FieldSpec, ...]]
@@ -73,13 +74,14 @@ class Locate(Repeats):
             pos = (self._bit0 if self._bit0 is not None and end == 0 else self._off + end) if j == k \
                 else self._end_of(j - 1)
             spec = self._FIELDS[j]
-            if j == k:  # the leading fields placed by params alone: their checks first
-                for x in range(k):
+            in_order = self._IN_ORDER  # a user's record: each field checked where Kaitai checks it, before the
+            if in_order and j == k:  # fields after it are placed (a bad magic named, not an overrun records later)
+                for x in range(k):  # the leading fields placed by params alone: their checks first
                     if self._FIELDS[x].valid is not None or self._FIELDS[x].kind == "contents":
                         self._get(x)
             lay.append(self._place(j, spec, pos, None))
-            if spec.valid is not None or spec.kind == "contents":  # checked where Kaitai checks it: before the
-                self._get(j)  # fields after it are placed (a bad magic is named, not an overrun records later)
+            if in_order and (spec.valid is not None or spec.kind == "contents"):
+                self._get(j)
         return lay[i - k]
 
     def _x(self, i: int) -> Ext | None:
