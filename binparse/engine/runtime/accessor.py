@@ -141,7 +141,13 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         self._le = le
         self._own_io = parent is None
         self._ok = None
+        self._layout_state(params)
+        self._pre = None  # the leading fields placed by params alone: worked out when a field is first located
+
+    def _layout_state(self, params: dict[str, Any]) -> None:
+        """The record's key of its params (`_pkey`) and its layout (`_lay`): fixed, or placed as it is read."""
         cls = type(self)
+        lay: Any
         if cls._PARAMS:
             key_of = PKEY_OF.get(cls)
             if key_of is None:
@@ -155,9 +161,8 @@ class Accessor(Getters, Locate, Evaluate, Whole):
             if lay is MISSING:
                 lay = cls._static_for(params)
         else:
-            self._pkey, lay = (), self._STATIC
+            self._pkey, lay = (), cls._STATIC
         self._lay: StaticLayout | list[tuple[int, int | None, int | None]] | None = lay if lay is not None else []
-        self._pre = None  # the leading fields placed by params alone: worked out when a field is first located
 
     def _prefix(self) -> Prefix:
         """Leading fields whose place depends on params only, located once per class and params."""

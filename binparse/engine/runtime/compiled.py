@@ -26,7 +26,6 @@ from ...core import budget
 from . import stream as st
 from .accessor import Accessor
 from .evaluate import NO_ROOT
-from .kept import MISSING, PKEY_OF, STATIC_CACHE, pkey_getter
 from .readhelp import *  # noqa: F401,F403 - what generated modules call as `_rt.…` (text, key, Records, …)
 from .readhelp import Stop
 from .readhelp import __all__ as _HELPERS
@@ -98,25 +97,6 @@ class CompiledRecord(Accessor):
         except AttributeError:
             self._root_of = None
         self._layout_state(params)
-
-    def _layout_state(self, params: dict[str, Any]) -> None:
-        cls = type(self)
-        lay: Any
-        if cls._PARAMS:
-            key_of = PKEY_OF.get(cls)
-            if key_of is None:
-                key_of = PKEY_OF[cls] = pkey_getter(cls._PARAMS)
-            self._pkey = pkey = key_of(params)
-            try:
-                lay = STATIC_CACHE.get((cls, pkey), MISSING)
-            except TypeError:
-                self._pkey = (object(),)
-                lay = None
-            if lay is MISSING:
-                lay = cls._static_for(params)
-        else:
-            self._pkey, lay = (), cls._STATIC
-        self._lay = lay if lay is not None else []
 
     def _read_all(self) -> bool:
         """Read the whole seq with the compiled reader; False (and the interpreter from now on) when it
