@@ -16,8 +16,8 @@ from typing import Any
 from ..core.exitcodes import USAGE
 from .argparser import Parser, VersionAction, version
 
-COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate", "doctor",
-            "schema", "schemas")
+COMMANDS = ("inspect", "explore", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate",
+            "doctor", "schema", "schemas")
 
 EXIT_CODES = """exit codes (every command):
   0  everything named was read, verified and agrees
@@ -44,10 +44,20 @@ def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
 # name: (module, one line for the overview, usage, description)
 _COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "inspect": ("artifacts", "what a file (or a folder a family reads) holds: a summary, or every field",
-                "%(prog)s PATH [-v] [--fields] [--json] [--format NAME] [options]",
+                "%(prog)s PATH [-v] [--fields] [--json] [--format NAME] [options]\n"
+                "       %(prog)s FILE|- --schema S.ksy [--json|--format yaml] [--offsets] [--path PATH] [options]\n"
+                "       %(prog)s FILE|- --schema S.ksy --raw PATH -o OUT.bin [options]",
                 "Print what PATH holds: the family's summary (its version, tensors, layers, totals), with -v\n"
                 "the family's whole report, or with --fields every raw field of its schema with its offset\n"
-                "and type."),
+                "and type. With --schema, every field and instance of FILE (- reads standard input) as that\n"
+                "Kaitai Struct schema reads it, written as it is read: a table (the tree indented, each\n"
+                "value's offset, size and the type read), JSON or YAML (--offsets: each value's place)."),
+    "explore": ("ksy", "an HTML page to explore a file read with a schema: its bytes beside its value tree",
+                "%(prog)s FILE --schema S.ksy -o PAGE.html [--path PATH] [--max-bytes SIZE] [options]",
+                "Write one self-contained HTML page (no network, no server) that shows FILE's bytes in hex\n"
+                "beside the value tree its schema reads: choosing a field highlights its bytes, choosing a\n"
+                "byte selects the innermost field that covers it. A big file is shown a page of bytes at a\n"
+                "time; the page holds its first --max-bytes bytes (and says so when the file has more)."),
     "view": ("buffers", "write a tensor of a device buffer (or of an artifact) as .npy, in logical order",
              "%(prog)s SOURCE BUFFER --npy OUT.npy [options]\n"
              "       %(prog)s SOURCE [BUFFER] --tensor NAME --npy OUT.npy [options]\n"
@@ -113,7 +123,16 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
 }
 
 # Examples every command's help shows whatever the families; the families add theirs (`Family.examples`).
+_PACK, _PACK_KSY = "fixtures/espdl/models/pack_pdl3.espdl", "schemas/espdl/espdl_container.ksy"
 CORE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "inspect": ((f"inspect {_PACK} --schema {_PACK_KSY}", "every field of a file read with a Kaitai Struct schema"),
+                (f"inspect {_PACK} --schema {_PACK_KSY} --path entries[1] --offsets --json",
+                 "one subtree as JSON, each value with its [start, end)"),
+                (f"inspect {_PACK} --schema {_PACK_KSY} --format yaml --path pdl3_header", "the same as YAML"),
+                (f"inspect {_PACK} --schema {_PACK_KSY} --raw entries[0].model.payload -o out/payload.bin",
+                 "the bytes of one field")),
+    "explore": ((f"explore {_PACK} --schema {_PACK_KSY} -o out/pack.html",
+                 "a page to click through the file's fields and bytes (open it in a browser)"),),
     "generate": (("generate --check", "are the accessors in step with the schemas? (exit 1 if not)"),),
     "schemas": (("schemas", "every format binparse knows, family by family"),
                 ("schemas --json", "the same, for scripts")),
@@ -182,9 +201,27 @@ def _inspect(c: argparse.ArgumentParser) -> None:
                                                                  "and value), not only its summary")
     c.add_argument("--json", action="store_true", help=_JSON)
     c.add_argument("--format", metavar="NAME", help="read PATH as this format (`binparse schemas` lists them); "
-                                                    "default: detected from its size, magic and name")
+                                                    "default: detected from its size, magic and name. With "
+                                                    "--schema, how to print: text (default), json or yaml")
     _schema_options(c, "read PATH with this Kaitai Struct schema (a .ksy of your own): every field and instance")
     _param_option(c)
+    c.add_argument("--offsets", action="store_true", help="with --schema and JSON or YAML: each value as an object "
+                   "with its place (start, end, bits, stream), its type and its value")
+    c.add_argument("--path", metavar="PATH", help="with --schema: only the subtree at PATH (field ids joined by dots, "
+                   "[k] for an element: chunks[3].body)")
+    c.add_argument("--raw", metavar="PATH", help="with --schema and -o: write the bytes of the field at PATH (a byte "
+                   "array's value, after any process; else the bytes it spans)")
+    c.add_argument("-o", "--out", metavar="OUT.bin", help="with --raw: the file to write")
+
+
+def _explore(c: argparse.ArgumentParser) -> None:
+    c.add_argument("file", metavar="FILE", help="the file to explore")
+    _schema_options(c, "the Kaitai Struct schema that reads FILE (required)")
+    _param_option(c)
+    c.add_argument("-o", "--out", required=True, metavar="PAGE.html", help="the page to write")
+    c.add_argument("--path", metavar="PATH", help="only the subtree at PATH (chunks[3].body)")
+    c.add_argument("--max-bytes", metavar="SIZE", type=_budget_size, default=16 * 2**20,
+                   help="bytes of FILE the page holds (default 16MiB); the tree is whole, the hex view stops there")
 
 
 def _schema_options(c: argparse.ArgumentParser, what: str) -> None:
@@ -349,7 +386,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
 
 
 _ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
-    "inspect": _inspect, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
+    "inspect": _inspect, "explore": _explore, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
     "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": _schemas,
 }
 

@@ -1,0 +1,345 @@
+"""The walk of a value tree read with a user's schema: every seq field, then every instance, nested
+records and repeats depth first, each handed to a sink (JSON, YAML, the text table, the explorer
+page) as it is read. Nothing is kept but the records the walk is inside: memory is bounded by the
+depth of the tree, not its size.
+
+What is left out, the same for every sink, and named by `Walk.unread` / `Walk.notes` (the command
+prints them on stderr):
+- a field or instance that cannot be read (`not read: PATH: why`, exit code 2); the seq fields
+  after a seq field that cannot be read are left out with it (their places are not known), and
+  what was read before it stays printed (as Kaitai's debug mode keeps it);
+- an instance whose record is one the walk is already inside (the same type read at the same place
+  with the same params: Kaitai's cast to the top type) is named, not printed inside itself (a note:
+  it was read, exit code 0);
+- an instance whose value is a stream (`value: _io`): no value of the file, left out as `_io` is.
+
+Records that point at each other can make a tree far larger than its file: the walk stops with a
+`BudgetError` (exit code 2) once it has made more records than its input has bytes plus the
+command's budget over `RECORD_COST` (at the default budget of a small file about 65,000 records):
+what was written before stays written (a JSON or YAML document then ends unfinished).
+"""
+
+from __future__ import annotations
+
+import time
+from keyword import iskeyword
+from typing import Any, Protocol
+
+from ...core import budget, inputs, progress
+from ...core.errors import BinparseError, FormatError
+from ..runtime import Accessor, FieldSpec, RecordArray
+from ..runtime.sequences import ItemArray
+from ..runtime.spans import Span, case_of, element_spans, field_span, stream_of
+from ..runtime.kept import resolve
+from ..runtime.specs import ABSENT
+from ..runtime.stream import KStream
+from . import values as dv
+from .webide import representation
+
+MAX_DEPTH = 200
+RECORD_COST = 4096  # bytes of the budget one record beyond the input's bytes stands for
+MAX_MESSAGES = 1000  # lines of what was left out kept for stderr (the rest are counted)
+
+
+class Info:
+    """What a sink is told of a node: its key (a field id, an element's index, None for the
+    top), kind ("record", "list", "value"), the type read, its span, its record's representation,
+    the elements of a list, a note (`if` false, a record in processed bytes)."""
+
+    __slots__ = ("key", "kind", "type", "span", "repr", "count", "note", "depth", "io")
+
+    def __init__(self, key: str | int | None, kind: str, depth: int, type_: str = "", span: Span | None = None,
+                 repr_: str | None = None, count: int | None = None, note: str = "") -> None:
+        self.key, self.kind, self.depth, self.type, self.span = key, kind, depth, type_, span
+        self.repr, self.count, self.note = repr_, count, note
+        self.io: tuple[int, int] | None = None  # a record read from a substream of `size:` bytes: its bounds
+
+
+class Sink(Protocol):
+    """Where a walk goes: `detail` sinks are told types, spans and representations."""
+
+    detail: bool
+
+    def begin(self, info: Info) -> None: ...
+    def end(self, info: Info) -> None: ...
+    def leaf(self, info: Info, v: Any, acc: Any, spec: FieldSpec | None) -> None: ...
+    def omit(self, info: Info, why: str) -> None: ...
+
+
+def reason(exc: BinparseError, here: str) -> str:
+    """Why a value was not read: the error's message, where in the tree it arose when that is below
+    `here`, its offset, and what was expected and found."""
+    where = []
+    inner = exc.path.partition(".")[2] if exc.path and "." in exc.path else None  # without the root type's name
+    if inner and inner != here:
+        where.append(inner)
+    if exc.offset is not None:
+        where.append(f"offset {exc.offset} (0x{exc.offset:x})")
+    text = exc.message + (f" ({', '.join(where)})" if where else "")
+    if exc.expected is not None:
+        text += f"; expected {exc.expected}"
+    if exc.found is not None:
+        text += f", found {exc.found}" if exc.expected is not None else f"; found {exc.found}"
+    return text
+
+
+def attr(acc: Any, name: str) -> Any:
+    return getattr(acc, name + "_" if iskeyword(name) else name)
+
+
+def same_record(a: Accessor, b: Accessor) -> bool:
+    """`a` is `b`, or the same type read at the same place of the same stream with the same params."""
+    if a is b:
+        return True
+    if type(a) is not type(b) or a._off != b._off or (a._io_start, a._io_end) != (b._io_start, b._io_end) \
+            or a._mv.obj is not b._mv.obj:
+        return False
+    try:
+        return bool(a._params == b._params)
+    except Exception:  # params that do not compare as one truth value (arrays): not the same
+        return False
+
+
+class Walk:
+    """One walk of a tree into `sink` (see the module doc); `name` says what is walked (progress)."""
+
+    def __init__(self, sink: Sink, name: str = "", size: int = 0) -> None:
+        self.sink, self.detail = sink, sink.detail
+        self.keys: list[str | int] = []
+        self.stack: list[Accessor] = []
+        self.depths: list[int] = []  # how many keys name each record of the stack
+        self.unread: list[str] = []
+        self.notes: list[str] = []
+        self.dropped = 0
+        self.records = 0
+        self.name, self.size, self.at = name, size, 0
+        self.started = time.perf_counter()
+        self.showing = progress.active()
+        self.cap = inputs.current().input_bytes + budget.limit() // RECORD_COST
+
+    # -- what the walk tells besides the tree ---------------------------------------------------------
+    def path(self, key: str | int | None = None, keys: list[str | int] | None = None) -> str:
+        out = ""
+        for k in (*(self.keys if keys is None else keys), *(() if key is None else (key,))):
+            out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else k)
+        return out
+
+    def _say(self, where: list[str], line: str) -> None:
+        if len(where) < MAX_MESSAGES:
+            where.append(line)
+        else:
+            self.dropped += 1
+
+    def _unread(self, info: Info, exc: BinparseError) -> None:
+        here = self.path(info.key)
+        why = reason(exc, here)
+        self._say(self.unread, f"{here}: {why}")
+        self.sink.omit(info, f"not read: {why}")
+
+    def _count(self, acc: Accessor) -> None:
+        self.records += 1
+        if self.records & 255:
+            return
+        if self.records > self.cap:
+            run = inputs.current()
+            raise budget.BudgetError(
+                f"the value tree has made {self.records:,} records, more than its input has bytes "
+                f"({run.input_bytes:,}) plus one per {RECORD_COST // 1024} KiB of the budget ({budget.describe()}): "
+                "records that point at each other make a tree far larger than the file; the output stops here",
+                file=acc._file, path=acc._path,
+                hint=f"if the file really holds that many records, raise the budget: pass --budget SIZE or set "
+                     f"{budget.ENV}")
+        if self.showing:
+            if not self.stack or acc._mv.obj is self.stack[0]._mv.obj:
+                self.at = max(self.at, acc._off)
+            now = time.perf_counter() - self.started
+            if now > 1.0:
+                share = f" ({100 * self.at // self.size} %)" if self.size else ""
+                progress.counting(f"{self.name}: {self.records:,} records, byte {self.at:,} of {self.size:,}{share}",
+                                  2 * progress.MANY_FILES, 1)
+
+    def finish(self) -> None:
+        if self.showing:
+            progress.clear()
+        if self.dropped:
+            self.unread.append(f"and {self.dropped:,} more left out (not listed)")
+
+    # -- records ------------------------------------------------------------------------------------
+    def top(self, v: Any, key: str | None, spec: FieldSpec | None = None, owner: Any = None,
+            span: Span | None = None, case: FieldSpec | None = None) -> None:
+        """Walk `v` as the top of the output (the root record, or what `--path` names)."""
+        if isinstance(v, Accessor):
+            self.record(v, key, span, dv.type_name(type(v)))
+        elif isinstance(v, (RecordArray, ItemArray)) or isinstance(v, list) and any(isinstance(x, Accessor) for x in v):
+            self.records_of(v, key, None, spec, owner, span)
+        else:
+            info = Info(key, "value", len(self.keys), dv.read_type(v, spec, case) if spec is not None else "value",
+                        span)
+            self.sink.leaf(info, v, owner, spec)
+
+    def record(self, acc: Accessor, key: str | int | None, span: Span | None, type_: str) -> None:
+        if len(self.stack) >= MAX_DEPTH:
+            raise FormatError(f"records nest deeper than {MAX_DEPTH}: the tree is not printed that deep",
+                              file=acc._file, path=acc._path)
+        self._count(acc)
+        info = Info(key, "record", len(self.keys), type_, span)
+        if self.detail:
+            info.repr = representation(acc)
+            up = self.stack[-1] if self.stack else None
+            if up is not None and acc._mv.obj is not up._mv.obj and stream_of(acc._mv):
+                info.note = "offsets in the bytes its process made"
+            elif up is not None and acc._own_io and (acc._io_start, acc._io_end) != (up._io_start, up._io_end):
+                info.io = (acc._io_start, acc._io_end)
+        self.sink.begin(info)
+        if key is not None:
+            self.keys.append(key)
+        self.stack.append(acc)
+        self.depths.append(len(self.keys))
+        try:
+            self.fields(acc)
+        finally:
+            self.stack.pop()
+            self.depths.pop()
+            if key is not None:
+                self.keys.pop()
+        self.sink.end(info)
+
+    def fields(self, acc: Accessor) -> None:
+        cls = type(acc)
+        seq = cls._FIELDS
+        for i, spec in enumerate(seq):
+            if not self.field(acc, i, spec, False):
+                rest = [s.name for s in seq[i + 1:]]
+                if rest:
+                    self._say(self.unread, f"{', '.join(self.path(n) for n in rest)}: after "
+                                           f"{self.path(spec.name)}, which could not be read")
+                    for name in rest:
+                        self.sink.omit(Info(name, "value", len(self.keys)), f"not read: after {spec.name}")
+                break
+        positioned = {s.name: len(seq) + j for j, s in enumerate(cls._INSTANCES)}
+        for name in cls._INSTANCE_ORDER:
+            i = positioned.get(name)
+            if i is not None:
+                self.field(acc, i, cls._INSTANCES[i - len(seq)], True)
+            else:
+                self.value_instance(acc, name)
+
+    def field(self, acc: Accessor, i: int, spec: FieldSpec, instance: bool) -> bool:
+        """One seq field or pos instance; False when it could not be read."""
+        info = Info(spec.name, "value", len(self.keys))
+        detail = self.detail
+        try:
+            off, count, size = acc._loc(i)  # placed first in every sink: the same reads in the same order
+            if size == ABSENT:
+                info.note = "if is false"
+                info.type = dv.spec_type(spec)
+                self.sink.leaf(info, None, acc, spec)
+                return True
+            v = attr(acc, spec.name)
+            span = field_span(acc, i)  # in every sink: the reads a field's end takes happen in the same order
+            case = case_of(acc, i) if detail and spec.kind == "switch" and not spec.repeated else None
+        except budget.BudgetError:
+            raise
+        except BinparseError as exc:
+            self._unread(info, exc)
+            return False
+        if isinstance(v, Accessor):
+            if instance and self._inside(v, info):
+                return True
+            self.record(v, spec.name, span, dv.type_name(type(v)))
+        elif isinstance(v, (RecordArray, ItemArray)):
+            self.records_of(v, spec.name, i, spec, acc, span)
+        else:
+            if detail:
+                info.span = span
+                info.type = dv.read_type(v, spec, case, size if size is not None and size >= 0 and spec.kind in (
+                    "str", "bytes", "contents") else None)
+                if spec.repeated:
+                    info.count = len(v) if hasattr(v, "__len__") else count
+            self.sink.leaf(info, v, acc, case or spec)
+        return True
+
+    def _inside(self, v: Accessor, info: Info) -> bool:
+        same = next((k for k, s in enumerate(self.stack) if same_record(v, s)), None)
+        if same is None:
+            return False
+        self._say(self.notes, f"{self.path(info.key)}: a record the tree is already inside (not printed again)")
+        info.type = dv.type_name(type(v))
+        where = self.path(keys=self.keys[:self.depths[same]]) or "the root"
+        self.sink.omit(info, f"the same record as {where} (not expanded inside itself)")
+        return True
+
+    def records_of(self, v: Any, key: str | int | None, i: int | None, spec: FieldSpec | None, acc: Any,
+                   span: Span | None) -> None:
+        """A repeat whose elements are records (or, in a switch, records and other values)."""
+        n = len(v)
+        elem = dv.type_name(v._cls) if isinstance(v, RecordArray) else dv.type_name(resolve(type(acc), spec.user)) \
+            if spec is not None and spec.kind == "user" and spec.user else "switch"
+        info = Info(key, "list", len(self.keys), elem, span, count=n)
+        self.sink.begin(info)
+        if key is not None:
+            self.keys.append(key)
+        try:
+            spans = element_spans(acc, i) if self.detail and i is not None else None
+            for k in range(n):
+                sp = next(spans, None) if spans is not None else None
+                einfo = Info(k, "value", len(self.keys), span=sp)
+                try:
+                    item = v[k]
+                except budget.BudgetError:
+                    raise
+                except BinparseError as exc:
+                    self._unread(einfo, exc)
+                    continue
+                if isinstance(item, Accessor):
+                    self.record(item, k, sp, dv.type_name(type(item)))
+                else:
+                    case = case_of(acc, i, k) if self.detail and i is not None and spec is not None \
+                        and spec.kind == "switch" else None
+                    if self.detail and spec is not None:
+                        einfo.type = dv.read_type(item, spec, case)
+                    self.sink.leaf(einfo, item, acc, case or spec)
+        finally:
+            if key is not None:
+                self.keys.pop()
+        self.sink.end(info)
+
+    def value_instance(self, acc: Accessor, name: str) -> None:
+        info = Info(name, "value", len(self.keys), "value")
+        try:
+            v = attr(acc, name)
+        except budget.BudgetError:
+            raise
+        except BinparseError as exc:
+            self._unread(info, exc)
+            return
+        if isinstance(v, KStream):  # a stream (`_io` under another name) is no value of the file
+            return
+        if isinstance(v, Accessor):
+            if not self._inside(v, info):
+                self.record(v, name, Span(v._off, v._off + v.nbytes, stream=stream_of(v._mv)), dv.type_name(type(v)))
+            return
+        if isinstance(v, (RecordArray, ItemArray)) or isinstance(v, list) and any(isinstance(x, Accessor) for x in v):
+            self.value_records(v, name)
+            return
+        spec = dv.BYTES_VALUE if name in type(acc)._BYTES_VALUES else None
+        self.sink.leaf(info, v, acc, spec)
+
+    def value_records(self, v: Any, name: str) -> None:
+        """A value instance that is a list of records (or of records and other values)."""
+        info = Info(name, "list", len(self.keys), "value", count=len(v))
+        self.sink.begin(info)
+        self.keys.append(name)
+        try:
+            for k, item in enumerate(v):
+                if isinstance(item, Accessor):
+                    if not self._inside(item, Info(k, "record", len(self.keys))):
+                        self.record(item, k, None, dv.type_name(type(item)))
+                else:
+                    self.sink.leaf(Info(k, "value", len(self.keys), "value"), item, None, None)
+        finally:
+            self.keys.pop()
+        self.sink.end(info)
+
+
+__all__ = ["Info", "MAX_DEPTH", "RECORD_COST", "Sink", "Walk", "attr", "reason", "same_record"]
