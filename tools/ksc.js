@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Compile .ksy files to Python with the official Kaitai Struct compiler (npm `kaitai-struct-compiler`).
-// Usage: node tools/ksc.js [--import-path DIR]... OUT_DIR FILE.ksy...
+// Usage: node tools/ksc.js [--debug] [--import-path DIR]... OUT_DIR FILE.ksy...
+// --debug: Kaitai's debug mode (the classes record where each field starts and ends in `_debug`; call `_read()`).
 // Relative imports resolve against the importing file's folder, absolute ones (`/name`) against each --import-path.
 // Run with NODE_PATH pointing at the folder that holds kaitai-struct-compiler and js-yaml.
 "use strict";
@@ -10,6 +11,8 @@ const compiler = require("kaitai-struct-compiler");
 const yaml = require("js-yaml");
 
 const args = process.argv.slice(2);
+const debug = args[0] === "--debug";
+if (debug) args.shift();
 const importPaths = [];
 while (args[0] === "--import-path" && args.length > 1) {
   importPaths.push(args[1]);
@@ -41,7 +44,7 @@ function importerFor(baseDir) {
   for (const file of files) {
     try {
       const ksy = yaml.load(fs.readFileSync(file, "utf8"));
-      const out = await compiler.compile("python", ksy, importerFor(path.dirname(file)), false);
+      const out = await compiler.compile("python", ksy, importerFor(path.dirname(file)), debug);
       for (const [name, text] of Object.entries(out)) {
         fs.writeFileSync(path.join(outDir, name), text);
         console.log(name);

@@ -82,17 +82,18 @@ def _raw(root: Any, args: argparse.Namespace) -> int:
     v, sp = t.value, t.span
     if is_bytes(v, t.case or t.spec) or isinstance(v, np.ndarray) and v.dtype == np.uint8 and t.spec is not None \
             and t.spec.kind in ("bytes", "contents"):
-        data: Any = memoryview(np.ascontiguousarray(v)).cast("B")
+        data: Any = np.ascontiguousarray(v).data.cast("B")
         what = f"{args.raw} of {args.file} ({data.nbytes:,} bytes" + (
             f", its value after process: {sp.end - sp.start:,} bytes at {sp.start:,} in the file)" if sp is not None
             and t.spec is not None and t.spec.process is not None else ")")
-    elif sp is not None:
+    elif sp is not None and sp.end >= 0:
         data = t.stream()[sp.start:sp.end]
         where = f"of the bytes {sp.stream.partition('.')[2] or sp.stream}'s process made" if sp.stream else \
             f"of {args.file}"
         what = f"{args.raw}: bytes {sp.start:,}..{sp.end:,} {where} ({sp.end - sp.start:,} bytes)"
     else:
-        raise UsageError(f"{args.raw} has no bytes: a value instance, or a field whose `if` is false", file=args.file)
+        raise UsageError(f"{args.raw} has no bytes: a value instance, a field whose `if` is false, or a record "
+                         "that breaks off (where it ends is not known)", file=args.file)
     line, rec = write_file(args.out, data, what)
     say(args, [line], {"written": [rec]})
     return exitcodes.OK

@@ -123,15 +123,14 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
 }
 
 # Examples every command's help shows whatever the families; the families add theirs (`Family.examples`).
-_PACK, _PACK_KSY = "fixtures/espdl/models/pack_pdl3.espdl", "schemas/espdl/espdl_container.ksy"
+_WAV = "docs/ksy/tone.wav --schema docs/ksy/wav.ksy"  # a user's schema on a file it reads (docs/ksy.md)
 CORE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
-    "inspect": ((f"inspect {_PACK} --schema {_PACK_KSY}", "every field of a file read with a Kaitai Struct schema"),
-                (f"inspect {_PACK} --schema {_PACK_KSY} --path entries[1] --offsets --json",
-                 "one subtree as JSON, each value with its [start, end)"),
-                (f"inspect {_PACK} --schema {_PACK_KSY} --format yaml --path pdl3_header", "the same as YAML"),
-                (f"inspect {_PACK} --schema {_PACK_KSY} --raw entries[0].model.payload -o out/payload.bin",
-                 "the bytes of one field")),
-    "explore": ((f"explore {_PACK} --schema {_PACK_KSY} -o out/pack.html",
+    "inspect": ((f"inspect {_WAV}", "every field of a file read with a Kaitai Struct schema of your own"),
+                (f"inspect {_WAV} --path chunks[1].body --offsets --json",
+                 "one subtree as JSON, each value with its [start, end) and type"),
+                (f"inspect {_WAV} --format yaml --path chunks[0]", "a subtree as YAML"),
+                (f"inspect {_WAV} --raw chunks[1].body.values -o out/samples.bin", "the bytes of one field")),
+    "explore": ((f"explore {_WAV} -o out/tone.html",
                  "a page to click through the file's fields and bytes (open it in a browser)"),),
     "generate": (("generate --check", "are the accessors in step with the schemas? (exit 1 if not)"),),
     "schemas": (("schemas", "every format binparse knows, family by family"),
@@ -222,6 +221,7 @@ def _explore(c: argparse.ArgumentParser) -> None:
     c.add_argument("--path", metavar="PATH", help="only the subtree at PATH (chunks[3].body)")
     c.add_argument("--max-bytes", metavar="SIZE", type=_budget_size, default=16 * 2**20,
                    help="bytes of FILE the page holds (default 16MiB); the tree is whole, the hex view stops there")
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
 def _schema_options(c: argparse.ArgumentParser, what: str) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from json.encoder import encode_basestring_ascii as _quoted  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii as _quoted
 from typing import Any, TextIO
 
 import numpy as np
@@ -66,9 +66,9 @@ def _json_scalar(v: Any) -> str:
     if t is int:
         return str(v)
     if t is str:
-        return _quoted(v if v.isascii() else json_string(v))  # type: ignore[no-any-return]
+        return _quoted(v if v.isascii() else json_string(v))
     if t is float:
-        return repr(v) if v - v == 0 else _quoted(dv.number(v))  # type: ignore[no-any-return]
+        return repr(v) if v - v == 0 else _quoted(dv.number(v))
     if v is None:
         return "null"
     if t is bool:
@@ -90,10 +90,9 @@ class JsonOut(Out):
             top = stack[-1]
             depth = len(stack)
             lead = self.lead[depth] if depth < 256 else ("\n" + " " * depth, ",\n" + " " * depth)
-            self.w(lead[1] if top[1] else lead[0])
+            start = lead[1] if top[1] else lead[0]
             top[1] = True
-            if key is not None:
-                self.w(_quoted(key) + ": ")
+            self.w(start if key is None else start + _quoted(key) + ": ")
 
     def open(self, key: str | None, kind: str) -> None:
         self._item(key)
@@ -105,6 +104,16 @@ class JsonOut(Out):
         self.w(f"\n{' ' * len(self.stack)}{bracket}" if had else bracket)
 
     def scalar(self, key: str | None, v: Any) -> None:
+        t = type(v)
+        if t is int or t is str and v.isascii() and self.stack:  # the common case, in one piece
+            top = self.stack[-1]
+            depth = len(self.stack)
+            lead = self.lead[depth] if depth < 256 else ("\n" + " " * depth, ",\n" + " " * depth)
+            start = lead[1] if top[1] else lead[0]
+            top[1] = True
+            self.w(f"{start}{_quoted(key)}: {str(v) if t is int else _quoted(v)}" if key is not None else
+                   f"{start}{str(v) if t is int else _quoted(v)}")
+            return
         self._item(key)
         if isinstance(v, list):
             self.w(json.dumps([dv.number(x) if isinstance(x, float) else json_string(x) if isinstance(x, str) else x
@@ -236,7 +245,8 @@ class DocSink:
         sp: Span | None = info.span
         if sp is not None:
             d.scalar("start", sp.start)
-            d.scalar("end", sp.end)
+            if sp.end >= 0:  # a record that breaks off has no end
+                d.scalar("end", sp.end)
             if sp.start_bit is not None:
                 d.scalar("bits", [sp.start_bit, sp.end_bit])
             if sp.stream is not None:
@@ -269,15 +279,20 @@ class DocSink:
             self.doc.open(key, "map")
             self._where(info)
             key = "value"
-        if isinstance(v, np.ndarray) and v.size > SLICE:
-            if dv.is_bytes(v, spec):
-                self.doc.array(key, _hex_parts(v), True)
-            else:
-                self.doc.array(key, _number_parts(v, acc, spec), False)
-        else:
-            self.doc.scalar(key, dv.plain(v, acc, spec))
+        self.plain(key, v, acc, spec)
         if self.offsets:
             self.doc.close()
+
+    def plain(self, key: str | None, v: Any, acc: Any, spec: FieldSpec | None) -> None:
+        """A field's value without its place (`offsets` off)."""
+        t = type(v)
+        if t is int and (spec is None or spec.enum is None and spec.display is None) or t is str or t is float:
+            self.doc.scalar(key, v)
+        elif isinstance(v, np.ndarray) and v.size > SLICE:
+            raw = dv.is_bytes(v, spec)
+            self.doc.array(key, _hex_parts(v) if raw else _number_parts(v, acc, spec), raw)
+        else:
+            self.doc.scalar(key, dv.plain(v, acc, spec))
 
     def omit(self, info: Info, why: str) -> None:
         pass  # left out of the document; the walk names it (stderr)

@@ -42,8 +42,9 @@ class ExplorerSink:
 
     detail = True
 
-    def __init__(self, out: IO[bytes], root_name: str | None) -> None:
-        self.out, self.buf, self.count = out, [], 0
+    def __init__(self, out: Any, root_name: str | None) -> None:
+        self.out, self.count = out, 0
+        self.buf: list[str] = []
         self.shift = 0 if root_name is None else 1  # the root's own row is depth 0, its fields 1
         self.root_name = root_name
 
@@ -56,7 +57,7 @@ class ExplorerSink:
         depth = info.depth + self.shift if info.key is not None or not self.root_name else 0
         if info.count is not None and kind != "l":
             type_ = f"{type_} ×{info.count}"
-        row = [depth, name, type_, value, None if sp is None else sp.start, None if sp is None else sp.end,
+        row = [depth, name, type_, value, None if sp is None else sp.start, None if sp is None or sp.end < 0 else sp.end,
                None if sp is None else sp.start_bit, None if sp is None else sp.end_bit,
                1 if sp is not None and sp.stream is not None else 0, kind]
         self.buf.append(("," if self.count else "") + _json(row))
@@ -70,7 +71,7 @@ class ExplorerSink:
 
     def begin(self, info: Info) -> None:
         if info.kind == "list":
-            self._node(info, info.type, f"{info.count} elements", "l")
+            self._node(info, info.type, f"{info.count} element{'s' if info.count != 1 else ''}", "l")
         else:
             text = info.repr or ""
             if info.note:
@@ -83,6 +84,9 @@ class ExplorerSink:
     def leaf(self, info: Info, v: Any, acc: Any, spec: FieldSpec | None) -> None:
         text = "null (if is false)" if info.note == "if is false" else dv.cell(v, acc, spec, 100)
         self._node(info, info.type, text, "v")
+
+    def plain(self, key: str, v: Any, acc: Any, spec: FieldSpec | None) -> None:
+        raise AssertionError("a detail sink is told every field with `leaf`")
 
     def omit(self, info: Info, why: str) -> None:
         self._node(info, info.type, why, "o")

@@ -161,12 +161,13 @@ SCRIPT = r"""
     const n = N[i], j = inFile(i), b = document.body;
     b.dataset.selected = path(i);
     const where = n[4] === null ? "no bytes (a value, or an if that is false)"
+      : n[5] === null ? "from byte " + n[4] + " (it breaks off: where it ends is not known)"
       : (n[8] ? "bytes " + n[4] + ".." + n[5] + " of the bytes a process made, from file bytes " +
          N[j][4] + ".." + N[j][5] : "bytes " + n[4] + ".." + n[5] + " (" + (n[5] - n[4]) + ")") +
         (n[6] !== null ? ", bits " + n[6] + ".." + n[7] : "");
     info.textContent = path(i) + "  " + n[2] + "\n" + where + (n[3] ? "\n" + n[3] : "");
     if (j >= 0 && N[j][4] !== null) {
-      b.dataset.range = N[j][4] + " " + N[j][5];
+      b.dataset.range = N[j][4] + " " + (N[j][5] === null ? N[j][4] : N[j][5]);
       show(Math.floor(N[j][4] / PAGE));
     } else {
       delete b.dataset.range;

@@ -28,7 +28,7 @@ def where(sp: Span | None) -> tuple[str, str]:
     if sp.start_bit is not None and sp.end_bit is not None:
         b0, n = sp.start_bit, sp.end_bit - sp.start_bit
         return f"{b0 // 8}:{b0 % 8}", f"{n} bit{'s' if n != 1 else ''}"
-    return str(sp.start), str(sp.end - sp.start)
+    return str(sp.start), str(sp.end - sp.start) if sp.end >= 0 else ""
 
 
 class TableSink:
@@ -57,7 +57,7 @@ class TableSink:
 
     def begin(self, info: Info) -> None:
         if info.kind == "list":
-            value = f"{info.count} elements"
+            value = f"{info.count} element{'s' if info.count != 1 else ''}"
         else:
             value = info.repr or ""
             if info.note:
@@ -74,6 +74,9 @@ class TableSink:
             self._row(info, info.type, "null (if is false)")
         else:
             self._row(info, info.type, dv.cell(v, acc, spec))
+
+    def plain(self, key: str, v: Any, acc: Any, spec: FieldSpec | None) -> None:
+        raise AssertionError("a detail sink is told every field with `leaf`")
 
     def omit(self, info: Info, why: str) -> None:
         self._row(info, info.type, why)

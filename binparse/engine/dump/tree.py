@@ -17,10 +17,10 @@ from typing import Any, TextIO
 
 from ...core.errors import BinparseError, UsageError
 from ..runtime import Accessor, FieldSpec
-from ..runtime.spans import Span, case_of, element_spans, field_span
+from ..runtime.spans import Span, case_of, element_spans, stream_of
 from .docs import DocSink, JsonOut, YamlOut
 from .table import TableSink
-from .walk import Walk, attr
+from .walk import Walk, attr, span_of
 
 FORMATS = ("text", "json", "yaml")
 _STEP = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])*)")
@@ -64,7 +64,11 @@ def find(root: Accessor, path: str) -> Target:
     """The value at `path` in the tree of `root` (see the module doc), where it lies, and what holds it.
     Raises `UsageError` naming the record's fields for a name it has not, or the elements for an index."""
     if not path:
-        return Target("", root, span=Span(root.offset, root.offset + root.nbytes))
+        try:
+            span: Span | None = Span(root.offset, root.offset + root.nbytes, stream=stream_of(root._mv))
+        except BinparseError:  # a seq that breaks off: where it ends is not known (the walk says what broke)
+            span = None
+        return Target("", root, span=span)
     t = Target("", root)
     done = ""
     for name, indexes in _steps(path):
@@ -86,7 +90,7 @@ def find(root: Accessor, path: str) -> Target:
             value = attr(acc, name)
             t = Target(done, value, acc, i, specs[i] if i is not None else None)
             if i is not None:
-                t.span = field_span(acc, i)
+                t.span = span_of(acc, i, value)
                 t.case = case_of(acc, i) if specs[i].kind == "switch" and not specs[i].repeated else None
         except BinparseError as exc:
             raise exc.with_file(acc._file) if acc._file else exc

@@ -60,7 +60,7 @@ def plain(v: Any, acc: Any, spec: FieldSpec | None) -> Any:
         enum = enum_of(acc, spec)
         if enum is not None and int(v) in enum._value2member_map_:
             return enum(int(v)).name
-        return hexed(int(v), 2 * spec.size) if _hex(spec) else int(v)
+        return hexed(int(v), _digits(spec)) if _hex(spec) else int(v)
     if isinstance(v, (float, np.floating)):
         return number(float(v))
     if isinstance(v, np.ndarray):
@@ -88,6 +88,11 @@ def _hex(spec: FieldSpec | None) -> bool:
     return spec is not None and spec.display == "hex" and isinstance(spec.size, int)
 
 
+def _digits(spec: FieldSpec | None) -> int:
+    """Hex digits of a `-display: hex` number: two a byte."""
+    return 2 * spec.size if spec is not None and isinstance(spec.size, int) else 0
+
+
 def type_name(cls: type) -> str:
     """A record type as the schema names it: `chunk`, `riff_chunk` (nested types by their own name)."""
     path: str = getattr(cls, "_TYPE_PATH", "") or cls.__name__
@@ -99,10 +104,12 @@ def spec_type(spec: FieldSpec, size: int | None = None) -> str:
     its enum (`u2 enum codec`)."""
     n = f"[{size}]" if size is not None and size >= 0 else ""
     base = {"prim": (spec.np or "").lstrip("<>|"), "bits": f"b{spec.bits}",
-            "str": "strz" if spec.zero_terminated and spec.size is None else f"str{n}", "bytes": f"bytes{n}",
+            "str": f"{'strz' if spec.zero_terminated else 'str'}{n}", "bytes": f"bytes{n}",
             "contents": f"magic{n}", "user": spec.user or "", "switch": "switch"}[spec.kind]
     if spec.kind == "prim" and base[:1] in "iuf":  # numpy's i4 / u4 / f8: Kaitai's s4 / u4 / f8
         base = ("s" if base[0] == "i" else base[0]) + base[1:]
+    if spec.process is not None:
+        base += f" ({spec.process[0]})"
     return f"{base} enum {spec.enum}" if spec.enum else base
 
 
@@ -146,7 +153,7 @@ def cell(v: Any, acc: Any, spec: FieldSpec | None, limit: int = 120) -> str:
     elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
         enum = enum_of(acc, spec)
         text = f"{enum(int(v)).name} ({int(v)})" if enum is not None and int(v) in enum._value2member_map_ \
-            else str(hexed(int(v), 2 * spec.size)) if _hex(spec) else str(int(v))
+            else str(hexed(int(v), _digits(spec))) if _hex(spec) else str(int(v))
     elif isinstance(v, np.ndarray) and is_bytes(v, spec):
         text = bytes(v[:32]).hex(" ") + (" …" if v.size > 32 else "")
     elif isinstance(v, np.ndarray):

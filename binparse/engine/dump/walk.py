@@ -56,7 +56,8 @@ class Info:
 
 
 class Sink(Protocol):
-    """Where a walk goes: `detail` sinks are told types, spans and representations."""
+    """Where a walk goes: `detail` sinks are told types, spans and representations (with `leaf`); the
+    others get a field's plain value with its id alone (`plain`)."""
 
     detail: bool
 
@@ -64,6 +65,7 @@ class Sink(Protocol):
     def end(self, info: Info) -> None: ...
     def leaf(self, info: Info, v: Any, acc: Any, spec: FieldSpec | None) -> None: ...
     def omit(self, info: Info, why: str) -> None: ...
+    def plain(self, key: str, v: Any, acc: Any, spec: FieldSpec | None) -> None: ...
 
 
 def reason(exc: BinparseError, here: str) -> str:
@@ -81,6 +83,17 @@ def reason(exc: BinparseError, here: str) -> str:
     if exc.found is not None:
         text += f", found {exc.found}" if exc.expected is not None else f"; found {exc.found}"
     return text
+
+
+def span_of(acc: Accessor, i: int, v: Any) -> Span | None:
+    """Where field `i` of `acc` lies (its value `v`): a record that breaks off has a start and no end
+    (-1), and is walked for what it holds."""
+    try:
+        return field_span(acc, i)
+    except BinparseError:
+        if not isinstance(v, Accessor):
+            raise
+        return Span(acc._loc(i)[0], -1, stream=stream_of(v._mv))
 
 
 def attr(acc: Any, name: str) -> Any:
@@ -155,8 +168,7 @@ class Walk:
             now = time.perf_counter() - self.started
             if now > 1.0:
                 share = f" ({100 * self.at // self.size} %)" if self.size else ""
-                progress.counting(f"{self.name}: {self.records:,} records, byte {self.at:,} of {self.size:,}{share}",
-                                  2 * progress.MANY_FILES, 1)
+                progress.line(f"{self.name}: {self.records:,} records, byte {self.at:,} of {self.size:,}{share}")
 
     def finish(self) -> None:
         if self.showing:
@@ -218,44 +230,49 @@ class Walk:
                 break
         positioned = {s.name: len(seq) + j for j, s in enumerate(cls._INSTANCES)}
         for name in cls._INSTANCE_ORDER:
-            i = positioned.get(name)
-            if i is not None:
-                self.field(acc, i, cls._INSTANCES[i - len(seq)], True)
+            at = positioned.get(name)
+            if at is not None:
+                self.field(acc, at, cls._INSTANCES[at - len(seq)], True)
             else:
                 self.value_instance(acc, name)
 
     def field(self, acc: Accessor, i: int, spec: FieldSpec, instance: bool) -> bool:
         """One seq field or pos instance; False when it could not be read."""
-        info = Info(spec.name, "value", len(self.keys))
         detail = self.detail
         try:
             off, count, size = acc._loc(i)  # placed first in every sink: the same reads in the same order
             if size == ABSENT:
-                info.note = "if is false"
-                info.type = dv.spec_type(spec)
+                if not detail:
+                    self.sink.plain(spec.name, None, acc, spec)
+                    return True
+                info = Info(spec.name, "value", len(self.keys), note="if is false")
+                info.type = dv.type_name(resolve(type(acc), spec.user)) if spec.kind == "user" and spec.user \
+                    else dv.spec_type(spec)
                 self.sink.leaf(info, None, acc, spec)
                 return True
             v = attr(acc, spec.name)
-            span = field_span(acc, i)  # in every sink: the reads a field's end takes happen in the same order
+            # where it ends (which may read further), in every sink alike: the same reads in the same order
+            span = span_of(acc, i, v) if detail or size is None or size < 0 else None
             case = case_of(acc, i) if detail and spec.kind == "switch" and not spec.repeated else None
         except budget.BudgetError:
             raise
         except BinparseError as exc:
-            self._unread(info, exc)
+            self._unread(Info(spec.name, "value", len(self.keys)), exc)
             return False
         if isinstance(v, Accessor):
-            if instance and self._inside(v, info):
+            if instance and self._inside(v, Info(spec.name, "record", len(self.keys))):
                 return True
             self.record(v, spec.name, span, dv.type_name(type(v)))
         elif isinstance(v, (RecordArray, ItemArray)):
             self.records_of(v, spec.name, i, spec, acc, span)
+        elif not detail:
+            self.sink.plain(spec.name, v, acc, spec)
         else:
-            if detail:
-                info.span = span
-                info.type = dv.read_type(v, spec, case, size if size is not None and size >= 0 and spec.kind in (
-                    "str", "bytes", "contents") else None)
-                if spec.repeated:
-                    info.count = len(v) if hasattr(v, "__len__") else count
+            info = Info(spec.name, "value", len(self.keys), span=span)
+            info.type = dv.read_type(v, spec, case, size if size is not None and size >= 0 and (case or spec).kind in (
+                "str", "bytes", "contents") else None)
+            if spec.repeated:
+                info.count = len(v) if hasattr(v, "__len__") else count or 0
             self.sink.leaf(info, v, acc, case or spec)
         return True
 
@@ -342,4 +359,4 @@ class Walk:
         self.sink.end(info)
 
 
-__all__ = ["Info", "MAX_DEPTH", "RECORD_COST", "Sink", "Walk", "attr", "reason", "same_record"]
+__all__ = ["Info", "MAX_DEPTH", "RECORD_COST", "Sink", "Walk", "attr", "reason", "same_record", "span_of"]

@@ -53,19 +53,24 @@ def _options(text: str) -> dict[str, str | bool]:
 
 def _placeholder(acc: Any, spec: str, depth: int) -> str:
     path, _, opts_text = spec.partition(":")
-    opts = _options(opts_text) if opts_text else {"sep": ", "}
+    opts: dict[str, str | bool] = _options(opts_text) if opts_text else {"sep": ", "}
     v: Any = acc
+    raw = False
     try:
         for name in path.split("."):
             if not hasattr(v, "_FIELDS"):
                 return ""
+            owner = v
             v = v._parent if name == "_parent" else getattr(v, name + "_" if iskeyword(name) else name)
+            spec = next((f for f in (*owner._FIELDS, *owner._INSTANCES) if f.name == name), None)
+            raw = spec is not None and spec.kind in ("bytes", "contents", "switch") or \
+                name in getattr(owner, "_BYTES_VALUES", ())  # bytes, not a repeat of u1
     except (BinparseError, AttributeError, RecursionError):
         return ""
-    return _text(v, opts, depth)
+    return _text(v, opts, depth, raw)
 
 
-def _text(v: Any, opts: dict[str, str | bool], depth: int) -> str:
+def _text(v: Any, opts: dict[str, str | bool], depth: int, raw: bool = False) -> str:
     if v is None:
         return ""
     if hasattr(v, "_FIELDS"):
@@ -76,7 +81,7 @@ def _text(v: Any, opts: dict[str, str | bool], depth: int) -> str:
         return str(int(v)) if opts.get("dec") else v.name
     if isinstance(v, (int, np.integer)):
         return str(int(v)) if opts.get("dec") else f"0x{int(v):x}" if v >= 0 else f"-0x{-int(v):x}"
-    if isinstance(v, np.ndarray) and v.dtype == np.uint8 and v.ndim == 1:
+    if isinstance(v, np.ndarray) and v.dtype == np.uint8 and v.ndim == 1 and raw:
         data = v[:_LIMIT].tobytes()
         return data.decode("latin-1") if opts.get("str") else "0x" + data.hex()
     if isinstance(v, str):

@@ -21,15 +21,13 @@ they are).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .specs import ABSENT, VARIES, FieldSpec
 from .stream import Processed
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     """Where a value lies: bytes `[start, end)` of its stream; for a bit-sized integer also its bits
     `[start_bit, end_bit)` (counted from the stream's first bit, in reading order); `stream` is None
     for the file's own bytes, else the path of the field whose processed bytes (`process:`) hold it."""
@@ -80,10 +78,10 @@ def _item_start(item: Any) -> int | None:
     """Where an element begins, from what locating its repeat kept for it (None: not kept)."""
     t = type(item)
     if t is int:
-        return item  # type: ignore[no-any-return]
+        return int(item)
     if t is tuple:
         if len(item) == 2 and type(item[0]) is int:  # (first byte, end of the value)
-            return item[0]  # type: ignore[no-any-return]
+            return int(item[0])
         if len(item) == 2 and isinstance(item[0], FieldSpec):  # a switch's (case, its item)
             return _item_start(item[1])
         return None  # processed bytes, or a bit state
@@ -146,7 +144,8 @@ def case_of(acc: Any, i: int, k: int | None = None) -> FieldSpec | None:
     if items is not None and len(items) > (k or 0):
         item = items[k or 0]
         if type(item) is tuple and len(item) == 2 and (item[0] is None or isinstance(item[0], FieldSpec)):
-            return item[0]  # type: ignore[no-any-return]
+            found: FieldSpec | None = item[0]
+            return found
     off, _, size = acc._loc(i)
     at = off + (k or 0) * size if k is not None and size is not None and size >= 0 else off
     case: FieldSpec | None = acc._case(spec, at, k, None)
