@@ -7,9 +7,10 @@ per chunk, decoded only when a page of the hex view shows them). It shows the tr
 when a node is opened, long repeats a slice at a time) beside a hex view of one page of bytes.
 Choosing a field highlights its bytes (a field in bytes a `process` made: the bytes it was made
 from); choosing a byte selects the innermost field that covers it. Every text from the file is set
-as text (`textContent`), never as markup. `#click=PATH` or `#byte=N` in the page's address does
-that choice once the page is loaded; the page records what is chosen in `data-selected` and
-`data-range` of its body (what tests read).
+as text (`textContent`), never as markup. `#click=PATH&byte=N…` in the page's address makes those
+choices once the page is loaded, as a click would; the page records what is chosen in `data-selected`
+and `data-range` of its body, and each choice (the field, its range, the hex cells highlighted) in
+`data-log` (what tests read).
 """
 
 STYLE = """
@@ -223,17 +224,22 @@ SCRIPT = r"""
   for (const i of childrenOf(-1)) tree.appendChild(nodeEl(i));
   for (const i of childrenOf(-1)) open(i);
   show(0);
-  const h = decodeURIComponent(location.hash.slice(1));
-  if (h.startsWith("click=")) {
-    const want = h.slice(6);
-    for (let i = 0; i < N.length; i++) {
-      if (path(i) === want) { reveal(i); elOf[i].querySelector(":scope > .row").click(); break; }
-    }
-  } else if (h.startsWith("byte=")) {
-    const o = +h.slice(5);
-    show(Math.floor(o / PAGE));
-    const c = hex.querySelector('[data-o="' + o + '"]');
-    if (c) c.click();
+  const log = [];
+  for (const h of decodeURIComponent(location.hash.slice(1)).split("&")) {
+    if (h.startsWith("click=")) {
+      const want = h.slice(6);
+      for (let i = 0; i < N.length; i++) {
+        if (path(i) === want) { reveal(i); elOf[i].querySelector(":scope > .row").click(); break; }
+      }
+    } else if (h.startsWith("byte=")) {
+      const o = +h.slice(5);
+      show(Math.floor(o / PAGE));
+      const c = hex.querySelector('[data-o="' + o + '"]');
+      if (c) c.click();
+    } else continue;
+    log.push({ choice: h, selected: document.body.dataset.selected || null, range: document.body.dataset.range || null,
+               cells: Array.from(hex.querySelectorAll(".b.hl"), c => +c.dataset.o) });
   }
+  if (log.length) document.body.dataset.log = JSON.stringify(log);
 })();
 """
