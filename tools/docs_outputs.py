@@ -288,6 +288,7 @@ def run_page(page: Path, cwd: Path) -> list[Block]:
         runner = _Runner()
         with _process_like(cwd):
             runner.run(test, clear_globs=False)
+        globs.update(test.globs)  # DocTest runs on a copy: the names a block makes are the next blocks'
         b.failures = runner.failed_examples
     return bs
 

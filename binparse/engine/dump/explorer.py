@@ -119,7 +119,7 @@ def write_page(path: str, root: Accessor, *, title: str, path_in_tree: str = "",
         sink = ExplorerSink(counted, None if path_in_tree else root._TYPE_PATH.rsplit("::", 1)[-1])
         walk = Walk(sink, name, size)
         try:
-            walk.top(target.value, path_in_tree or None, target.spec, target.owner, target.span, target.case)
+            walk.top(target, path_in_tree or None)
         except Full:
             capped.append(f"the page holds the first {MAX_NODES:,} rows of the tree (the walk stopped there)")
         finally:

@@ -127,7 +127,7 @@ def dump(root: Accessor, out: TextIO, format: str = "json", *, offsets: bool = F
         sink = DocSink(doc, offsets)
     walk = Walk(sink, name, size)
     try:
-        walk.top(target.value, path or None, target.spec, target.owner, target.span, target.case)
+        walk.top(target, path or None)
     finally:
         (sink.flush if format == "text" else doc.finish)()
         walk.finish()

@@ -177,17 +177,20 @@ class Walk:
             self.unread.append(f"and {self.dropped:,} more left out (not listed)")
 
     # -- records ------------------------------------------------------------------------------------
-    def top(self, v: Any, key: str | None, spec: FieldSpec | None = None, owner: Any = None,
-            span: Span | None = None, case: FieldSpec | None = None) -> None:
-        """Walk `v` as the top of the output (the root record, or what `--path` names)."""
+    def top(self, target: Any, key: str | None) -> None:
+        """Walk what `target` (a `tree.Target`) names as the top of the output: the root record, or what
+        `--path` names (its id `key`)."""
+        v, spec, owner, span = target.value, target.spec, target.owner, target.span
         if isinstance(v, Accessor):
             self.record(v, key, span, dv.type_name(type(v)))
         elif isinstance(v, (RecordArray, ItemArray)) or isinstance(v, list) and any(isinstance(x, Accessor) for x in v):
-            self.records_of(v, key, None, spec, owner, span)
+            self.records_of(v, key, target.field if target.index is None else None, spec, owner, span)
         else:
-            info = Info(key, "value", len(self.keys), dv.read_type(v, spec, case) if spec is not None else "value",
-                        span)
-            self.sink.leaf(info, v, owner, spec)
+            info = Info(key, "value", len(self.keys), span=span)
+            info.type = dv.read_type(v, spec, target.case) if spec is not None else "value"
+            if spec is not None and spec.repeated and target.index is None and hasattr(v, "__len__"):
+                info.count = len(v)
+            self.sink.leaf(info, v, owner, target.case or spec)
 
     def record(self, acc: Accessor, key: str | int | None, span: Span | None, type_: str) -> None:
         if len(self.stack) >= MAX_DEPTH:
