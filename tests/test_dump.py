@@ -29,6 +29,7 @@ from binparse.engine import kaitai_ref
 from binparse.engine.dump import dump, find
 
 from .conftest import REPO, need
+from .test_ksy import LOG  # records of a kind, a length, that many bytes and a crc
 
 CONFORMANCE = REPO.parent / "shared" / "conformance"
 GALLERY, SAMPLES = CONFORMANCE / "kaitai_struct_formats", CONFORMANCE / "kaitai_struct_samples"
@@ -411,7 +412,8 @@ def test_the_walk_shows_progress_on_a_terminal_after_a_second(monkeypatch: pytes
             return True
     p = tmp_path / "log.ksy"
     p.write_text(LOG)
-    data = b"".join(struct.pack("<IBB", k, 1, 5) + b"x%04d" % k for k in range(1000))
+    data = b"".join(struct.pack("<BH", k % 3, 4) + b"x%03d" % (k % 1000) + struct.pack("<I", k)
+                    for k in range(1000))  # 11 bytes each
     root = binparse.compile(p).parse(data)
     for terminal in (True, False):
         err = Terminal() if terminal else io.StringIO()
@@ -431,19 +433,6 @@ def test_the_walk_shows_progress_on_a_terminal_after_a_second(monkeypatch: pytes
         assert lines[-2:] == [" " * len(lines[3]), ""]  # taken away
 
 
-LOG = """meta: {id: log, endian: le}
-seq:
-  - {id: records, type: record, repeat: eos}
-types:
-  record:
-    seq:
-      - {id: stamp, type: u4}
-      - {id: level, type: u1, enum: level}
-      - {id: len_text, type: u1}
-      - {id: text, type: str, size: len_text, encoding: ASCII}
-enums:
-  level: {0: debug, 1: info, 2: error}
-"""
 
 PEAK = """
 import os, sys
@@ -466,7 +455,7 @@ def test_memory_of_a_dump_stays_flat_as_the_file_grows(tmp_path: Path) -> None:
     peaks = []
     for n in (1_000, 101_000):
         data = tmp_path / f"log{n}.bin"
-        rec = [struct.pack("<IBB", k, k % 3, 5) + b"x%04d" % (k % 10_000) for k in range(n)]
+        rec = [struct.pack("<BH", k % 3, 4) + b"x%03d" % (k % 1000) + struct.pack("<I", k) for k in range(n)]
         data.write_bytes(b"".join(rec))
         r = subprocess.run([sys.executable, "-c", PEAK, str(data), str(p)], capture_output=True, text=True,
                            env={**os.environ, "BINPARSE_BUDGET": "64MiB"})  # well under a held tree's 240 MB
