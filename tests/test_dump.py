@@ -35,7 +35,8 @@ CONFORMANCE = REPO.parent / "shared" / "conformance"
 GALLERY, SAMPLES = CONFORMANCE / "kaitai_struct_formats", CONFORMANCE / "kaitai_struct_samples"
 CASES = ["image/png/atch-zlib.png", "hardware/edid/edid-1.2.bin", "media/wav/small.wav", "executable/elf/hello_world.o",
          "serialization/chrome_pak/v5.pak", "archive/android_sparse/fill-4k-zeros.img", "hardware/dtb/xenvm-4.2.dtb",
-         "image/gimp_brush/pixel.gbr", "network/rtp_packet/pcma-marker.bin", "executable/java_class/LongType.class"]
+         "image/gimp_brush/pixel.gbr", "network/rtp_packet/pcma-marker.bin", "executable/java_class/LongType.class",
+         "filesystem/amlogic_emmc_partitions/amlogic-s905y2.bin", "archive/xar/sha1-dir.xar"]
 
 
 @pytest.fixture(autouse=True)

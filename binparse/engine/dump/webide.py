@@ -62,8 +62,8 @@ def _placeholder(acc: Any, spec: str, depth: int) -> str:
                 return ""
             owner = v
             v = v._parent if name == "_parent" else getattr(v, name + "_" if iskeyword(name) else name)
-            spec = next((f for f in (*owner._FIELDS, *owner._INSTANCES) if f.name == name), None)
-            raw = spec is not None and spec.kind in ("bytes", "contents", "switch") or \
+            field = next((f for f in (*owner._FIELDS, *owner._INSTANCES) if f.name == name), None)
+            raw = field is not None and field.kind in ("bytes", "contents", "switch") or \
                 name in getattr(owner, "_BYTES_VALUES", ())  # bytes, not a repeat of u1
     except (BinparseError, AttributeError, RecursionError):
         return ""
