@@ -263,6 +263,11 @@ def test_a_png_switch_process_and_representation(capsys: pytest.CaptureFixture[s
     assert out.read_bytes() == zlib.decompress(data[109:227]) and out.read_bytes().startswith(b"Congratulations!")
     assert capsys.readouterr().out == f"{out}: chunks[2].body.data_zlib of {sample} ({len(out.read_bytes()):,} " \
                                       "bytes, its value after process: 118 bytes at 109 in the file)\n"
+    assert main(["inspect", str(sample), "--schema", str(ksy), "--raw", "chunks[2].body.data", "-o", str(out)]) == 0
+    assert out.read_bytes() == zlib.decompress(data[109:227])  # a value instance of bytes: its value
+    capsys.readouterr()
+    assert main(["inspect", str(sample), "--schema", str(ksy), "--raw", "chunks[2].type", "-o", str(out)]) == 3
+    assert "chunks[2].type has no bytes: a value instance" in capsys.readouterr().err
     assert main(["inspect", str(sample), "--schema", str(ksy), "--raw", "chunks[0]", "-o", str(out), "--json"]) == 0
     assert out.read_bytes() == data[33:48]
     assert json.loads(capsys.readouterr().out)["written"][0]["bytes"] == 15
@@ -464,3 +469,26 @@ def test_memory_of_a_dump_stays_flat_as_the_file_grows(tmp_path: Path) -> None:
         assert code == "0", r.stderr
         peaks.append(int(kb))
     assert (peaks[1] - peaks[0]) * 1024 < 80 * 100_000, peaks
+
+
+CHAIN = "meta: {id: chain}\nseq:\n  - {id: head, type: node}\ntypes:\n  node:\n    seq:\n" \
+        "      - {id: more, type: u1}\n      - {id: next, type: node, if: more != 0}\n"
+
+
+def test_records_nested_deeper_than_the_walk_follows_are_named_and_the_rest_printed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """300 records, each inside the one before: the walk prints 200 levels, names the record it does not
+    enter (exit 2), and the JSON stays whole (every object closed)."""
+    from binparse.engine.dump.walk import MAX_DEPTH
+    p = tmp_path / "chain.ksy"
+    p.write_text(CHAIN)
+    data = tmp_path / "chain.bin"
+    data.write_bytes(bytes([1] * 300 + [0]))
+    assert main(["inspect", str(data), "--schema", str(p), "--json"]) == 2
+    out, err = capsys.readouterr()
+    node, depth = json.loads(out)["head"], 1
+    while "next" in node:
+        node, depth = node["next"], depth + 1
+    assert depth == MAX_DEPTH and node == {"more": 1}
+    assert err.startswith("binparse: not read: head.next.next") and "….next" in err and err.endswith(
+        ".next: records nest deeper than 200: the tree is not printed that deep\n") and len(err) < 400

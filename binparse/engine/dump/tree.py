@@ -19,6 +19,7 @@ from ...core.errors import BinparseError, UsageError
 from ..runtime import Accessor, FieldSpec
 from ..runtime.spans import Span, case_of, element_spans, stream_of
 from .docs import DocSink, JsonOut, YamlOut
+from .values import BYTES_VALUE
 from .table import TableSink
 from .walk import Walk, attr, span_of
 
@@ -88,7 +89,8 @@ def find(root: Accessor, path: str) -> Target:
         i = next((k for k, s in enumerate(specs) if s.name == name), None)
         try:
             value = attr(acc, name)
-            t = Target(done, value, acc, i, specs[i] if i is not None else None)
+            t = Target(done, value, acc, i, specs[i] if i is not None else
+                       BYTES_VALUE if name in cls._BYTES_VALUES else None)
             if i is not None:
                 t.span = span_of(acc, i, value)
                 t.case = case_of(acc, i) if specs[i].kind == "switch" and not specs[i].repeated else None

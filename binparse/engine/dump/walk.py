@@ -68,6 +68,11 @@ class Sink(Protocol):
     def plain(self, key: str, v: Any, acc: Any, spec: FieldSpec | None) -> None: ...
 
 
+def short(path: str) -> str:
+    """A path as a message names it: records nested as deep as a file says keep their paths readable."""
+    return path if len(path) <= 300 else f"{path[:100]}…{path[-180:]}"
+
+
 def reason(exc: BinparseError, here: str) -> str:
     """Why a value was not read: the error's message, where in the tree it arose when that is below
     `here`, its offset, and what was expected and found."""
@@ -146,7 +151,7 @@ class Walk:
     def _unread(self, info: Info, exc: BinparseError) -> None:
         here = self.path(info.key)
         why = reason(exc, here)
-        self._say(self.unread, f"{here}: {why}")
+        self._say(self.unread, f"{short(here)}: {why}")
         self.sink.omit(info, f"not read: {why}")
 
     def _count(self, acc: Accessor) -> None:
@@ -193,9 +198,10 @@ class Walk:
             self.sink.leaf(info, v, owner, target.case or spec)
 
     def record(self, acc: Accessor, key: str | int | None, span: Span | None, type_: str) -> None:
-        if len(self.stack) >= MAX_DEPTH:
-            raise FormatError(f"records nest deeper than {MAX_DEPTH}: the tree is not printed that deep",
-                              file=acc._file, path=acc._path)
+        if len(self.stack) >= MAX_DEPTH:  # named, and left out: the rest of the tree goes on
+            self._unread(Info(key, "record", len(self.keys), type_, span), FormatError(
+                f"records nest deeper than {MAX_DEPTH}: the tree is not printed that deep"))
+            return
         self._count(acc)
         info = Info(key, "record", len(self.keys), type_, span)
         if self.detail:
@@ -226,8 +232,8 @@ class Walk:
             if not self.field(acc, i, spec, False):
                 rest = [s.name for s in seq[i + 1:]]
                 if rest:
-                    self._say(self.unread, f"{', '.join(self.path(n) for n in rest)}: after "
-                                           f"{self.path(spec.name)}, which could not be read")
+                    self._say(self.unread, f"{', '.join(short(self.path(n)) for n in rest)}: after "
+                                           f"{short(self.path(spec.name))}, which could not be read")
                     for name in rest:
                         self.sink.omit(Info(name, "value", len(self.keys)), f"not read: after {spec.name}")
                 break
@@ -283,7 +289,7 @@ class Walk:
         same = next((k for k, s in enumerate(self.stack) if same_record(v, s)), None)
         if same is None:
             return False
-        self._say(self.notes, f"{self.path(info.key)}: a record the tree is already inside (not printed again)")
+        self._say(self.notes, f"{short(self.path(info.key))}: a record the tree is already inside (not printed again)")
         info.type = dv.type_name(type(v))
         where = self.path(keys=self.keys[:self.depths[same]]) or "the root"
         self.sink.omit(info, f"the same record as {where} (not expanded inside itself)")
