@@ -73,6 +73,14 @@ def test_choosing_a_field_or_a_byte_in_chromium(browser: str, tmp_path: Path, ca
     assert log[4] == {"choice": "byte=100", "selected": "chunks[2].body.file_name", "range": "96 108",
                       "cells": list(range(96, 108))}
     assert log[5] == {"choice": "byte=18", "selected": "ihdr.width", "range": "16 20", "cells": [16, 17, 18, 19]}
+    # a field in bytes a process made (a xar's zlib table of contents): the file bytes they were made from
+    ksy, sample = gallery("archive/xar/sha1-dir.xar")
+    assert main(["explore", str(sample), "--schema", str(ksy), "-o", str(page)]) == 0
+    capsys.readouterr()
+    toc = offsets(sample, ksy, "toc", capsys)
+    assert (toc["start"], toc["end"], toc["fields"]["xml_string"]["stream"]) == (28, 306, "toc")
+    log = choices(dom(browser, page, "click=toc.xml_string", tmp_path / "profile"))
+    assert (log[0]["selected"], log[0]["range"], log[0]["cells"]) == ("toc.xml_string", "28 306", list(range(28, 306)))
 
 
 def test_names_from_the_file_stay_text_and_big_files_are_capped(browser: str, tmp_path: Path,
