@@ -343,14 +343,14 @@ def test_what_cannot_be_read_is_left_out_alike_in_every_output(tmp_path: Path, c
             assert yaml.safe_load(out) == {"count": 9, "tail": {"first": 1}}
         else:
             assert out.splitlines()[2:] == [
-                "count         0     1  u1    9",
-                "table                        not read: field runs past the end of the data (offset 1 (0x1)); "
+                "count         0     1  u1     9",
+                "table                  entry  not read: field runs past the end of the data (offset 1 (0x1)); "
                 "expected 9 bytes (9 x 1), found 3 bytes left",
                 "tail          1        tail",
-                "  first       1     1  u1    1",
-                "  rest                       not read: field runs past the end of the data (offset 2 (0x2)); "
+                "  first       1     1  u1     1",
+                "  rest                 bytes  not read: field runs past the end of the data (offset 2 (0x2)); "
                 "expected 8 bytes (1 x 8), found 2 bytes left",
-                "  after                      not read: after rest"]
+                "  after                u1     not read: after rest"]
     assert errs[0] == errs[1] == errs[2] == (
         "binparse: not read: table: field runs past the end of the data (offset 1 (0x1)); expected 9 bytes (9 x 1), "
         "found 3 bytes left\nbinparse: not read: tail.rest: field runs past the end of the data (offset 2 (0x2)); "

@@ -101,6 +101,14 @@ def span_of(acc: Accessor, i: int, v: Any) -> Span | None:
         return Span(acc._loc(i)[0], -1, stream=stream_of(v._mv))
 
 
+def declared(acc: Accessor, spec: FieldSpec) -> str:
+    """The type the schema declares for a field (a record's own name, `u4`, `switch`): what a row says of a
+    field that was not read or whose `if` is false."""
+    if spec.kind == "user" and spec.user:
+        return dv.type_name(resolve(type(acc), spec.user))
+    return dv.spec_type(spec)
+
+
 def attr(acc: Any, name: str) -> Any:
     return getattr(acc, name + "_" if iskeyword(name) else name)
 
@@ -234,8 +242,9 @@ class Walk:
                 if rest:
                     self._say(self.unread, f"{', '.join(short(self.path(n)) for n in rest)}: after "
                                            f"{short(self.path(spec.name))}, which could not be read")
-                    for name in rest:
-                        self.sink.omit(Info(name, "value", len(self.keys)), f"not read: after {spec.name}")
+                    for after in seq[i + 1:]:
+                        self.sink.omit(Info(after.name, "value", len(self.keys), declared(acc, after)),
+                                       f"not read: after {spec.name}")
                 break
         positioned = {s.name: len(seq) + j for j, s in enumerate(cls._INSTANCES)}
         for name in cls._INSTANCE_ORDER:
@@ -254,9 +263,7 @@ class Walk:
                 if not detail:
                     self.sink.plain(spec.name, None, acc, spec)
                     return True
-                info = Info(spec.name, "value", len(self.keys), note="if is false")
-                info.type = dv.type_name(resolve(type(acc), spec.user)) if spec.kind == "user" and spec.user \
-                    else dv.spec_type(spec)
+                info = Info(spec.name, "value", len(self.keys), declared(acc, spec), note="if is false")
                 self.sink.leaf(info, None, acc, spec)
                 return True
             v = attr(acc, spec.name)
@@ -266,7 +273,7 @@ class Walk:
         except budget.BudgetError:
             raise
         except BinparseError as exc:
-            self._unread(Info(spec.name, "value", len(self.keys)), exc)
+            self._unread(Info(spec.name, "value", len(self.keys), declared(acc, spec)), exc)
             return False
         if isinstance(v, Accessor):
             if instance and self._inside(v, Info(spec.name, "record", len(self.keys))):
