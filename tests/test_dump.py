@@ -492,3 +492,14 @@ def test_records_nested_deeper_than_the_walk_follows_are_named_and_the_rest_prin
     assert depth == MAX_DEPTH - 1 and node == {"more": 1}  # the root is the first of the 200 levels
     assert err.startswith("binparse: not read: head.next.next") and "….next" in err and err.endswith(
         ".next: records nest deeper than 200: the tree is not printed that deep\n") and len(err) < 400
+
+
+def test_yaml_and_json_read_back_every_text(tmp_path: Path) -> None:
+    """Text from a file (control characters, quotes, a character beyond U+FFFF, a key YAML 1.1 would read
+    as a boolean) reads back from the YAML and the JSON as it was."""
+    p = tmp_path / "texts.ksy"
+    p.write_text("meta: {id: texts, encoding: UTF-8}\nseq:\n  - {id: 'on', type: strz}\n  - {id: b, type: strz}\n")
+    words = ["a😀b\t\"q\"\\", "é\x01\n"]
+    root = binparse.compile(p).parse(b"".join(w.encode() + b"\0" for w in words))
+    assert yaml.safe_load(dumped(root, "yaml")[0]) == json.loads(dumped(root)[0]) == {"on": words[0], "b": words[1]}
+    assert dumped(root, "yaml")[0] == '"on": "a\\U0001f600b\\t\\"q\\"\\\\"\nb: "\\u00e9\\u0001\\n"\n'

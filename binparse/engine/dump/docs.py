@@ -143,13 +143,26 @@ class JsonOut(Out):
         self.flush()
 
 
+_PAIR = re.compile(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
+
+
+def _yaml_text(s: str) -> str:
+    """`s` double-quoted as YAML reads it: JSON's escapes, but a character beyond U+FFFF as YAML's
+    `\\UXXXXXXXX` (YAML reads JSON's surrogate pair as two lone surrogates)."""
+    text = _quoted(json_string(s))
+    if "\\ud" not in text:
+        return text
+    return _PAIR.sub(lambda m: f"\\U{0x10000 + ((int(m[1], 16) - 0xD800) << 10) + int(m[2], 16) - 0xDC00:08x}",
+                     text)
+
+
 def _yaml_scalar(v: Any) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
-        return json.dumps(json_string(v))
+        return _yaml_text(v)
     if isinstance(v, float):
         if v != v:
             return ".nan"
