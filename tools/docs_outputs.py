@@ -139,9 +139,10 @@ def left_behind(cwd: Path, before: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def checkout(root: Path = ROOT) -> Iterator[Path]:
-    """A fresh copy of the files git tracks, with ../shared/real beside it (when present here): a git
-    work tree of its own with every file added (`git_status`), when git is installed."""
+def checkout(root: Path = ROOT, shared: bool = True) -> Iterator[Path]:
+    """A fresh copy of the files git tracks, with ../shared/real and ../shared/conformance beside it (when
+    present here and `shared`): a git work tree of its own with every file added (`git_status`), when git
+    is installed."""
     with tempfile.TemporaryDirectory(prefix="binparse-docs-") as tmp:
         dst = Path(tmp) / "binparse"
         try:
@@ -159,7 +160,7 @@ def checkout(root: Path = ROOT) -> Iterator[Path]:
             subprocess.run(["git", "init", "-q"], cwd=dst, check=True, capture_output=True)
             subprocess.run(["git", "add", "-A"], cwd=dst, check=True, capture_output=True)
         for name, src in (("real", REAL), ("conformance", CONFORMANCE)):
-            if src.is_dir():
+            if shared and src.is_dir():
                 (Path(tmp) / "shared").mkdir(exist_ok=True)
                 (Path(tmp) / "shared" / name).symlink_to(src.resolve(), target_is_directory=True)
         yield dst

@@ -11,8 +11,9 @@ const compiler = require("kaitai-struct-compiler");
 const yaml = require("js-yaml");
 
 const args = process.argv.slice(2);
-const debug = args[0] === "--debug";
-if (debug) args.shift();
+const flags = new Set();
+while (args[0] === "--debug") flags.add(args.shift());  // leading switches, in any order
+const debug = flags.has("--debug");
 const importPaths = [];
 while (args[0] === "--import-path" && args.length > 1) {
   importPaths.push(args[1]);
