@@ -297,6 +297,13 @@ def test_standard_input_reads_as_the_file_within_the_budget() -> None:
     assert piped.returncode == 0 and piped.stdout == named.stdout and json.loads(piped.stdout)["len_body"] == 1
     small = subprocess.run([*cmd, "--budget", "20"], input=sample.read_bytes(), capture_output=True, text=False)
     assert small.returncode == 2 and b"standard input read into memory (48 bytes so far) needs 48 bytes" in small.stderr
+    main_fd, terminal = os.openpty()  # a terminal on standard input: refused, not waited on
+    try:
+        typed = subprocess.run(cmd, stdin=terminal, capture_output=True, timeout=60)
+    finally:
+        os.close(main_fd)
+        os.close(terminal)
+    assert typed.returncode == 3 and typed.stderr.startswith(b"binparse: error: <stdin>: standard input is a terminal")
     short = subprocess.run(cmd, input=sample.read_bytes()[:30], capture_output=True)
     assert short.returncode == 2 and json.loads(short.stdout) == {"len_header": 47}  # what was read before it broke off
     assert short.stderr.decode().startswith("binparse: not read: header: field runs past the end of the data "
