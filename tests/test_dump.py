@@ -289,12 +289,13 @@ def test_path_finds_a_subtree_and_says_what_is_not_there(capsys: pytest.CaptureF
         assert message in capsys.readouterr().err
 
 
-def test_standard_input_reads_as_the_file_within_the_budget() -> None:
+def test_standard_input_reads_as_the_file_within_the_budget(capsys: pytest.CaptureFixture[str]) -> None:
     ksy, sample = gallery("image/gimp_brush/pixel.gbr")
     cmd = [sys.executable, "-m", "binparse", "inspect", "-", "--schema", str(ksy), "--json"]
     piped = subprocess.run(cmd, input=sample.read_bytes(), capture_output=True)
-    named = subprocess.run([*cmd[:4], str(sample), *cmd[5:]], capture_output=True)
-    assert piped.returncode == 0 and piped.stdout == named.stdout and json.loads(piped.stdout)["len_body"] == 1
+    assert main(["inspect", str(sample), "--schema", str(ksy), "--json"]) == 0
+    named = capsys.readouterr().out
+    assert piped.returncode == 0 and piped.stdout.decode() == named and json.loads(named)["len_body"] == 1
     small = subprocess.run([*cmd, "--budget", "20"], input=sample.read_bytes(), capture_output=True, text=False)
     assert small.returncode == 2 and b"standard input read into memory (48 bytes so far) needs 48 bytes" in small.stderr
     main_fd, terminal = os.openpty()  # a terminal on standard input: refused, not waited on
