@@ -9,7 +9,7 @@ is written a slice at a time.
 
 With `offsets`, each node is an object holding where it lies: `start`, `end` (bytes of its stream),
 `bits` ([first, after] of a bit-sized integer, counted from the stream's first bit), `stream` (the
-field whose processed bytes hold it, when not the file's), `io` ([start, end] of the substream a
+record read from the processed bytes that hold it, when not the file's), `io` ([start, end] of the substream a
 record reads from), `type` (what was read: a switch's case, the enum, a record's own type), `repr`
 (its type's `-webide-representation`), then `fields` (a record), `items` (a repeat of records) or
 `value`. A value instance has no place: `type` "value" and its `value`.
@@ -262,8 +262,8 @@ class DocSink:
                 d.scalar("end", sp.end)
             if sp.start_bit is not None:
                 d.scalar("bits", [sp.start_bit, sp.end_bit])
-            if sp.stream is not None:
-                d.scalar("stream", sp.stream.partition(".")[2] or sp.stream)
+            if sp.stream is not None:  # named by the walk: the path of the record read from those bytes
+                d.scalar("stream", sp.stream)
         if info.io is not None:
             d.scalar("io", list(info.io))
         d.scalar("type", info.type)

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from ...core.errors import BinparseError, UsageError
 from ..runtime import Accessor, FieldSpec
-from ..runtime.spans import Span, case_of, element_spans, stream_of
+from ..runtime.spans import Span, case_of, element_spans, processed, stream_of
 from .docs import DocSink, JsonOut, YamlOut
 from .values import BYTES_VALUE
 from .table import TableSink
@@ -61,6 +61,11 @@ def _steps(path: str) -> list[tuple[str, list[int]]]:
     return out
 
 
+def _named(span: Span | None, stream: str | None) -> Span | None:
+    """`span` with its processed bytes named by the path of the record read from them (as the walk names them)."""
+    return span._replace(stream=stream) if span is not None and span.stream is not None and stream else span
+
+
 def find(root: Accessor, path: str) -> Target:
     """The value at `path` in the tree of `root` (see the module doc), where it lies, and what holds it.
     Raises `UsageError` naming the record's fields for a name it has not, or the elements for an index."""
@@ -72,10 +77,14 @@ def find(root: Accessor, path: str) -> Target:
         return Target("", root, span=span)
     t = Target("", root)
     done = ""
+    stream: str | None = None  # the record read from processed bytes the path is in (names their spans)
+    bytes_of = root._mv.obj
     for name, indexes in _steps(path):
         acc = t.value
         if not isinstance(acc, Accessor):
             raise UsageError(f"{done or 'the root'} is no record: it has no field {name!r}", found=path)
+        if acc._mv.obj is not bytes_of:
+            bytes_of, stream = acc._mv.obj, (done if processed(acc._mv) else stream)
         cls = type(acc)
         specs = cls._FIELDS + cls._INSTANCES
         names = [s.name for s in specs] + [n for n in cls._INSTANCE_ORDER if n not in {s.name for s in specs}]
@@ -92,7 +101,7 @@ def find(root: Accessor, path: str) -> Target:
             t = Target(done, value, acc, i, specs[i] if i is not None else
                        BYTES_VALUE if name in cls._BYTES_VALUES else None)
             if i is not None:
-                t.span = span_of(acc, i, value)
+                t.span = _named(span_of(acc, i, value), stream)
                 t.case = case_of(acc, i) if specs[i].kind == "switch" and not specs[i].repeated else None
         except BinparseError as exc:
             raise exc.with_file(acc._file) if acc._file else exc
@@ -105,9 +114,9 @@ def find(root: Accessor, path: str) -> Target:
             if k >= n:
                 raise UsageError(f"{done} has {n} elements: there is no [{k}]", found=path)
             done = f"{done}[{k}]"
-            sp = None
+            sp, case = None, None
             if t.index is None and t.field is not None:
-                sp = next((s for j, s in enumerate(element_spans(acc, t.field)) if j == k), None)
+                sp = _named(next((s for j, s in enumerate(element_spans(acc, t.field)) if j == k), None), stream)
                 case = case_of(acc, t.field, k) if t.spec is not None and t.spec.kind == "switch" else None
             t = Target(done, seq[k], acc, t.field, t.spec, k, sp, case)
     return t

@@ -29,7 +29,7 @@ from ...core import budget, inputs, progress
 from ...core.errors import BinparseError, FormatError
 from ..runtime import Accessor, FieldSpec, RecordArray
 from ..runtime.sequences import ItemArray
-from ..runtime.spans import Span, case_of, element_spans, field_span, stream_of
+from ..runtime.spans import Span, case_of, element_spans, field_span, processed, stream_of
 from ..runtime.kept import resolve
 from ..runtime.specs import ABSENT
 from ..runtime.stream import KStream
@@ -134,6 +134,8 @@ class Walk:
         self.keys: list[str | int] = []
         self.stack: list[Accessor] = []
         self.depths: list[int] = []  # how many keys name each record of the stack
+        self.streams: list[str | None] = []  # the bytes each record of the stack lies in: None the file's, else
+        # the path of the record read from bytes a `process` made (how spans in them name their stream)
         self.unread: list[str] = []
         self.notes: list[str] = []
         self.dropped = 0
@@ -155,6 +157,12 @@ class Walk:
             where.append(line)
         else:
             self.dropped += 1
+
+    def named(self, span: Span | None) -> Span | None:
+        """`span` with its stream named by the path of the record read from those processed bytes."""
+        if span is None or span.stream is None or not self.streams or self.streams[-1] is None:
+            return span
+        return span._replace(stream=self.streams[-1])
 
     def _unread(self, info: Info, exc: BinparseError) -> None:
         here = self.path(info.key)
@@ -200,7 +208,10 @@ class Walk:
             self.records_of(v, key, target.field if target.index is None else None, spec, owner, span)
         else:
             info = Info(key, "value", len(self.keys), span=span)
-            info.type = dv.read_type(v, spec, target.case) if spec is not None else "value"
+            sized = spec is not None and (target.case or spec).kind in ("str", "bytes", "contents") and \
+                span is not None and span.end >= 0 and (not spec.repeated or target.index is not None)
+            info.type = dv.read_type(v, spec, target.case, span.size if sized and span else None) \
+                if spec is not None else "value"
             if spec is not None and spec.repeated and target.index is None and hasattr(v, "__len__"):
                 info.count = len(v)
             self.sink.leaf(info, v, owner, target.case or spec)
@@ -211,11 +222,13 @@ class Walk:
                 f"records nest deeper than {MAX_DEPTH}: the tree is not printed that deep"))
             return
         self._count(acc)
-        info = Info(key, "record", len(self.keys), type_, span)
+        info = Info(key, "record", len(self.keys), type_, self.named(span))
+        up = self.stack[-1] if self.stack else None
+        stream = self.streams[-1] if self.streams else None
+        entered = processed(acc._mv) and (up is None or acc._mv.obj is not up._mv.obj)
         if self.detail:
             info.repr = representation(acc)
-            up = self.stack[-1] if self.stack else None
-            if up is not None and acc._mv.obj is not up._mv.obj and stream_of(acc._mv):
+            if entered:
                 info.note = "offsets in the bytes its process made"
             elif up is not None and acc._own_io and (acc._io_start, acc._io_end) != (up._io_start, up._io_end):
                 info.io = (acc._io_start, acc._io_end)
@@ -224,11 +237,13 @@ class Walk:
             self.keys.append(key)
         self.stack.append(acc)
         self.depths.append(len(self.keys))
+        self.streams.append(self.path() if entered else stream)
         try:
             self.fields(acc)
         finally:
             self.stack.pop()
             self.depths.pop()
+            self.streams.pop()
             if key is not None:
                 self.keys.pop()
         self.sink.end(info)
@@ -268,7 +283,7 @@ class Walk:
                 return True
             v = attr(acc, spec.name)
             # where it ends (which may read further), in every sink alike: the same reads in the same order
-            span = span_of(acc, i, v) if detail or size is None or size < 0 else None
+            span = self.named(span_of(acc, i, v)) if detail or size is None or size < 0 else None
             case = case_of(acc, i) if detail and spec.kind == "switch" and not spec.repeated else None
         except budget.BudgetError:
             raise
@@ -315,7 +330,7 @@ class Walk:
         try:
             spans = element_spans(acc, i) if self.detail and i is not None else None
             for k in range(n):
-                sp = next(spans, None) if spans is not None else None
+                sp = self.named(next(spans, None)) if spans is not None else None
                 einfo = Info(k, "value", len(self.keys), span=sp)
                 try:
                     item = v[k]

@@ -54,6 +54,11 @@ def stream_of(mv: memoryview) -> str | None:
     return obj.origin if isinstance(obj, Processed) else None
 
 
+def processed(mv: memoryview) -> bool:
+    """Whether `mv` is bytes a `process` made (not the file's)."""
+    return isinstance(mv.obj, Processed)
+
+
 def field_span(acc: Any, i: int) -> Span | None:
     """The span of field `i` of `acc` (seq fields, then pos instances) as a whole; None when absent."""
     off, count, size = acc._loc(i)
@@ -167,4 +172,4 @@ def span(acc: Any, name: str, index: int | None = None) -> Span | None:
     raise IndexError(f"{name}[{index}]: the field has no such element")
 
 
-__all__ = ["Span", "bit_of", "case_of", "element_spans", "field_span", "span", "stream_of"]
+__all__ = ["Span", "bit_of", "case_of", "element_spans", "field_span", "processed", "span", "stream_of"]
