@@ -294,7 +294,8 @@ class Walk:
             if instance and self._inside(v, Info(spec.name, "record", len(self.keys))):
                 return True
             self.record(v, spec.name, span, dv.type_name(type(v)))
-        elif isinstance(v, (RecordArray, ItemArray)):
+        elif isinstance(v, (RecordArray, ItemArray)) or type(v) is list and spec.kind in ("user", "switch") \
+                and any(isinstance(x, Accessor) for x in v):  # a list: records a compiled reader read in a row
             self.records_of(v, spec.name, i, spec, acc, span)
         elif not detail:
             self.sink.plain(spec.name, v, acc, spec)
