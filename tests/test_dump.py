@@ -511,3 +511,29 @@ def test_yaml_and_json_read_back_every_text(tmp_path: Path) -> None:
     root = binparse.compile(p).parse(b"".join(w.encode() + b"\0" for w in words))
     assert yaml.safe_load(dumped(root, "yaml")[0]) == json.loads(dumped(root)[0]) == {"on": words[0], "b": words[1]}
     assert dumped(root, "yaml")[0] == '"on": "a\\U0001f600b\\t\\"q\\"\\\\"\nb: "\\u00e9\\u0001\\n"\n'
+
+
+NAMES = """meta: {id: names, endian: le}
+seq:
+  - {id: offset, type: u1}
+  - {id: nbytes, type: u1}
+  - {id: span, type: u1}
+  - {id: path, type: u1}
+  - {id: validate, type: u1}
+instances:
+  again: {value: _root}
+"""
+
+
+def test_fields_named_like_the_api_dump_as_any_other(tmp_path: Path) -> None:
+    """Fields called `offset`, `nbytes`, `span`, `path` and `validate` hide the accessor's own names in
+    Python; the dump uses the runtime's own places, so it prints them as any other field."""
+    p = tmp_path / "names.ksy"
+    p.write_text(NAMES)
+    root = binparse.compile(p).parse(bytes([7, 8, 9, 10, 11]))
+    assert (root.offset, root.nbytes, root.span, root.path, root.validate) == (7, 8, 9, 10, 11)
+    doc = json.loads(dumped(root, offsets=True)[0])
+    assert (doc["start"], doc["end"]) == (0, 5)
+    assert [(doc["fields"][n]["start"], doc["fields"][n]["value"]) for n in ("offset", "nbytes", "span", "path")] \
+        == [(0, 7), (1, 8), (2, 9), (3, 10)]
+    assert "again" not in doc["fields"]  # the record the tree is inside: named, not printed again

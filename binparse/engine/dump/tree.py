@@ -71,7 +71,8 @@ def find(root: Accessor, path: str) -> Target:
     Raises `UsageError` naming the record's fields for a name it has not, or the elements for an index."""
     if not path:
         try:
-            span: Span | None = Span(root.offset, root.offset + root.nbytes, stream=stream_of(root._mv))
+            # the base's own place, not properties (a schema may well call a field `offset` or `nbytes`)
+            span: Span | None = Span(root._off, root._nbytes_end(), stream=stream_of(root._mv))
         except BinparseError:  # a seq that breaks off: where it ends is not known (the walk says what broke)
             span = None
         return Target("", root, span=span)

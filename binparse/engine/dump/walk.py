@@ -366,7 +366,11 @@ class Walk:
             return
         if isinstance(v, Accessor):
             if not self._inside(v, info):
-                self.record(v, name, Span(v._off, v._off + v.nbytes, stream=stream_of(v._mv)), dv.type_name(type(v)))
+                try:
+                    end = v._nbytes_end()
+                except BinparseError:  # it breaks off: walked for what it holds
+                    end = -1
+                self.record(v, name, Span(v._off, end, stream=stream_of(v._mv)), dv.type_name(type(v)))
             return
         if isinstance(v, (RecordArray, ItemArray)) or isinstance(v, list) and any(isinstance(x, Accessor) for x in v):
             self.value_records(v, name)
