@@ -28,7 +28,7 @@ from ...core.render import json_string
 from ..runtime import FieldSpec
 from ..runtime.spans import Span
 from . import values as dv
-from .walk import Info
+from .sink import Info
 
 FLUSH = 4096  # pieces of output kept before they are written
 SLICE = 1 << 15  # elements (or bytes) of a big array converted at a time

@@ -21,7 +21,8 @@ from ..runtime import Accessor, FieldSpec
 from . import values as dv
 from .explorer_page import SCRIPT, STYLE
 from .tree import find
-from .walk import Info, Walk
+from .sink import Info
+from .walk import Walk
 
 MAX_NODES = 500_000
 CHUNK = 1 << 16  # bytes of the file in one base64 block (decoded when a page of the hex view needs it)

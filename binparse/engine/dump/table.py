@@ -15,7 +15,7 @@ from ...core.text import shown
 from ..runtime import FieldSpec
 from ..runtime.spans import Span
 from . import values as dv
-from .walk import Info
+from .sink import Info
 
 HEAD = ("field", "offset", "size", "type", "value")
 BLOCK = 2048  # rows printed at a time
