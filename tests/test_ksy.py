@@ -179,7 +179,8 @@ def test_view_writes_an_array_field(tone: Path, tmp_path: Path, capsys: pytest.C
     assert np.load(out).tolist() == SAMPLES
 
 
-def test_fixture_builds_bytes_from_values_and_refuses_what_it_cannot_build(tmp_path: Path) -> None:
+def test_fixture_builds_bytes_from_values_and_refuses_values_it_cannot_build(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
     p = schema(tmp_path, "hdr", "meta: {id: hdr, endian: be}\nseq:\n  - {id: magic, contents: [0xca, 0xfe]}\n"
                "  - {id: n, type: u2}\n  - {id: items, type: u1, repeat: expr, repeat-expr: n}\n")
     values = tmp_path / "v.yaml"
@@ -187,8 +188,15 @@ def test_fixture_builds_bytes_from_values_and_refuses_what_it_cannot_build(tmp_p
     out = tmp_path / "out.bin"
     assert main(["fixture", str(values), "--schema", str(p), "-o", str(out)]) == 0
     assert out.read_bytes() == b"\xca\xfe\x00\x03\x01\x02\x03"
-    bits = schema(tmp_path, "bits", "meta: {id: bits}\nseq:\n  - {id: a, type: b3}\n")
-    assert main(["fixture", str(values), "--schema", str(bits), "-o", str(out)]) == 2
+    bits = schema(tmp_path, "bits", "meta: {id: bits}\nseq:\n  - {id: a, type: b3}\n  - {id: b, type: b5}\n")
+    values.write_text("a: 5\nb: 1\n")
+    assert main(["fixture", str(values), "--schema", str(bits), "-o", str(out)]) == 0
+    assert out.read_bytes() == bytes([0b101_00001])
+    values.write_text("a: 9\nb: 1\n")
+    capsys.readouterr()
+    assert main(["fixture", str(values), "--schema", str(bits), "-o", str(out)]) == 2  # the values file's
+    assert capsys.readouterr().err == (f"binparse: error: {values}, bits.a: the value does not fit the field; "
+                                       "expected an integer 0..7 (b3), found 9\n")
 
 
 def test_refusals_name_file_line_key_and_feature(tmp_path: Path) -> None:

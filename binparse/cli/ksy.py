@@ -56,6 +56,9 @@ def inspect(args: argparse.Namespace) -> int:
     fmt = _output(args)
     if bool(args.raw) != bool(args.out):
         raise UsageError("--raw PATH and -o OUT.bin go together: the bytes of the field at PATH, written to OUT.bin")
+    if args.file != "-":
+        from ..core.paths import require_regular
+        require_regular(args.file)  # a missing input is said before anything about the schema
     reader = compiled(args)
     root = parsed(reader, args.file, args)
     if args.raw:
@@ -106,6 +109,9 @@ def explore(args: argparse.Namespace) -> int:
     from .common import say, written
     if not args.schema:
         raise UsageError("explore reads FILE with a Kaitai Struct schema: give --schema S.ksy")
+    if args.file != "-":
+        from ..core.paths import require_regular
+        require_regular(args.file)  # a missing input is said before anything about the schema
     reader = compiled(args)
     root = parsed(reader, args.file, args)
     page = write_page(args.out, root, title=f"{args.file}: {reader.id} ({args.schema})",
@@ -132,6 +138,8 @@ def view(args: argparse.Namespace) -> int:
     if len(args.files) != 1 or not args.tensor:
         raise UsageError("with --schema, view takes one FILE and --tensor FIELD (an expression such as "
                          "frames[2].pixels)", found=" ".join(args.files))
+    from ..core.paths import require_regular
+    require_regular(args.files[0])  # a missing input is said before anything about the schema
     reader = compiled(args)
     root = parsed(reader, args.files[0], args)
     try:
@@ -153,14 +161,53 @@ def view(args: argparse.Namespace) -> int:
 
 
 def fixture(args: argparse.Namespace) -> int:
-    """`fixture VALUES.yaml --schema S.ksy -o OUT.bin`: the bytes of the values, built by the schema."""
-    import yaml
-    from ..engine.backends import construct_backend as cb
-    from ..core.paths import read_text
-    from ..engine.schema import load_schema
-    from .common import write_file
+    """`fixture VALUES.yaml --schema S.ksy -o OUT.bin`: the bytes of the values, built by the schema;
+    `fixture --schema S.ksy --from FILE --set PATH=VALUE -o OUT.bin`: FILE's values, some changed,
+    written back (what did not change keeps FILE's bytes)."""
+    from .common import say, write_file
     if not args.out:
         raise UsageError("with --schema, fixture writes one file: give -o OUT.bin")
+    if args.from_file:
+        data, what = _rebuilt(args)
+    else:
+        data, what = _built(args)
+    line, rec = write_file(args.out, data, what)
+    say(args, [line], {"written": [rec]})
+    return exitcodes.OK
+
+
+def _rebuilt(args: argparse.Namespace) -> tuple[bytes, str]:
+    from ..core.paths import require_regular
+    from ..engine.serialize import ConsistencyError
+    from ..engine.serialize.setpath import apply_set
+    if args.spec:
+        raise UsageError("--from builds from FILE's values: give no VALUES.yaml with it", found=args.spec)
+    require_regular(args.from_file)  # the input is checked before the schema is compiled
+    reader = compiled(args)
+    root = parsed(reader, args.from_file, args)
+    root.validate()
+    values = root.to_dict()
+    for item in args.set or []:
+        apply_set(values, item, root)
+    try:
+        data = reader.build(values, original=root)
+    except ConsistencyError as exc:  # the values --set gave: a usage error (exit code 3), not the file's
+        raise UsageError(exc.message, file=exc.file, path=exc.path, expected=exc.expected, found=exc.found,
+                         hint=exc.hint) from None
+    changed = f", {len(args.set)} value(s) set" if args.set else ""
+    return data, f"{len(data):,} bytes of {reader.id} from {shown(args.from_file)}{changed}"
+
+
+def _built(args: argparse.Namespace) -> tuple[bytes, str]:
+    import yaml
+    from ..core.paths import read_text, require_regular
+    from ..engine.schema import load_schema
+    from ..engine.serialize import build
+    if args.set:
+        raise UsageError("--set changes values of a file read with --from FILE")
+    if not args.spec:
+        raise UsageError("give the values (VALUES.yaml), or --from FILE to build from a file's values")
+    require_regular(args.spec)  # the input is checked before the schema is compiled
     schema = load_schema(args.schema, import_path=args.import_path or [])
     try:
         values = yaml.safe_load(read_text(args.spec))
@@ -169,9 +216,8 @@ def fixture(args: argparse.Namespace) -> int:
     if not isinstance(values, dict):
         raise UsageError("the values are a YAML mapping of the root's field ids", file=args.spec)
     params = {p.id: values.pop(p.id) for p in schema.root.params if p.id in values}
-    data = cb.build(schema, values, **params)
-    write_file(args.out, data, f"{len(data):,} bytes of {schema.id}")
-    return exitcodes.OK
+    data = build(schema, values, params=params, file=args.spec)
+    return data, f"{len(data):,} bytes of {schema.id}"
 
 
 def generate(args: argparse.Namespace) -> int:

@@ -15,6 +15,9 @@ from typing import Any
 
 from ..core.exitcodes import USAGE
 from .argparser import Parser, VersionAction, version
+from .ksyargs import dump_options, explore_arguments
+from .ksyargs import param_option as _param_option
+from .ksyargs import schema_options as _schema_options
 
 COMMANDS = ("inspect", "explore", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate",
             "doctor", "schema", "schemas")
@@ -99,9 +102,12 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "repair, when the repair would not read back as meant, or when FIXED is FILE, a link or not a\n"
                "regular file."),
     "fixture": ("tools", "write the artifacts, device buffers and expectations a spec describes",
-                "%(prog)s SPEC.yaml [-o FOLDER] [--json] | VALUES.yaml --schema S.ksy -o OUT.bin",
+                "%(prog)s SPEC.yaml [-o FOLDER] [--json] | VALUES.yaml --schema S.ksy -o OUT.bin\n"
+                "       | --schema S.ksy --from FILE [--set PATH=VALUE]... -o OUT.bin",
                 "Write the files a fixture spec describes: artifacts, device buffers, and the expected\n"
-                "logical arrays (.expected.npy) that tests compare with."),
+                "logical arrays (.expected.npy) that tests compare with. With --schema, build a file from\n"
+                "values with your own Kaitai Struct schema: from a YAML mapping of the root's fields, or from\n"
+                "a file read with the schema (--from), some of its values changed (--set)."),
     "generate": ("tools", "typed accessors from schemas: binparse's own, or a package of yours",
                  "%(prog)s [--check] [--json] | SCHEMA.ksy... -o PACKAGE_DIR [--import-path DIR]...",
                  "Regenerate the typed accessors (binparse/engine/accessors) from the schemas (schemas/*.ksy), or,\n"
@@ -193,7 +199,8 @@ OUTPUT_OPTIONS = frozenset({"npy", "svg", "out"})
 
 
 def _inspect(c: argparse.ArgumentParser) -> None:
-    c.add_argument("file", metavar="PATH", help="a file, or a folder a family reads (a compile or model folder)")
+    c.add_argument("file", metavar="PATH", help="a file, or a folder a family reads (a compile or model folder); "
+                   "with --schema, - reads standard input")
     c.add_argument("--fields", action="store_true", help="every raw field of the schema (offset, type, value) "
                                                          "instead of the family's summary")
     c.add_argument("-v", "--verbose", action="store_true", help="the family's whole report (every layer, tensor "
@@ -204,37 +211,12 @@ def _inspect(c: argparse.ArgumentParser) -> None:
                                                     "--schema, how to print: text (default), json or yaml")
     _schema_options(c, "read PATH with this Kaitai Struct schema (a .ksy of your own): every field and instance")
     _param_option(c)
-    c.add_argument("--offsets", action="store_true", help="with --schema and JSON or YAML: each value as an object "
-                   "with its place (start, end, bits, stream), its type and its value")
-    c.add_argument("--path", metavar="PATH", help="with --schema: only the subtree at PATH (field ids joined by dots, "
-                   "[k] for an element: chunks[3].body)")
-    c.add_argument("--raw", metavar="PATH", help="with --schema and -o: write the bytes of the field at PATH (a byte "
-                   "array's value, after any process; else the bytes it spans)")
-    c.add_argument("-o", "--out", metavar="OUT.bin", help="with --raw: the file to write")
+    dump_options(c)
 
 
 def _explore(c: argparse.ArgumentParser) -> None:
-    c.add_argument("file", metavar="FILE", help="the file to explore")
-    _schema_options(c, "the Kaitai Struct schema that reads FILE (required)")
-    _param_option(c)
-    c.add_argument("-o", "--out", required=True, metavar="PAGE.html", help="the page to write")
-    c.add_argument("--path", metavar="PATH", help="only the subtree at PATH (chunks[3].body)")
-    c.add_argument("--max-bytes", metavar="SIZE", type=_budget_size, default=16 * 2**20,
-                   help="bytes of FILE the page holds (default 16MiB); the tree is whole, the hex view stops there")
+    explore_arguments(c, _budget_size)
     c.add_argument("--json", action="store_true", help=_WRITTEN)
-
-
-def _schema_options(c: argparse.ArgumentParser, what: str) -> None:
-    c.add_argument("--schema", metavar="SCHEMA.ksy", help=what)
-    c.add_argument("--import-path", action="append", metavar="DIR",
-                   help="a folder the schema's imports are looked up in (repeatable; absolute imports `/name` "
-                        "only look here)")
-
-
-def _param_option(c: argparse.ArgumentParser) -> None:
-    c.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="with --schema, a param of the schema's root type, VALUE a Kaitai literal: 3, 0x10, true, "
-                        "'text', [1, 2] (repeatable)")
 
 
 def _source_options(c: argparse.ArgumentParser) -> None:
@@ -320,11 +302,17 @@ def _repair(c: argparse.ArgumentParser) -> None:
 
 
 def _fixture(c: argparse.ArgumentParser) -> None:
-    c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer); "
-                                                     "with --schema, the values of the root's fields")
+    c.add_argument("spec", nargs="?", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose "
+                                                                "writer); with --schema, the values of the root's fields")
     c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder); with "
                                                          "--schema, the file to write")
     _schema_options(c, "build the bytes of the values in SPEC.yaml with this Kaitai Struct schema")
+    c.add_argument("--from", dest="from_file", metavar="FILE", help="with --schema, build from the values of FILE "
+                                                                    "(read with the schema) instead of SPEC.yaml")
+    c.add_argument("--set", action="append", metavar="PATH=VALUE",
+                   help="with --from, change one value: PATH a field path (chunks[1].body.sample_rate), VALUE a "
+                        "Kaitai literal, a member name for an enum, a word for text (repeatable)")
+    _param_option(c)
     c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 

@@ -35,6 +35,9 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         if format or version:
             raise BinparseError("give either a schema or a format (and version), not both")
         from ..engine.compiler import compile as compile_ksy
+        if isinstance(source, (str, os.PathLike)):  # a missing file is said before anything about the schema
+            from ..core.paths import require_regular
+            require_regular(source)
         return compile_ksy(schema, import_path).parse(source, **params)
     file: str | None = None
     if format:

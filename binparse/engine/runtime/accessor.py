@@ -42,6 +42,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
                  "_path", "_pbase", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le",
                  "_own_io", "_ok", "_u8", "__weakref__")
 
+    _pbase: str  # a record made by a compiled reader: the path of its field, its index appended when asked
     _ok: bool | None  # a linear record fits its data (its compiled getters read at their places)
     _u8: NDArray[np.uint8]  # the buffer as a uint8 array (byte arrays of linear records are slices of it)
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = ()

@@ -21,6 +21,7 @@ from ..expr import Expr, ExprError, parse
 from ...core.paths import read_text
 from .attrs import AttrReader, descriptive, doc_text
 from .check import check_references
+from .excerpt import did_you_mean, place
 from .model import EnumDef, Param, Schema, TypeDef, is_builtin, primitive
 from .yamlnodes import Node, Seq, read_yaml
 
@@ -40,12 +41,16 @@ class _Loader:
         self.import_path = [p.resolve() for p in import_path]
         self.unchecked: list[Schema] = []
         self.file = ""
+        self.texts: dict[str, str] = {}  # file -> text (a schema error shows its line)
+        self.path: str | None = None  # the type or field being read (a schema error names it)
 
     # -- helpers -------------------------------------------------------------------------------
     def err(self, msg: str, node: Node | Seq | None = None, key: Any = None, **kw: Any) -> SchemaError:
         line = None
         if node is not None:
             line = node.lines.get(key, node.line) if isinstance(node, Node) and key is not None else node.line
+        if self.path is not None:
+            kw.setdefault("path", self.path)
         return SchemaError(msg, file=self.file, line=line, key=None if key is None else str(key), **kw)
 
     def keys(self, node: Any, allowed: set[str], what: str, parent: Node | Seq | None = None,
@@ -54,8 +59,8 @@ class _Loader:
             raise self.err(f"{what} must be a mapping", parent, pkey)
         for k in node:
             if k not in allowed and not descriptive(k):
-                raise self.err(f"'{k}' is not a key of {what} in Kaitai Struct 0.11 (allowed: "
-                               f"{', '.join(sorted(allowed))}, and keys starting with '-')", node, k)
+                raise self.err(f"'{k}' is not a key of {what} in Kaitai Struct 0.11{did_you_mean(str(k), allowed)} "
+                               f"(allowed: {', '.join(sorted(allowed))}, and keys starting with '-')", node, k)
         return node
 
     def expr(self, value: Any, node: Node, key: Any) -> Expr:
@@ -63,8 +68,12 @@ class _Loader:
             raise self.err("expected an expression", node, key)
         try:
             return parse(value)
-        except ExprError as exc:
-            raise self.err(f"expression {value!r}: {exc}", node, key) from exc
+        except ExprError as exc:  # the caret under the token it stops at, when the message quotes one
+            token = re.findall(r"'([^']+)'", str(exc))
+            needle = token[-1] if token and token[-1] in str(value) else str(value)
+            if token and token[-1] == "end of expression":
+                needle = str(value) + "\0"  # the caret after the expression
+            raise self.err(f"expression {value!r}: {exc}", node, key, needle=needle) from exc
 
     # -- files ---------------------------------------------------------------------------------
     def load(self, path: Path) -> Schema:
@@ -108,6 +117,7 @@ class _Loader:
         except OSError as exc:
             raise SchemaError(f"cannot read schema: {exc.strerror}", file=key) from exc
         self.file = key
+        self.texts[key] = text
         data = read_yaml(text, key)
         schema = self.schema_head(data, path, text)
         self.cache[key] = schema  # before its imports: an import circle comes back to this object
@@ -130,8 +140,8 @@ class _Loader:
             if t.is_file():
                 return t
         raise SchemaError(f"imported schema '{imp}' not found", file=self.file, line=imports.lines[i],
-                          key="imports", expected=" or ".join(str(t) for t in tries),
-                          hint="give the folder that holds it as an import path (--import-path DIR)")
+                          key="imports", needle=imp, expected=" or ".join(str(t) for t in tries),
+                          hint="give the folder that holds it as an import path: import_path=[DIR]")
 
     def schema_head(self, data: Node, path: Path, text: str) -> Schema:
         self.keys(data, ROOT_KEYS, "the top level")
@@ -190,6 +200,7 @@ class _Loader:
                     doc=doc_text(node.get("doc")), doc_ref=doc_text(node.get("doc-ref")))
         rep = node.get("-webide-representation")
         t.webide_repr = rep if isinstance(rep, str) else None
+        outer, self.path = self.path, t.path
         self.type_meta(t, node, parent is None)
         if "params" in node:
             self.params(t, node["params"], node, "params")
@@ -213,8 +224,10 @@ class _Loader:
             aid = item.get("id", f"_unnamed{i}")
             if not isinstance(aid, str) or not ID.match(aid.lstrip("_")):
                 raise SchemaError("a seq item's id must be lower_snake_case", file=self.file, line=seq.lines[i],
-                                  key="id", found=aid)
+                                  key="id", found=aid, path=t.path)
+            self.path = f"{t.path}.{aid}"
             t.seq.append(reader.attr(aid, item))
+            self.path = t.path
         inst = node.get("instances", Node())
         if not isinstance(inst, Node):
             raise self.err("instances must be a mapping", node, "instances")
@@ -223,11 +236,14 @@ class _Loader:
                 raise self.err("instance names must be lower_snake_case", inst, iname)
             if not isinstance(inode, Node):
                 raise self.err(f"instance '{iname}' must be a mapping", inst, iname)
+            self.path = f"{t.path}.{iname}"
             t.instances.append(reader.attr(iname, inode, instance=True))
+            self.path = t.path
         ids = [a.id for a in t.seq + t.instances] + [p.id for p in t.params]
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
             raise self.err(f"duplicate id '{sorted(dup)[0]}'", node)
+        self.path = outer
         return t
 
     def params(self, t: TypeDef, items: Any, node: Node, key: str) -> None:
@@ -286,14 +302,23 @@ def load_schema(path: str | os.PathLike[str], schemas_root: str | os.PathLike[st
     root = Path(schemas_root) if schemas_root is not None else SCHEMAS_DIR
     if not dirs or Path(path).resolve().is_relative_to(root.resolve()):
         dirs.append(root)
-    return _Loader(dirs).load(Path(path))
+    loader = _Loader(dirs)
+    try:
+        return loader.load(Path(path))
+    except SchemaError as exc:  # its line and column, shown with a caret
+        place(exc, loader.texts.get(str(exc.file)))
+        raise
 
 
 def load_all(schemas_root: str | os.PathLike[str] | None = None) -> list[Schema]:
     """Every .ksy under `schemas_root` (default: the repository's `schemas/`), sorted by name."""
     root = Path(schemas_root) if schemas_root is not None else SCHEMAS_DIR
     loader = _Loader([root])
-    return sorted((loader.load(p) for p in root.rglob("*.ksy")), key=lambda s: s.name)
+    try:
+        return sorted((loader.load(p) for p in root.rglob("*.ksy")), key=lambda s: s.name)
+    except SchemaError as exc:
+        place(exc, loader.texts.get(str(exc.file)))
+        raise
 
 
 def source_hash(schema: Schema) -> str:

@@ -252,7 +252,10 @@ class Types:
             try:
                 return self.name_type(target, name, {})
             except TypeProblem:
-                raise TypeProblem(f"type '{target.path}' has no field, instance or param '{name}'") from None
+                from .excerpt import did_you_mean
+                known = [a.id for a in target.seq + target.instances] + [p.id for p in target.params]
+                raise TypeProblem(f"type '{target.path}' has no field, instance or param '{name}'"
+                                  f"{did_you_mean(name, known)}") from None
         if kind == "array":
             if name in ("first", "last", "min", "max"):
                 element: KType = base[1]
