@@ -259,7 +259,8 @@ def test_a_png_switch_process_and_representation(capsys: pytest.CaptureFixture[s
     assert data[88:92] == (131).to_bytes(4, "big") and data[96:109] == b"message.txt\0\x01"
     assert zlib.crc32(data[92:227]) == 383285492 and bytes.fromhex(zipped[:47].replace(" ", "")) == b"Congratulations!"
     out = tmp_path / "message.txt"
-    assert main(["inspect", str(sample), "--schema", str(ksy), "--raw", "chunks[2].body.data_zlib", "-o", str(out)]) == 0
+    raw = ["--raw", "chunks[2].body.data_zlib", "-o", str(out)]
+    assert main(["inspect", str(sample), "--schema", str(ksy), *raw]) == 0
     assert out.read_bytes() == zlib.decompress(data[109:227]) and out.read_bytes().startswith(b"Congratulations!")
     assert capsys.readouterr().out == f"{out}: chunks[2].body.data_zlib of {sample} ({len(out.read_bytes()):,} " \
                                       "bytes, its value after process: 118 bytes at 109 in the file)\n"
@@ -333,7 +334,8 @@ types:
 """
 
 
-def test_what_cannot_be_read_is_left_out_alike_in_every_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_what_cannot_be_read_is_left_out_alike_in_every_output(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """An instance whose record breaks off keeps what was read (it was dropped whole from --json), and
     JSON, YAML and text leave out the same fields and name them alike on stderr (exit code 2)."""
     p = tmp_path / "broken.ksy"

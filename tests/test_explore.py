@@ -53,7 +53,8 @@ def offsets(sample: Path, ksy: Path, path: str, capsys: pytest.CaptureFixture[st
     return json.loads(capsys.readouterr().out)
 
 
-def test_choosing_a_field_or_a_byte_in_chromium(browser: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_choosing_a_field_or_a_byte_in_chromium(browser: str, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     ksy, sample = gallery("image/png/atch-zlib.png")
     page = tmp_path / "png.html"
     assert main(["explore", str(sample), "--schema", str(ksy), "--import-path", str(GALLERY), "-o", str(page)]) == 0

@@ -58,7 +58,8 @@ class ExplorerSink:
         depth = info.depth + self.shift if info.key is not None or not self.root_name else 0
         if info.count is not None and kind != "l":
             type_ = f"{type_} ×{info.count}"
-        row = [depth, name, type_, value, None if sp is None else sp.start, None if sp is None or sp.end < 0 else sp.end,
+        end = None if sp is None or sp.end < 0 else sp.end
+        row = [depth, name, type_, value, None if sp is None else sp.start, end,
                None if sp is None else sp.start_bit, None if sp is None else sp.end_bit,
                1 if sp is not None and sp.stream is not None else 0, kind]
         self.buf.append(("," if self.count else "") + _json(row))
@@ -118,7 +119,7 @@ def write_page(path: str, root: Accessor, *, title: str, path_in_tree: str = "",
         counted = _Counted(out)
         counted.write(_head(title).encode())
         sink = ExplorerSink(counted, None if path_in_tree else root._TYPE_PATH.rsplit("::", 1)[-1])
-        walk = Walk(sink, name, size)
+        walk = Walk(sink, name, size, root._mv.obj)
         try:
             walk.top(target, path_in_tree or None)
         except Full:

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from ...core.errors import BinparseError, UsageError
 from ..runtime import Accessor, FieldSpec
-from ..runtime.spans import Span, case_of, element_spans, processed, stream_of
+from ..runtime.spans import Span, case_of, element_spans, stream_of
 from .docs import DocSink, JsonOut, YamlOut
 from .values import BYTES_VALUE
 from .table import TableSink
@@ -72,7 +72,7 @@ def find(root: Accessor, path: str) -> Target:
     if not path:
         try:
             # the base's own place, not properties (a schema may well call a field `offset` or `nbytes`)
-            span: Span | None = Span(root._off, root._nbytes_end(), stream=stream_of(root._mv))
+            span: Span | None = Span(root._off, root._nbytes_end())
         except BinparseError:  # a seq that breaks off: where it ends is not known (the walk says what broke)
             span = None
         return Target("", root, span=span)
@@ -85,7 +85,7 @@ def find(root: Accessor, path: str) -> Target:
         if not isinstance(acc, Accessor):
             raise UsageError(f"{done or 'the root'} is no record: it has no field {name!r}", found=path)
         if acc._mv.obj is not bytes_of:
-            bytes_of, stream = acc._mv.obj, (done if processed(acc._mv) else stream)
+            bytes_of, stream = acc._mv.obj, (done if acc._mv.obj is not root._mv.obj else None)
         cls = type(acc)
         specs = cls._FIELDS + cls._INSTANCES
         names = [s.name for s in specs] + [n for n in cls._INSTANCE_ORDER if n not in {s.name for s in specs}]
@@ -102,7 +102,7 @@ def find(root: Accessor, path: str) -> Target:
             t = Target(done, value, acc, i, specs[i] if i is not None else
                        BYTES_VALUE if name in cls._BYTES_VALUES else None)
             if i is not None:
-                t.span = _named(span_of(acc, i, value), stream)
+                t.span = _named(span_of(acc, i, value, root._mv.obj), stream)
                 t.case = case_of(acc, i) if specs[i].kind == "switch" and not specs[i].repeated else None
         except BinparseError as exc:
             raise exc.with_file(acc._file) if acc._file else exc
@@ -117,7 +117,8 @@ def find(root: Accessor, path: str) -> Target:
             done = f"{done}[{k}]"
             sp, case = None, None
             if t.index is None and t.field is not None:
-                sp = _named(next((s for j, s in enumerate(element_spans(acc, t.field)) if j == k), None), stream)
+                sp = _named(next((s for j, s in enumerate(element_spans(acc, t.field, root._mv.obj)) if j == k),
+                                 None), stream)
                 case = case_of(acc, t.field, k) if t.spec is not None and t.spec.kind == "switch" else None
             t = Target(done, seq[k], acc, t.field, t.spec, k, sp, case)
     return t
@@ -137,7 +138,7 @@ def dump(root: Accessor, out: TextIO, format: str = "json", *, offsets: bool = F
     else:
         doc = JsonOut(out) if format == "json" else YamlOut(out)
         sink = DocSink(doc, offsets)
-    walk = Walk(sink, name, size)
+    walk = Walk(sink, name, size, root._mv.obj)
     try:
         walk.top(target, path or None)
     finally:

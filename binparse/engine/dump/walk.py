@@ -29,7 +29,7 @@ from ...core import budget, inputs, progress
 from ...core.errors import BinparseError, FormatError
 from ..runtime import Accessor, FieldSpec, RecordArray
 from ..runtime.sequences import ItemArray
-from ..runtime.spans import Span, case_of, element_spans, field_span, processed, stream_of
+from ..runtime.spans import Span, case_of, element_spans, field_span, stream_of
 from ..runtime.kept import resolve
 from ..runtime.specs import ABSENT
 from ..runtime.stream import KStream
@@ -64,15 +64,17 @@ def reason(exc: BinparseError, here: str) -> str:
     return text
 
 
-def span_of(acc: Accessor, i: int, v: Any) -> Span | None:
-    """Where field `i` of `acc` lies (its value `v`): a record that breaks off has a start and no end
-    (-1), and is walked for what it holds."""
+def span_of(acc: Accessor, i: int, v: Any, file: object = None) -> Span | None:
+    """Where field `i` of `acc` lies (its value `v`; `file` the buffer the root was read from): a record
+    that breaks off has a start and no end (-1), and is walked for what it holds."""
     try:
-        return field_span(acc, i)
+        return field_span(acc, i, file)
     except BinparseError:
         if not isinstance(v, Accessor):
             raise
-        return Span(acc._loc(i)[0], -1, stream=stream_of(v._mv))
+        ext = acc._x(i)
+        return Span(acc._loc(i)[0], -1, stream=stream_of(ext.mv if ext is not None and ext.mv is not None
+                                                         else acc._mv, file))
 
 
 def declared(acc: Accessor, spec: FieldSpec) -> str:
@@ -103,8 +105,9 @@ def same_record(a: Accessor, b: Accessor) -> bool:
 class Walk:
     """One walk of a tree into `sink` (see the module doc); `name` says what is walked (progress)."""
 
-    def __init__(self, sink: Sink, name: str = "", size: int = 0) -> None:
+    def __init__(self, sink: Sink, name: str = "", size: int = 0, file: object = None) -> None:
         self.sink, self.detail = sink, sink.detail
+        self.file = file  # the buffer the root was read from: the file's bytes (any other, a process made)
         self.keys: list[str | int] = []
         self.stack: list[Accessor] = []
         self.depths: list[int] = []  # how many keys name each record of the stack
@@ -199,7 +202,8 @@ class Walk:
         info = Info(key, "record", len(self.keys), type_, self.named(span))
         up = self.stack[-1] if self.stack else None
         stream = self.streams[-1] if self.streams else None
-        entered = processed(acc._mv) and (up is None or acc._mv.obj is not up._mv.obj)
+        here = acc._mv.obj
+        entered = self.file is not None and here is not self.file and (up is None or here is not up._mv.obj)
         if self.detail:
             info.repr = representation(acc)
             if entered:
@@ -257,7 +261,7 @@ class Walk:
                 return True
             v = attr(acc, spec.name)
             # where it ends (which may read further), in every sink alike: the same reads in the same order
-            span = self.named(span_of(acc, i, v)) if detail or size is None or size < 0 else None
+            span = self.named(span_of(acc, i, v, self.file)) if detail or size is None or size < 0 else None
             case = case_of(acc, i) if detail and spec.kind == "switch" and not spec.repeated else None
         except budget.BudgetError:
             raise
@@ -303,7 +307,7 @@ class Walk:
         if key is not None:
             self.keys.append(key)
         try:
-            spans = element_spans(acc, i) if self.detail and i is not None else None
+            spans = element_spans(acc, i, self.file) if self.detail and i is not None else None
             for k in range(n):
                 sp = self.named(next(spans, None)) if spans is not None else None
                 einfo = Info(k, "value", len(self.keys), span=sp)
@@ -344,7 +348,8 @@ class Walk:
                     end = v._nbytes_end()
                 except BinparseError:  # it breaks off: walked for what it holds
                     end = -1
-                self.record(v, name, Span(v._off, end, stream=stream_of(v._mv)), dv.type_name(type(v)))
+                self.record(v, name, self.named(Span(v._off, end, stream=stream_of(v._mv, self.file))),
+                            dv.type_name(type(v)))
             return
         if isinstance(v, (RecordArray, ItemArray)) or isinstance(v, list) and any(isinstance(x, Accessor) for x in v):
             self.value_records(v, name)

@@ -48,26 +48,34 @@ def bit_of(pos: Any) -> int:
     return pos * 8 if type(pos) is int else int(pos[0]) * 8 - int(pos[1])
 
 
-def stream_of(mv: memoryview) -> str | None:
-    """The path of the field whose processed bytes `mv` is, or None for the file's own bytes."""
+def stream_of(mv: memoryview, file: object = None) -> str | None:
+    """Whose bytes `mv` is: None for the file's own (those of `file`, the buffer the root was read from,
+    when given), else the path of the field whose processed bytes they are ("" when whoever made them
+    did not name them)."""
     obj = mv.obj
-    return obj.origin if isinstance(obj, Processed) else None
+    if isinstance(obj, Processed):
+        return obj.origin or ""
+    return "" if file is not None and obj is not file else None
 
 
-def processed(mv: memoryview) -> bool:
-    """Whether `mv` is bytes a `process` made (not the file's)."""
-    return isinstance(mv.obj, Processed)
+def file_bytes(acc: Any) -> object:
+    """The buffer `acc`'s root record was read from (what `stream_of` calls the file's), or None when
+    `acc` has no root of its own schema to ask."""
+    root = acc._root_of if acc._root_of is not None else acc
+    mv = getattr(root, "_mv", None)
+    return mv.obj if mv is not None else None
 
 
-def field_span(acc: Any, i: int) -> Span | None:
-    """The span of field `i` of `acc` (seq fields, then pos instances) as a whole; None when absent."""
+def field_span(acc: Any, i: int, file: object = None) -> Span | None:
+    """The span of field `i` of `acc` (seq fields, then pos instances) as a whole; None when absent.
+    `file`: the buffer the root was read from (`stream_of`)."""
     off, count, size = acc._loc(i)
     if size == ABSENT:
         return None
     spec: FieldSpec = acc._spec(i)
     ext = acc._x(i)
     mv = ext.mv if ext is not None and ext.mv is not None else acc._mv
-    stream = stream_of(mv)
+    stream = stream_of(mv, file)
     if spec.kind == "bits":
         end_bit = bit_of(ext.end) if ext is not None else (off + 1) * 8
         n = count if count is not None else 1
@@ -94,10 +102,10 @@ def _item_start(item: Any) -> int | None:
     return off if type(off) is int else None
 
 
-def element_spans(acc: Any, i: int) -> Iterator[Span | None]:
+def element_spans(acc: Any, i: int, file: object = None) -> Iterator[Span | None]:
     """The span of each element of repeated field `i`, in order (elements of a size known before
     reading them lie at `start + k * size`; others each end where the next begins)."""
-    whole = field_span(acc, i)
+    whole = field_span(acc, i, file)
     if whole is None:
         return
     off, count, size = acc._loc(i)
@@ -164,12 +172,13 @@ def span(acc: Any, name: str, index: int | None = None) -> Span | None:
     if i is None:
         known = [s.name for s in specs]
         raise KeyError(f"{type(acc).__name__} has no field or positioned instance {name!r}; it has {known}")
+    file = file_bytes(acc)
     if index is None:
-        return field_span(acc, i)
-    for k, sp in enumerate(element_spans(acc, i)):
+        return field_span(acc, i, file)
+    for k, sp in enumerate(element_spans(acc, i, file)):
         if k == index:
             return sp
     raise IndexError(f"{name}[{index}]: the field has no such element")
 
 
-__all__ = ["Span", "bit_of", "case_of", "element_spans", "field_span", "processed", "span", "stream_of"]
+__all__ = ["Span", "bit_of", "case_of", "element_spans", "field_span", "file_bytes", "span", "stream_of"]
