@@ -139,10 +139,10 @@ def left_behind(cwd: Path, before: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def checkout(root: Path = ROOT, shared: bool = True) -> Iterator[Path]:
+def checkout(root: Path = ROOT, real: bool = True) -> Iterator[Path]:
     """A fresh copy of the files git tracks, with ../shared/real and ../shared/conformance beside it (when
-    present here and `shared`): a git work tree of its own with every file added (`git_status`), when git
-    is installed."""
+    present here and `real`; the README runs without them, as a clone of the repository does): a git work
+    tree of its own with every file added (`git_status`), when git is installed."""
     with tempfile.TemporaryDirectory(prefix="binparse-docs-") as tmp:
         dst = Path(tmp) / "binparse"
         try:
@@ -160,7 +160,7 @@ def checkout(root: Path = ROOT, shared: bool = True) -> Iterator[Path]:
             subprocess.run(["git", "init", "-q"], cwd=dst, check=True, capture_output=True)
             subprocess.run(["git", "add", "-A"], cwd=dst, check=True, capture_output=True)
         for name, src in (("real", REAL), ("conformance", CONFORMANCE)):
-            if shared and src.is_dir():
+            if real and src.is_dir():
                 (Path(tmp) / "shared").mkdir(exist_ok=True)
                 (Path(tmp) / "shared" / name).symlink_to(src.resolve(), target_is_directory=True)
         yield dst

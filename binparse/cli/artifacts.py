@@ -173,7 +173,7 @@ def doctor(args: argparse.Namespace) -> int:
 
     def said() -> tuple[str, int]:
         doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
-        return render.json_text(doc) if args.json else report_text(doc), exit_code(doc)
+        return render.json_text(doc) if args.json else report_text(doc, args.verbose), exit_code(doc)
     return said_once(said)
 
 
@@ -197,7 +197,7 @@ def _doctor_streamed(args: argparse.Namespace) -> int:
             for w in unsaid(caught[seen:], text, told):
                 show(w.message, w.category, w.filename, w.lineno)
             seen = len(caught)
-        doc = doctor_tree(args.path, args, each=lambda d: say(report_text(d) + "\n"))
+        doc = doctor_tree(args.path, args, each=lambda d: say(report_text(d, args.verbose) + "\n"))
         say(tally_line(doc))
     return exit_code(doc)
 

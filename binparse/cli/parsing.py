@@ -331,6 +331,8 @@ def _generate(c: argparse.ArgumentParser) -> None:
 def _doctor(c: argparse.ArgumentParser) -> None:
     c.add_argument("path", metavar="FOLDER", help="a folder of artifacts (or one file)")
     c.add_argument("-r", "--recursive", action="store_true", help="also every folder below FOLDER, each on its own")
+    c.add_argument("-v", "--verbose", action="store_true", help="under a line that sums several findings up (a "
+                                                                 "printout of another export), each of them")
     c.add_argument("--json", action="store_true", help=_JSON)
 
 

@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..core import inputs
 from ..core.buffers import BufferLike, byte_view
 from ..core.errors import BinparseError, FormatError
 from .hints import command
@@ -64,6 +65,8 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     else:
         buf = source
     mv = byte_view(buf, file=file)
+    if file is None:  # the caller's buffer is the input: its claims are budgeted on its size, as a file's
+        inputs.note_buffer(mv.nbytes)
     if format:
         fmt = get(format)
     else:
