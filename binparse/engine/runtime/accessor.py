@@ -61,6 +61,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ()  # every instance's id (pos and value), as the schema lists them
     _DEBUG: ClassVar[bool] = False  # `meta/ks-debug`: a repeat of records cut short by the data keeps those begun
     _IN_ORDER: ClassVar[bool] = False  # placing a field checks the `valid` and `contents` before it (a user's records)
+    _REPR: ClassVar[str | None] = None  # the type's `-webide-representation` (how dumps name one record)
 
     @property
     def _root(self) -> Any:
@@ -288,6 +289,13 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     @property
     def path(self) -> str:
         return self._path
+
+    def span(self, name: str, index: int | None = None) -> Any:
+        """Where field (or positioned instance) `name` lies, or element `index` of a repeated one: a
+        `runtime.spans.Span` (`start`, `end`, `start_bit`/`end_bit` of bit-sized integers, `stream`),
+        or None when its `if` is false. Reads the field's place, not its value."""
+        from .spans import span
+        return span(self, name, index)
 
     def _spec(self, i: int) -> FieldSpec:
         """Spec of field i: seq fields first, then pos instances."""
