@@ -357,3 +357,18 @@ def test_gather_lays_out_each_state_of_a_model_folder_and_lists_every_file(tmp_p
          f"owner+demo/m@{first[:8]}/artifacts/900_tidl_io_1.bin"),
         ("owner/demo", first, "m/artifacts/tempDir/900_tidl_io__stats_tool_out.bin", "16", "ok",
          f"owner+demo/m@{first[:8]}/artifacts/tempDir/900_tidl_io__stats_tool_out.bin")]
+
+
+def test_a_param_file_that_is_a_copy_of_its_net_is_a_problem_that_says_so(tmp_path: Path) -> None:
+    """TIDL-API's own tree held tidl_param_mobilenet_1_224.bin as the very bytes of tidl_net_mobilenet_1_224.bin
+    (rcn-ee/tidl-api c82818f and 29dc146, 2018-11, replaced in 30f8036): the net needs 8,444,114 bytes of
+    parameters, the file has 483,364. Reproduced with binparse's TIDL-API 1.2 net copied under both names."""
+    net = FIXTURES / "tidl/net_tidl_api_1_2/912_tidl_net.bin"
+    _copy(tmp_path / "tidl_net_x.bin", net)
+    _copy(tmp_path / "tidl_param_x.bin", net)
+    doc = doctor(tmp_path)
+    assert doc["status"] == "problem" and doc["not_verified"] == ["tidl_param_x.bin"]
+    assert [f["text"] for f in doc["findings"] if f["level"] == "problem"] == [
+        "tidl_param_x.bin does not match tidl_net_x.bin: param file size does not match the network; expected 216 "
+        "bytes (from the network's layers), found 483,364 bytes, the network file's own bytes (a copy of the net, "
+        "not its parameters). Use the tidl_param_*.bin made together with this tidl_net_*.bin"]
