@@ -18,6 +18,10 @@ from .common import open_source, say, written
 def inspect(args: argparse.Namespace) -> int:
     if args.param and not args.schema:
         raise UsageError("--param gives a param of a --schema's root type: give --schema too")
+    given = [f for f, on in (("--offsets", args.offsets), ("--path", args.path), ("--raw", args.raw), ("-o", args.out))
+             if on]
+    if given and not args.schema:
+        raise UsageError(f"{' and '.join(given)} go with --schema (a file read with your own .ksy)")
     if args.schema:
         from .ksy import inspect as inspect_schema
         return inspect_schema(args)

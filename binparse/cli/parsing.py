@@ -15,9 +15,12 @@ from typing import Any
 
 from ..core.exitcodes import USAGE
 from .argparser import Parser, VersionAction, version
+from .ksyargs import dump_options, explore_arguments
+from .ksyargs import param_option as _param_option
+from .ksyargs import schema_options as _schema_options
 
-COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate", "doctor",
-            "schema", "schemas")
+COMMANDS = ("inspect", "explore", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate",
+            "doctor", "schema", "schemas")
 
 EXIT_CODES = """exit codes (every command):
   0  everything named was read, verified and agrees
@@ -44,10 +47,20 @@ def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
 # name: (module, one line for the overview, usage, description)
 _COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "inspect": ("artifacts", "what a file (or a folder a family reads) holds: a summary, or every field",
-                "%(prog)s PATH [-v] [--fields] [--json] [--format NAME] [options]",
+                "%(prog)s PATH [-v] [--fields] [--json] [--format NAME] [options]\n"
+                "       %(prog)s FILE|- --schema S.ksy [--json|--format yaml] [--offsets] [--path PATH] [options]\n"
+                "       %(prog)s FILE|- --schema S.ksy --raw PATH -o OUT.bin [options]",
                 "Print what PATH holds: the family's summary (its version, tensors, layers, totals), with -v\n"
                 "the family's whole report, or with --fields every raw field of its schema with its offset\n"
-                "and type."),
+                "and type. With --schema, every field and instance of FILE (- reads standard input) as that\n"
+                "Kaitai Struct schema reads it, written as it is read: a table (the tree indented, each\n"
+                "value's offset, size and the type read), JSON or YAML (--offsets: each value's place)."),
+    "explore": ("ksy", "an HTML page to explore a file read with a schema: its bytes beside its value tree",
+                "%(prog)s FILE --schema S.ksy -o PAGE.html [--path PATH] [--max-bytes SIZE] [options]",
+                "Write one self-contained HTML page (no network, no server) that shows FILE's bytes in hex\n"
+                "beside the value tree its schema reads: choosing a field highlights its bytes, choosing a\n"
+                "byte selects the innermost field that covers it. A big file is shown a page of bytes at a\n"
+                "time; the page holds its first --max-bytes bytes (and says so when the file has more)."),
     "view": ("buffers", "write a tensor of a device buffer (or of an artifact) as .npy, in logical order",
              "%(prog)s SOURCE BUFFER --npy OUT.npy [options]\n"
              "       %(prog)s SOURCE [BUFFER] --tensor NAME --npy OUT.npy [options]\n"
@@ -116,7 +129,15 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
 }
 
 # Examples every command's help shows whatever the families; the families add theirs (`Family.examples`).
+_WAV = "docs/ksy/tone.wav --schema docs/ksy/wav.ksy"  # a user's schema on a file it reads (docs/ksy.md)
 CORE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "inspect": ((f"inspect {_WAV}", "every field of a file read with a Kaitai Struct schema of your own"),
+                (f"inspect {_WAV} --path chunks[1].body --offsets --json",
+                 "one subtree as JSON, each value with its [start, end) and type"),
+                (f"inspect {_WAV} --format yaml --path chunks[0]", "a subtree as YAML"),
+                (f"inspect {_WAV} --raw chunks[1].body.values -o out/samples.bin", "the bytes of one field")),
+    "explore": ((f"explore {_WAV} -o out/tone.html",
+                 "a page to click through the file's fields and bytes (open it in a browser)"),),
     "generate": (("generate --check", "are the accessors in step with the schemas? (exit 1 if not)"),),
     "schemas": (("schemas", "every format binparse knows, family by family"),
                 ("schemas --json", "the same, for scripts")),
@@ -178,29 +199,24 @@ OUTPUT_OPTIONS = frozenset({"npy", "svg", "out"})
 
 
 def _inspect(c: argparse.ArgumentParser) -> None:
-    c.add_argument("file", metavar="PATH", help="a file, or a folder a family reads (a compile or model folder)")
+    c.add_argument("file", metavar="PATH", help="a file, or a folder a family reads (a compile or model folder); "
+                   "with --schema, - reads standard input")
     c.add_argument("--fields", action="store_true", help="every raw field of the schema (offset, type, value) "
                                                          "instead of the family's summary")
     c.add_argument("-v", "--verbose", action="store_true", help="the family's whole report (every layer, tensor "
                                                                  "and value), not only its summary")
     c.add_argument("--json", action="store_true", help=_JSON)
     c.add_argument("--format", metavar="NAME", help="read PATH as this format (`binparse schemas` lists them); "
-                                                    "default: detected from its size, magic and name")
+                                                    "default: detected from its size, magic and name. With "
+                                                    "--schema, how to print: text (default), json or yaml")
     _schema_options(c, "read PATH with this Kaitai Struct schema (a .ksy of your own): every field and instance")
     _param_option(c)
+    dump_options(c)
 
 
-def _schema_options(c: argparse.ArgumentParser, what: str) -> None:
-    c.add_argument("--schema", metavar="SCHEMA.ksy", help=what)
-    c.add_argument("--import-path", action="append", metavar="DIR",
-                   help="a folder the schema's imports are looked up in (repeatable; absolute imports `/name` "
-                        "only look here)")
-
-
-def _param_option(c: argparse.ArgumentParser) -> None:
-    c.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="with --schema, a param of the schema's root type, VALUE a Kaitai literal: 3, 0x10, true, "
-                        "'text', [1, 2] (repeatable)")
+def _explore(c: argparse.ArgumentParser) -> None:
+    explore_arguments(c, _budget_size)
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
 def _source_options(c: argparse.ArgumentParser) -> None:
@@ -360,7 +376,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
 
 
 _ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
-    "inspect": _inspect, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
+    "inspect": _inspect, "explore": _explore, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
     "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": _schemas,
 }
 

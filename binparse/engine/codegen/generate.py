@@ -98,6 +98,8 @@ class _Module:
         w("\n    __slots__ = ()\n")
         w(f"    _SCHEMA: ClassVar[str] = {self.schema.name!r}\n")
         w(f"    _TYPE_PATH: ClassVar[str] = {t.path!r}\n")
+        if t.webide_repr is not None:  # an escaped literal, never the schema's text as code
+            w(f"    _REPR: ClassVar[str | None] = {t.webide_repr!r}\n")
         if t.params:
             w(f"    _PARAMS: ClassVar[tuple[str, ...]] = {tuple(p.id for p in t.params)!r}\n")
         w("    _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (\n")

@@ -126,8 +126,22 @@ def strip_and_terminate(mv: memoryview, start: int, end: int, pad: int | None, t
     return stop
 
 
+class Processed(bytes):
+    """Bytes a `process` made, knowing the field they were made for (`origin`, its path): the
+    stream of the records read from them, which `spans` names."""
+
+    origin: str
+
+
 def process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes:
-    """`process: xor(key)`, `rol(n)`, `ror(n)` or `zlib`: the bytes the field's value is made of (a copy)."""
+    """`process: xor(key)`, `rol(n)`, `ror(n)` or `zlib`: the bytes the field's value is made of (a copy,
+    a `Processed` naming the field)."""
+    out = Processed(_process(name, args, data, file, path))
+    out.origin = path
+    return out
+
+
+def _process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes:
     budget.ask(len(data), f"the processed bytes of {path}", file=file, path=path)
     if name == "zlib":
         d = zlib.decompressobj()

@@ -198,6 +198,8 @@ class _Loader:
     def typedef(self, name: str, node: Node, schema: Schema, parent: TypeDef | None, line: int) -> TypeDef:
         t = TypeDef(name=name, line=line, schema=schema, parent=parent,
                     doc=doc_text(node.get("doc")), doc_ref=doc_text(node.get("doc-ref")))
+        rep = node.get("-webide-representation")
+        t.webide_repr = rep if isinstance(rep, str) else None
         outer, self.path = self.path, t.path
         self.type_meta(t, node, parent is None)
         if "params" in node:
