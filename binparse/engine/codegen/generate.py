@@ -147,6 +147,8 @@ class _Module(ReaderSupport):
                 self.scans.append(reader.functions)
                 slots = reader.slots + slots
                 self.tail.append(f"{cls}._READ = _fill_{cls}\n{cls}._MAKE = _make_{cls}\n{cls}._MANY = _many_{cls}\n")
+                if reader.tail:
+                    self.tail.append(f"{cls}._TAIL = {literal(reader.tail)}\n")
             else:
                 self.tail.append(f"_make_{cls} = {cls}._MAKE = _rt.maker({cls})\n"
                                  f"_many_{cls} = {cls}._MANY = _rt.many_of({cls})\n")

@@ -34,7 +34,7 @@ from .literals import literal
 from .pytypes import pyname
 from .readexpr import OBJECT, READER, Site
 from .readfield import Fields
-from .readrepeat import Code, NotCompiled
+from .readrepeat import Code, NotCompiled, exprs_of
 
 
 @dataclass
@@ -44,6 +44,7 @@ class Compiled:
     functions: str  # module-level source: the fill, the maker, the instances' readers
     slots: list[str] = field(default_factory=list)  # the seq fields, then the instances' caches
     instances: dict[str, str] = field(default_factory=dict)  # instance id -> the function reading it
+    tail: str = ""  # the last seq field, when records read as they are asked for (`RecordRun`) may hold it
 
 
 def why_not(t: TypeDef) -> str | None:
@@ -79,10 +80,13 @@ class Reader:
         self.gen, self.t, self.cls = gen, t, cls
         self.site = Site(t, gen.types, READER, gen.enum_ref)
         self.fields = Fields(gen, t, self.site)
+        self._tail: FieldSpec | bool = False  # False: not worked out yet, True: none
 
     def build(self) -> Compiled | None:
         try:
             out = Compiled(self.fill() + "\n\n" + self.make() + "\n\n" + self.many())
+            tail = self.tail()
+            out.tail = pyname(tail.name) if tail is not None else ""
             out.slots = [pyname(f.name) for f in nb.field_specs(self.t)] + [pyname(a.id) for a in self.gen.eager(self.t)]
             for j, spec in enumerate(nb.instance_specs(self.t)):
                 body = self.instance(spec, len(nb.field_specs(self.t)) + j)
@@ -99,7 +103,7 @@ class Reader:
         c = Code()
         c.lines.append("@no_type_check")
         c.lines.append(f"def _fill_{self.cls}(self: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
-                       f"u8: Any) -> None:")
+                       f"u8: Any, tail: bool = False) -> None:")
         if self.t.params:
             c("params = self._params")
         c.lines += self.body()
@@ -115,11 +119,15 @@ class Reader:
         pending = list(self.gen.eager(t))  # values of the record's own data: worked out as soon as what they
         done: set[str] = set()  # read is read (one that raises: when asked for, through `_LAZY`)
         self.values(c, pending, done)
+        tail = self.tail()
         i = 0
         while i < len(specs):
             f = specs[i]
             if f.kind == "bits":
                 j = self.bits(c, specs, i)
+            elif tail is not None and f.name == tail.name:
+                self.lazy_tail(c, f, i)
+                j = i + 1
             else:
                 j = self.run_end(specs, i)
                 if j > i + 1:
@@ -130,8 +138,45 @@ class Reader:
             done |= {x.name for x in specs[i:j]}
             self.values(c, pending, done)
             i = j
-        c("self._end = p")
+        if tail is None:
+            c("self._end = p")
         return c.lines
+
+    def tail(self) -> FieldSpec | None:
+        """The last seq field when it is a repeat of records nothing after it needs the end of (read as
+        they are asked for when the record's own end is not needed: `RecordRun`)."""
+        if not isinstance(self._tail, bool):
+            return self._tail
+        if self._tail is True:
+            return None
+        self._tail = True
+        specs = nb.field_specs(self.t)
+        f = specs[-1] if specs else None
+        if f is None or f.kind != "user" or (f.repeat or ("expr" if f.count is not None else None)) not in (
+                "expr", "eos") or f.cond is not None or f.valid is not None or f.size is not None \
+                or self.fields.uniform(f) is not None or not self.fields.whole_records(f) or any(f.name in ex.names(x) for x in exprs_of(f)):
+            return None
+        self._tail = f
+        return f
+
+    def lazy_tail(self, c: Code, f: FieldSpec, i: int) -> None:
+        target = self.gen.target(self.t, f.user or "")
+        with c.block("if tail:"):
+            n = "-1"
+            if f.count is not None:
+                c(f"_k = {self.site.code(f.count)}")
+                c("if _k < 0:")
+                c("    raise _Stop")
+                n = "_k"
+            owner, root = "self", "root"
+            if target.schema is not self.t.schema:
+                owner, root = "None", ("None" if target.parent is None else "_NO_ROOT")
+            c(f"self.{pyname(f.name)} = _rt.RecordRun(self, {owner}, {self.gen.ref(target)}, mv, p, s, e, {root}, le, u8, "
+              f"{literal(f.name)}, {n}, {self.fields.params(f, 'None')}, {literal(pyname(f.name))})")
+            c("self._end = None  # read to it when asked for")
+        with c.block("else:"):
+            self.fields.field(c, f, f"self.{pyname(f.name)}", f"{self.cls}._FIELDS[{i}]")
+            c("self._end = p")
 
     def values(self, c: Code, pending: list[Any], done: set[str]) -> None:
         """The pending values whose names are all read by now (`done`), set."""
@@ -256,6 +301,9 @@ class Reader:
             c("self._le = le")
         c("if root is None:")
         c("    root = self")
+        if self.tail() is not None:
+            c("tail = own and _rt.streaming()  # a dump's walk in a substream: its end is known, its last records "
+              "read as they are asked for")
         c.lines += self.body()  # `_ok` is not set (True when asked for): a record read whole
         c("return self")
         return "\n".join(c.lines) + "\n"
@@ -274,6 +322,8 @@ class Reader:
         c(f"    return _rt.many_each(_make_{cls}, owner, mv, p, s, e, root, le, u8, name, n, size, params)")
         c("_mk_items = []")
         c("_mk_add = _mk_items.append")
+        if self.tail() is not None:
+            c("tail = False  # one after another: each record's end is where the next starts")
         stores = [f"self = _new({cls})"] + [f"self.{slot} = {local}" for slot, local in (
             ("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"), ("_parent", "owner"),
             ("_root_of", "root"), ("_pbase", "name"), ("_index", "_mk_j"))]

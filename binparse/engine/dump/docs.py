@@ -49,6 +49,12 @@ class Out:
         if len(buf) > FLUSH:
             self.flush()
 
+    def big(self, text: str) -> None:
+        """A piece of a big array (up to `SLICE` elements' text): written at once, not kept with others
+        (4096 of them would hold hundreds of MB)."""
+        self.w(text)
+        self.flush()
+
     def flush(self) -> None:
         if self.buf:
             self.out.write("".join(self.buf))
@@ -126,7 +132,7 @@ class JsonOut(Out):
         if hexed:
             self.w('"')
             for p in parts:
-                self.w(p)
+                self.big(p)
             self.w('"')
             return
         ind = "\n" + " " * (len(self.stack) + 1)
@@ -134,7 +140,7 @@ class JsonOut(Out):
         self.w("[")
         for chunk in parts:
             if chunk:
-                self.w(("," if not first else "") + ind + ("," + ind).join(_json_scalar(x) for x in chunk))
+                self.big(("," if not first else "") + ind + ("," + ind).join(_json_scalar(x) for x in chunk))
                 first = False
         self.w("]" if first else "\n" + " " * len(self.stack) + "]")
 
@@ -223,9 +229,9 @@ class YamlOut(Out):
         first = True
         for chunk in parts:
             if hexed:
-                self.w(chunk)
+                self.big(chunk)
             elif chunk:
-                self.w(("" if first else ", ") + ", ".join(_yaml_scalar(x) for x in chunk))
+                self.big(("" if first else ", ") + ", ".join(_yaml_scalar(x) for x in chunk))
                 first = False
         self.w('"\n' if hexed else "]\n")
 

@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from ...core.errors import BinparseError, UsageError
 from ..runtime import Accessor, FieldSpec
+from ..runtime.readhelp import streamed
 from ..runtime.spans import Span, case_of, element_spans, stream_of
 from .docs import DocSink, JsonOut, YamlOut
 from .values import BYTES_VALUE
@@ -132,6 +133,12 @@ def dump(root: Accessor, out: TextIO, format: str = "json", *, offsets: bool = F
     `.unread` (could not be read) and `.notes` (read, not printed inside itself)."""
     if format not in FORMATS:
         raise UsageError(f"no dump format {format!r}: one of {', '.join(FORMATS)}")
+    with streamed():  # records read as the walk reaches them: memory by the tree's depth, not its size
+        return _dump(root, out, format, offsets, path, title, name, size)
+
+
+def _dump(root: Accessor, out: TextIO, format: str, offsets: bool, path: str, title: str,  # noqa: A002
+          name: str, size: int) -> Walk:
     target = find(root, path)
     if format == "text":
         sink: Any = TableSink(out, title, path)

@@ -30,6 +30,7 @@ from ...core.errors import BinparseError, FormatError
 from ..runtime import Accessor, FieldSpec, RecordArray
 from ..runtime.sequences import ItemArray
 from ..runtime.spans import Span, case_of, element_spans, field_span, stream_of
+from ..runtime.compiled import CompiledRecord
 from ..runtime.kept import resolve
 from ..runtime.specs import ABSENT
 from ..runtime.stream import KStream
@@ -250,6 +251,8 @@ class Walk:
     def field(self, acc: Accessor, i: int, spec: FieldSpec, instance: bool) -> bool:
         """One seq field or pos instance; False when it could not be read."""
         detail = self.detail
+        if not detail and isinstance(acc, CompiledRecord) and acc._ok is True:  # its seq read whole by its
+            return self.read_field(acc, spec, instance)  # compiled reader: no place needed (no offsets shown)
         try:
             off, count, size = acc._loc(i)  # placed first in every sink: the same reads in the same order
             if size == ABSENT:
@@ -284,6 +287,26 @@ class Walk:
             if spec.repeated:
                 info.count = len(v) if hasattr(v, "__len__") else count or 0
             self.sink.leaf(info, v, acc, case or spec)
+        return True
+
+    def read_field(self, acc: Accessor, spec: FieldSpec, instance: bool) -> bool:
+        """A field of a record its compiled reader read whole, without its place (a sink without
+        offsets): its value as it was read (`None` when its `if` is false)."""
+        try:
+            v = attr(acc, spec.name)
+        except budget.BudgetError:
+            raise
+        except BinparseError as exc:
+            self._unread(Info(spec.name, "value", len(self.keys), declared(acc, spec)), exc)
+            return False
+        if isinstance(v, Accessor):
+            if not (instance and self._inside(v, Info(spec.name, "record", len(self.keys)))):
+                self.record(v, spec.name, None, dv.type_name(type(v)))
+        elif isinstance(v, (RecordArray, ItemArray)) or type(v) is list and spec.kind in ("user", "switch") \
+                and any(isinstance(x, Accessor) for x in v):
+            self.records_of(v, spec.name, None, spec, acc, None)
+        else:
+            self.sink.plain(spec.name, v, acc, spec)
         return True
 
     def _inside(self, v: Accessor, info: Info) -> bool:
@@ -344,6 +367,9 @@ class Walk:
             return
         if isinstance(v, Accessor):
             if not self._inside(v, info):
+                if not self.detail:  # no place shown
+                    self.record(v, name, None, dv.type_name(type(v)))
+                    return
                 try:
                     end = v._nbytes_end()
                 except BinparseError:  # it breaks off: walked for what it holds

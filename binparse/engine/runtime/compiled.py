@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar, overload
+from typing import Any, ClassVar, Generic, TypeVar, cast, overload
 
 import numpy as np
 
@@ -27,9 +27,10 @@ from . import stream as st
 from .accessor import Accessor
 from .evaluate import NO_ROOT
 from .readhelp import *  # noqa: F401,F403 - what generated modules call as `_rt.…` (text, key, Records, …)
-from .readhelp import Stop
+from .readhelp import _STREAMING, RecordRun, Stop
+from .repeats import Ext
 from .readhelp import __all__ as _HELPERS
-from .specs import StaticLayout
+from .specs import VARIES, StaticLayout
 
 BUSY: Any = "busy"  # `_ok` of a record while its compiled reader runs
 _DEFAULTS = {"_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": "", "_ok": True}
@@ -46,6 +47,7 @@ class CompiledRecord(Accessor):
     _MANY: ClassVar[Callable[..., tuple[list[Any], int]]]  # records one after another (codegen.reader: many)
     _SLOW: ClassVar[dict[str, Callable[[Any], Any]]] = {}  # seq field -> its interpreter getter
     _LAZY: ClassVar[dict[str, Callable[[Any], Any]]] = {}  # value instance set by the reader -> its getter
+    _TAIL: ClassVar[str] = ""  # a last field of records read as they are asked for (`RecordRun`), when so read
     _IN_ORDER: ClassVar[bool] = True  # read field by field, a record's checks come before the fields after them
 
     def __getattr__(self, name: str) -> Any:
@@ -112,7 +114,7 @@ class CompiledRecord(Accessor):
             root: Any = self._root
             le = self._is_le if type(self)._INHERITS_ENDIAN else True
             read(self, self._mv, self._off, self._io_start, self._io_end, root if root is not None else NO_ROOT,
-                 le, self._bytes_u8())
+                 le, self._bytes_u8(), _STREAMING.get())
         except budget.BudgetError:
             self._ok = False
             raise
@@ -128,10 +130,28 @@ class CompiledRecord(Accessor):
     def _seq_end(self) -> Any:
         ok = self._ok
         if ok is True or ok is None and self._read_all():
-            return self._end
+            end = self._end
+            if end is None:  # its last field, records read as they are asked for: read to their end
+                end = self._end = getattr(self, type(self)._TAIL).end()
+            return end
         if ok is BUSY:
             raise Stop("_sizeof")
         return Accessor._seq_end(self)
+
+    def _loc(self, i: int) -> tuple[int, int | None, int | None]:
+        """The place of field i; the records of a last field read as they are asked for (`_TAIL`) are
+        placed by reading them one after another, keeping only where each starts (not the
+        interpreter's placing, which keeps every record it reads)."""
+        fields = type(self)._FIELDS
+        if i == len(fields) - 1 and type(self)._TAIL \
+                and (self._ok is True or self._ok is None and self._read_all()):
+            run = getattr(self, type(self)._TAIL)
+            if type(run) is RecordRun and not run._failed:
+                if not (self._ext and i in self._ext):
+                    end = run.end()  # what the interpreter's placing would read, in its order
+                    self._ext[i] = Ext(end, cast("list[Any]", run._offsets))  # every item: the offset of a record
+                return run.start, len(run._offsets), VARIES
+        return Accessor._loc(self, i)
 
     def _nbytes_end(self) -> int:
         return st.aligned(self._seq_end())

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import gc
 import mmap
-from collections.abc import Callable
-from typing import Any
+from contextlib import contextmanager
+from contextvars import ContextVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, cast
 
 import numpy as np
 
 from ...core import budget
+from ...core.errors import FormatError
 from ..expr.encodings import decode
 from . import stream as st
 from .accessor import Accessor
@@ -169,6 +172,117 @@ def many_of(cls: Any) -> Callable[..., tuple[list[Any], int]]:
     return many
 
 
+_STREAMING: ContextVar[bool] = ContextVar("binparse_streaming", default=False)
+
+
+def streaming() -> bool:
+    """Whether records read now keep a last repeat of records as a `RecordRun` (a dump walking a file
+    once: memory by the depth of the tree, not its size). Elsewhere a record's seq is read whole when
+    first asked for, its checks in Kaitai's order."""
+    return _STREAMING.get()
+
+
+@contextmanager
+def streamed() -> Iterator[None]:
+    """Records read inside keep their last repeat of records as a `RecordRun` (see `streaming`)."""
+    token = _STREAMING.set(True)
+    try:
+        yield
+    finally:
+        _STREAMING.reset(token)
+
+
+class RecordRun(RecordArray[Any]):
+    """The records of a repeat that ends its record (`records: repeat: eos`, counted ones too), read as
+    they are asked for: iterating reads them one after another and keeps only where each starts, so
+    a walk over a file of a million records holds one at a time (what a dump needs); `len`, an index
+    and the end of the repeat read as far as they need. Like the interpreter's `RecordArray`, each
+    index makes its record again. One the compiled reader cannot read is asked of the interpreter,
+    whose error names it."""
+
+    __slots__ = ("_holder", "_ctx", "_name", "_n", "_next", "_stop", "_field", "start", "_failed")
+
+    def __init__(self, holder: Any, owner: Any, cls: Any, mv: memoryview, p: int, s: int, e: int, root: Any, le: bool,
+                 u8: Any, name: str, n: int, params: Any, field: str) -> None:
+        super().__init__(owner, cls, [], params or {}, name, None, mv, (s, e))
+        self._holder, self._ctx, self._name, self._n, self._field = holder, (mv, s, e, root, le, u8), name, n, field
+        self._next = self.start = p  # where the next record not read yet starts; where the first does
+        self._stop = False  # read to the end
+        self._failed = False  # a record the compiled reader could not read: the interpreter places the field
+
+    def _read(self, k: int, off: int) -> Any:
+        """Record `k` at `off`, made by its type's reader, or the interpreter's error."""
+        mv, s, e, root, le, u8 = self._ctx
+        try:
+            return self._cls._MAKE(self._owner, mv, off, s, e, root, le, u8, self._name, k, False,
+                                   self._args or None)
+        except budget.BudgetError:
+            raise
+        except Exception:  # the field the interpreter's way: its error names the record (else its record k)
+            self._failed = True
+            holder = self._holder
+            return getattr(type(holder), "_SLOW")[self._field](holder)[k]
+
+    def _step(self) -> Any:
+        """The next record not read yet (its start kept), or None at the end."""
+        offsets, at = cast("list[int]", self._offsets), self._next
+        k = len(offsets)
+        n = self._n
+        if self._stop or (n >= 0 and k >= n) or (n < 0 and at >= self._ctx[2]):
+            self._stop = True
+            return None
+        rec = self._read(k, at)
+        end = rec._end
+        if end == at and n < 0:
+            raise FormatError("repeat: eos over elements that take no bytes would never end", path=self._name,
+                              offset=end)
+        offsets.append(at)
+        self._next = end
+        if k & 4095 == 4095:
+            ask(4096 // 64, self._name)  # the starts kept (8 bytes each): a record's worth per 64
+        return rec
+
+    def __iter__(self) -> Iterator[Any]:
+        offsets = self._offsets
+        for k in range(len(offsets)):
+            yield self._read(k, offsets[k])
+        while (rec := self._step()) is not None:
+            yield rec
+
+    def end(self) -> int:
+        """Where the repeat ends (read to it)."""
+        while self._step() is not None:
+            pass
+        return self._next
+
+    def __len__(self) -> int:
+        self.end()
+        return len(self._offsets)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        while len(self._offsets) <= i:
+            rec = self._step()
+            if rec is None:
+                break
+            if len(self._offsets) == i + 1:
+                return rec
+        if not 0 <= i < len(self._offsets):
+            raise IndexError(f"{self._name}: no element {i}")
+        return self._read(i, self._offsets[i])
+
+    @property
+    def array(self) -> Any:
+        self.end()
+        return RecordArray.array.fget(self)  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"<records of {self._name}, read as they are asked for>"
+
+
 def processed(name: str, args: list[Any], mv: memoryview, a: int, b: int) -> bytes:
     """`process:` of bytes a..b (a copy: the bytes a field's value is made of)."""
     return st.process(name, args, mv[a:b], None, "")
@@ -239,4 +353,4 @@ class Records(RecordArray[Any]):
         return iter(self._all())
 
 
-__all__ = ['RECORD_COST', 'Records', 'Stop', 'as_enum', 'ask', 'child', 'find', 'instance', 'io_of', 'key', 'maker', 'many_each', 'many_of', 'processed', 'stream', 'stripped', 'term_at', 'text']
+__all__ = ["RecordRun", "streamed", "streaming", 'RECORD_COST', 'Records', 'Stop', 'as_enum', 'ask', 'child', 'find', 'instance', 'io_of', 'key', 'maker', 'many_each', 'many_of', 'processed', 'stream', 'stripped', 'term_at', 'text']
