@@ -26,6 +26,7 @@ from typing import Any
 
 from ..core.buffers import BufferLike, byte_view
 from ..core.errors import BinparseError, SchemaError
+from .expr.idents import module_name_of
 
 _CODE_HASH: list[str] = []
 _MEMO: dict[str, Any] = {}
@@ -67,8 +68,8 @@ class Compiled:
     def __init__(self, module: ModuleType, schema_id: str, path: Path) -> None:
         self.module = module
         self.path = path
-        from .backends.numpy_backend import camel
-        self.root_class: Any = getattr(module, camel(schema_id))
+        from .backends.numpy_backend import root_class_name
+        self.root_class: Any = getattr(module, root_class_name(schema_id))
         self.id = schema_id
 
     def parse(self, source: str | os.PathLike[str] | BufferLike, **params: Any) -> Any:
@@ -182,7 +183,7 @@ def _import(folder: Path, digest: str, schema_id: str) -> ModuleType:
         pkg = importlib.util.module_from_spec(spec)
         sys.modules[name] = pkg
         spec.loader.exec_module(pkg)
-    return importlib.import_module(f"{name}.{schema_id}")
+    return importlib.import_module(f"{name}.{module_name_of(schema_id)}")
 
 
 def _import_texts(files: dict[Path, str], digest: str, schema_id: str) -> ModuleType:
@@ -210,7 +211,7 @@ def _import_texts(files: dict[Path, str], digest: str, schema_id: str) -> Module
             exec(compile_text(texts[module.__name__.rpartition(".")[2]], module.__name__), module.__dict__)
 
     sys.meta_path.append(Finder())
-    return importlib.import_module(f"{name}.{schema_id}")
+    return importlib.import_module(f"{name}.{module_name_of(schema_id)}")
 
 
 def compile_text(text: str, name: str) -> Any:

@@ -19,6 +19,7 @@ from ...core.errors import FormatError
 from ..runtime import FieldSpec, StaticLayout, ValidSpec, record_dtype, static_eval, static_layout
 from .. import expr as ex
 from ..expr import Expr
+from ..expr.idents import free_class_name
 from ..schema.model import Attr, TypeDef, TypeRef, Valid, bits_type
 
 
@@ -51,8 +52,29 @@ def class_name(t: TypeDef) -> str:
                     name += "_"
                 taken.add(name)
             names[id(x)] = name
+        used: set[str] = set()  # no keyword, builtin or name the module imports; each name once
+        for x in types:
+            names[id(x)] = free_class_name(names[id(x)], used)
+            used.add(names[id(x)])
         _NAMES[id(t.schema)] = (weakref.ref(t.schema), names)
     return names[id(t)]
+
+
+def root_class_name(schema_id: str) -> str:
+    """The class name of a schema's root type (the first type named: only a reserved name is renamed)."""
+    return free_class_name(camel(schema_id))
+
+
+def enum_class_name(owner: TypeDef, enum: Any) -> str:
+    """The name of an enum's class inside its type's class: its CamelCase name, made free of the
+    names the class body uses (`IntEnum`) and of the type's other enums."""
+    used: set[str] = set()
+    for e in owner.enums.values():
+        name = free_class_name(camel(e.name), used)
+        if e is enum:
+            return name
+        used.add(name)
+    return free_class_name(camel(enum.name))
 
 
 def ref_name(target: TypeDef, schema: Any) -> str:
@@ -61,8 +83,23 @@ def ref_name(target: TypeDef, schema: Any) -> str:
     name = class_name(target)
     if target.schema is schema:
         return name
-    local = {class_name(x) for x in schema.root.all_types()}
-    return f"{name}_{target.schema.id}" if name in local else name
+    entry = _REFS.get(id(schema))
+    table = entry[1] if entry is not None and entry[0]() is schema else None
+    if table is None:  # every imported class of the closure, named once per schema
+        table = {}
+        used = {class_name(x) for x in schema.root.all_types()}
+        for s in schema.all_imports():
+            for x in s.root.all_types():
+                n = class_name(x)
+                if n in used:  # a name of this module or of an import before: `Name_schemaid`
+                    n = free_class_name(f"{n}_{s.id}", used)
+                table[id(x)] = n
+                used.add(n)
+        _REFS[id(schema)] = (weakref.ref(schema), table)
+    return table.get(id(target), name)
+
+
+_REFS: dict[int, tuple[weakref.ref[Any], dict[int, str]]] = {}
 
 
 def _is_node(e: Any) -> bool:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import keyword
 from typing import Protocol
 
+from ..expr.idents import attr_name
 from ..schema import TypeDef
 from ..schema.types import KType
 
@@ -14,8 +14,9 @@ RESERVED: set[str] = set()
 
 
 def pyname(name: str) -> str:
-    """The Python attribute of a schema id: a Python keyword gets a trailing `_` (`class` → `class_`)."""
-    return name + "_" if keyword.iskeyword(name) else name
+    """The Python attribute of a schema id: a Python keyword gets a trailing `_` (`class` → `class_`;
+    `binparse.engine.expr.idents`, the one naming scheme)."""
+    return attr_name(name)
 
 
 class Refs(Protocol):
@@ -32,8 +33,8 @@ def annotation(mod: Refs, t: TypeDef, k: KType) -> str:
         return "NDArray[np.uint8]"
     if kind == "enum":
         owner = t.enum_owner(k[1])
-        from ..backends.numpy_backend import camel
-        return f"{mod.ref(owner)}.{camel(k[1].name)} | int"
+        from ..backends.numpy_backend import enum_class_name
+        return f"{mod.ref(owner)}.{enum_class_name(owner, k[1])} | int"
     if kind == "user":
         return mod.ref(k[1])
     if kind == "array":

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from ...core.paths import read_text
+from ..expr.idents import module_name_of
 from ..schema import SCHEMAS_DIR, Schema, load_all, load_schema
 from .generate import generate, module_path
 
@@ -99,12 +100,12 @@ def package_of(schemas: Sequence[Schema], out_dir: Path) -> dict[Path, str]:
     files: dict[Path, str] = {}
     ids: dict[str, Schema] = {}
     for s in schemas:
-        other = ids.setdefault(s.id, s)
+        other = ids.setdefault(module_name_of(s.id), s)
         if other is not s:
             from ...core.errors import SchemaError
             raise SchemaError(f"two schemas have the id '{s.id}' ({other.file} and {s.file}): a package holds one "
                               f"module per id", file=s.file)
-        files[out_dir / f"{s.id}.py"] = generate(s, package="", source=Path(s.file).name)
+        files[out_dir / f"{module_name_of(s.id)}.py"] = generate(s, package="", source=Path(s.file).name)
     files[out_dir / "__init__.py"] = PACKAGE_INIT
     return files
 

@@ -100,10 +100,25 @@ def _fstring_end(text: str, start: int) -> int:
     raise ExprError("unterminated f-string")
 
 
+# How deep an expression may nest: parentheses, brackets, arguments, `? :` and unary operators while
+# parsing (MAX_NEST), and the tree once parsed (MAX_DEPTH: `a + b + c …` and `x.a.b.c …` are loops of
+# the parser but nest the tree). Deeper is a SchemaError at load, never a RecursionError later (Kaitai's
+# gallery and test formats nest 21 deep at most).
+MAX_NEST = 32
+MAX_DEPTH = 64
+_MAX_LITERAL = 2048  # characters of an integer literal (8,192 bits in hexadecimal: values.MAX_INT_BITS)
+
+
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, nest: int = 0) -> None:
         self.toks = _tokens(text)
         self.i = 0
+        self.nest = nest
+
+    def deeper(self) -> None:
+        self.nest += 1
+        if self.nest > MAX_NEST:
+            raise ExprError(f"the expression nests deeper than {MAX_NEST} levels")
 
     def peek(self, k: int = 0) -> tuple[str, str]:
         return self.toks[min(self.i + k, len(self.toks) - 1)]
@@ -126,13 +141,15 @@ class _Parser:
         return e
 
     def test(self) -> Expr:
+        self.deeper()
         cond = self.or_test()
         if self.at("?"):
             self.take()
             a = self.test()
             self.take(":")
             b = self.test()
-            return ("cond", cond, a, b)
+            cond = ("cond", cond, a, b)
+        self.nest -= 1
         return cond
 
     def or_test(self) -> Expr:
@@ -152,7 +169,10 @@ class _Parser:
     def not_test(self) -> Expr:
         if self.at("not"):
             self.take()
-            return ("un", "not", self.not_test())
+            self.deeper()
+            inner = self.not_test()
+            self.nest -= 1
+            return ("un", "not", inner)
         return self.comparison()
 
     def comparison(self) -> Expr:
@@ -179,7 +199,9 @@ class _Parser:
         kind, tok = self.peek()
         if kind == "op" and tok in ("-", "+", "~"):
             self.take()
+            self.deeper()
             inner = self.factor()
+            self.nest -= 1
             if tok == "+":
                 return inner
             if tok == "-" and inner[0] == "num" and not isinstance(inner[1], bool):
@@ -219,12 +241,15 @@ class _Parser:
             return ("str", text)
         if kind == "fstr":
             self.take()
-            return ("fstr", _fstring_parts(tok))
+            return ("fstr", _fstring_parts(tok, self.nest))
         self.take()
         if kind == "int":
             digits = tok.replace("_", "")
             if digits[:2].lower() in ("0x", "0b", "0o") and len(digits) == 2:
                 raise ExprError(f"no digits in {tok!r}")
+            if len(digits) > _MAX_LITERAL:
+                raise ExprError(f"an integer literal of {len(digits):,} digits (binparse follows integers of up "
+                                f"to {_MAX_LITERAL} digits)")
             return ("num", int(digits, 0))
         if kind == "float":
             return ("num", float(tok))
@@ -306,7 +331,7 @@ class _Parser:
                 return e
 
 
-def _fstring_parts(body: str) -> tuple[Expr, ...]:
+def _fstring_parts(body: str, nest: int = 0) -> tuple[Expr, ...]:
     parts: list[Expr] = []
     text, i = "", 0
     while i < len(body):
@@ -322,7 +347,7 @@ def _fstring_parts(body: str) -> tuple[Expr, ...]:
             if text:
                 parts.append(("str", unescape(text)))
                 text = ""
-            parts.append(_Parser(body[i + 1:j - 1]).parse())
+            parts.append(_Parser(body[i + 1:j - 1], nest + 1).parse())
             i = j
         else:
             text += c
@@ -337,9 +362,33 @@ def parse(text: str | int | float | bool) -> Expr:
     if isinstance(text, (bool, int, float)):
         return ("num", text)
     try:
-        return _Parser(str(text).strip()).parse()
+        e = _Parser(str(text).strip()).parse()
+    except ExprError:
+        raise
     except RecursionError:
         raise ExprError("the expression nests deeper than binparse follows") from None
+    except (IndexError, ValueError) as exc:  # an f-string cut short, a literal Python cannot make
+        raise ExprError(f"not an expression ({exc})") from None
+    if depth(e) > MAX_DEPTH:
+        raise ExprError(f"the expression nests deeper than {MAX_DEPTH} levels (a chain of that many "
+                        "operators or members): split it into value instances")
+    return e
+
+
+def depth(e: Expr) -> int:
+    """How deep an AST nests (worked out without recursion)."""
+    best, todo = 0, [(e, 1)]
+    while todo:
+        n, d = todo.pop()
+        if d > best:
+            best = d
+        for part in n[1:]:
+            if isinstance(part, tuple) and part:
+                if isinstance(part[0], str):
+                    todo.append((part, d + 1))
+                else:
+                    todo.extend((p, d + 1) for p in part if isinstance(p, tuple) and p)
+    return best
 
 
 def parse_type(text: str) -> tuple[str, tuple[Expr, ...]]:

@@ -14,13 +14,14 @@ says the bytes are transformed (`process`).
 from __future__ import annotations
 
 from enum import IntEnum
-from keyword import iskeyword
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .. import expr as ex
+from ..expr.idents import attr_name, is_id
+from ..expr.values import KaitaiTypeError
 from ...core.buffers import BufferLike, byte_view
 from ...core.errors import BinparseError, FormatError
 from . import stream as st
@@ -63,6 +64,33 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     _MAKE: ClassVar[Any] = None  # in a user's package, makes such a record found whole with its numbers set
     _ITER: ClassVar[Any] = None  # ... and makes them one after another (a walk over a repeat of them)
     _SCAN_ALL: ClassVar[Any] = None  # a linear type's compiled reader run over a repeat of such records
+    # what a schema expression may name of a record of this class: its declared fields and instances
+    # (Kaitai id -> Python attribute), made from the specs when the class is made (`__init_subclass__`)
+    _MEMBERS: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        names = [f.name for f in cls._FIELDS] + [f.name for f in cls._INSTANCES] + list(cls._INSTANCE_ORDER)
+        cls._MEMBERS = {n: attr_name(n) for n in names if is_id(n)}
+
+    def _ks_member(self, name: str) -> Any:
+        """`record.name` in a schema expression (`binparse.engine.expr.values.member`): a declared field,
+        instance or param of this record's type, or Kaitai's `_parent`, `_root`, `_io`, `_sizeof`;
+        anything else is a `KaitaiTypeError`, never a Python attribute."""
+        py = self._MEMBERS.get(name)
+        if py is not None:
+            return getattr(self, py)
+        if name in self._PARAMS:
+            return self._params[name]
+        if name == "_parent":
+            return self._parent
+        if name == "_root":
+            return self._root
+        if name == "_io":
+            return self._io
+        if name == "_sizeof":
+            return self._sizeof
+        raise KaitaiTypeError(f"a record of type '{self._TYPE_PATH}' has no field, instance or param {name!r}")
 
     def _fits(self) -> bool:
         """Whether this record of a linear type fits its data (its compiled getters may then read

@@ -8,12 +8,12 @@ stream (`_io`) and its byte order when `meta/endian` is a switch (`_is_le`).
 
 from __future__ import annotations
 
-from keyword import iskeyword
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .. import expr as ex
+from ..expr.values import KaitaiTypeError, checked
 from ...core.errors import BinparseError, FormatError
 from . import stream as st
 from .kept import DATA
@@ -63,20 +63,10 @@ class _Scope:
                 return a._nbytes_end() - a._off
         if name in a._params:
             return a._params[name]
-        try:
-            return getattr(a, name)
-        except AttributeError:
-            if iskeyword(name):  # a field called `class` is the property `class_`
-                return getattr(a, name + "_")
-            raise
-
-    def attr(self, obj: Any, name: str) -> Any:
-        if isinstance(obj, Evaluate):
-            if name == "_sizeof":
-                return obj._nbytes_end() - obj._off
-            if iskeyword(name):
-                name += "_"
-        return getattr(obj, name)
+        py = a._MEMBERS.get(name)  # the record's declared fields and instances (its class's table)
+        if py is None:
+            raise KaitaiTypeError(f"'{name}' is not a field, instance or param of {a._TYPE_PATH!r}")
+        return getattr(a, py)
 
     def enum_value(self, enum: str, member: str) -> int:  # generator resolves enum literals
         raise BinparseError(f"unresolved enum literal {enum}::{member}")
@@ -108,7 +98,7 @@ class Evaluate:
     def _value(self, fn: Any, name: str) -> Any:
         """A value instance's expression, run: bad data gives a `FormatError` naming the instance."""
         try:
-            return fn()
+            return checked(fn())
         except BinparseError:
             raise
         except Exception as exc:

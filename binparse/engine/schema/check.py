@@ -82,7 +82,7 @@ def check_attr(types: Types, t: TypeDef, a: Attr, visible: set[str]) -> None:
         for e in get(a):
             if e is not None:
                 _check_expr(types, t, e, fail, key, local_until if key == "repeat-until" else
-                            local_valid if key == "valid" else {}, visible | mine)
+                            local_valid if key == "valid" else {}, visible, mine)
 
 
 _EXPRS: list[tuple[str, Callable[[Attr], list[Expr | None]], None]] = [
@@ -99,12 +99,21 @@ _EXPRS: list[tuple[str, Callable[[Attr], list[Expr | None]], None]] = [
 ]
 
 
+def _own_names(t: TypeDef) -> frozenset[str]:
+    """The params and instances of `t` (named anywhere in it), made once per type."""
+    n = len(t.params) + len(t.instances)
+    hit = t.__dict__.get("_own_names")
+    if hit is None or hit[0] != n:
+        hit = t.__dict__["_own_names"] = (n, frozenset([p.id for p in t.params] + [i.id for i in t.instances]))
+    return hit[1]
+
+
 def _check_expr(types: Types, t: TypeDef, e: Expr, fail: Fail, key: str, local: dict[str, KType],
-                visible: set[str]) -> None:
+                visible: set[str], mine: set[str] | frozenset[str] = frozenset()) -> None:
     from ..expr import names
-    known = visible | {p.id for p in t.params} | {i.id for i in t.instances} | SPECIAL_NAMES | set(local)
+    own = _own_names(t)
     for n in names(e):
-        if n not in known:
+        if n not in visible and n not in mine and n not in own and n not in SPECIAL_NAMES and n not in local:
             what = "an earlier field" if t.attr(n) is not None else "a field"
             raise fail(f"expression names '{n}', which is not {what}, param or instance of '{t.path}'", key)
     from ..expr import nodes

@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ...core.errors import SchemaError
 from ..expr import Expr, ExprError, parse
+from ..expr.idents import attr_name, is_id, member_name
 from ...core.paths import read_text
 from .attrs import AttrReader, descriptive, doc_text
 from .check import check_references
 from .model import EnumDef, Param, Schema, TypeDef, is_builtin, primitive
 from .yamlnodes import Node, Seq, read_yaml
 
-ID = re.compile(r"^[a-z][a-z0-9_]*$")
 ROOT_KEYS = {"meta", "doc", "doc-ref", "seq", "types", "enums", "instances", "params", "to-string"}
 TYPE_KEYS = ROOT_KEYS
 META_KEYS = {"id", "title", "application", "file-extension", "xref", "license", "ks-version", "ks-debug",
@@ -137,7 +136,7 @@ class _Loader:
         self.keys(data, ROOT_KEYS, "the top level")
         meta = self.keys(data.get("meta"), META_KEYS, "meta", data, "meta")
         sid = meta.get("id")
-        if not isinstance(sid, str) or not ID.match(sid):
+        if not is_id(sid):
             raise self.err("meta/id must be a lower_snake_case name", meta, "id", found=sid)
         imports = meta.get("imports", Seq())
         if not isinstance(imports, Seq):
@@ -197,7 +196,7 @@ class _Loader:
         if not isinstance(types, Node):
             raise self.err("types must be a mapping", node, "types")
         for tname, tnode in types.items():
-            if not isinstance(tname, str) or not ID.match(tname):
+            if not is_id(tname):
                 raise self.err("type names must be lower_snake_case", types, tname)
             self.keys(tnode, TYPE_KEYS, f"type '{tname}'", types, tname)
             t.types[tname] = self.typedef(tname, tnode, schema, t, types.lines[tname])
@@ -208,8 +207,8 @@ class _Loader:
         for i, item in enumerate(seq):
             if not isinstance(item, Node):
                 raise SchemaError("a seq item must be a mapping", file=self.file, line=seq.lines[i])
-            aid = item.get("id", f"_unnamed{i}")
-            if not isinstance(aid, str) or not ID.match(aid.lstrip("_")):
+            aid = item.get("id") if "id" in item else f"_unnamed{i}"  # binparse's name for a field with no id
+            if "id" in item and not is_id(aid):
                 raise SchemaError("a seq item's id must be lower_snake_case", file=self.file, line=seq.lines[i],
                                   key="id", found=aid)
             t.seq.append(reader.attr(aid, item))
@@ -217,15 +216,19 @@ class _Loader:
         if not isinstance(inst, Node):
             raise self.err("instances must be a mapping", node, "instances")
         for iname, inode in inst.items():
-            if not isinstance(iname, str) or not ID.match(iname):
+            if not is_id(iname):
                 raise self.err("instance names must be lower_snake_case", inst, iname)
             if not isinstance(inode, Node):
                 raise self.err(f"instance '{iname}' must be a mapping", inst, iname)
             t.instances.append(reader.attr(iname, inode, instance=True))
-        ids = [a.id for a in t.seq + t.instances] + [p.id for p in t.params]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            raise self.err(f"duplicate id '{sorted(dup)[0]}'", node)
+        seen: dict[str, str] = {}
+        for i in [a.id for a in t.seq + t.instances] + [p.id for p in t.params]:
+            other = seen.get(attr_name(i))
+            if other is not None:
+                raise self.err(f"duplicate id '{i}'" if other == i else
+                               f"ids '{other}' and '{i}' are both '{attr_name(i)}' in Python (a keyword gets a "
+                               "trailing _): rename one", node)
+            seen[attr_name(i)] = i
         return t
 
     def params(self, t: TypeDef, items: Any, node: Node, key: str) -> None:
@@ -234,7 +237,7 @@ class _Loader:
         for i, p in enumerate(items):
             p = self.keys(p, PARAM_KEYS, "a param", items)
             pid, ptype = p.get("id"), p.get("type")
-            if not isinstance(pid, str) or not ID.match(pid):
+            if not is_id(pid):
                 raise self.err("param id must be lower_snake_case", p, "id")
             try:
                 prim = primitive(str(ptype), "le") if ptype is not None else None
@@ -247,7 +250,7 @@ class _Loader:
         if not isinstance(items, Node):
             raise self.err("enums must be a mapping", node, key)
         for ename, enode in items.items():
-            if not isinstance(ename, str) or not ID.match(ename) or not isinstance(enode, Node):
+            if not is_id(ename) or not isinstance(enode, Node):
                 raise self.err("an enum is a lower_snake_case name mapping integers to ids", items, ename)
             e = EnumDef(ename, {}, {}, items.lines[ename])
             for value, member in enode.items():
@@ -262,10 +265,15 @@ class _Loader:
                     if member.get("doc"):
                         e.docs[value] = str(member["doc"])
                     member = member.get("id")
-                if not isinstance(member, str) or not ID.match(member.lstrip("_")):
+                if not is_id(member):
                     raise self.err("enum member ids must be lower_snake_case", enode, value, found=member)
+                assert isinstance(member, str)
                 if member in e.members.values():
                     raise self.err(f"enum member '{member}' appears twice", enode, value)
+                twin = next((m for m in e.members.values() if member_name(m) == member_name(member)), None)
+                if twin is not None:
+                    raise self.err(f"enum members '{twin}' and '{member}' are both '{member_name(member)}' in Python "
+                                   "(a keyword, mro or doc gets a trailing _): rename one", enode, value)
                 e.members[value] = member
             t.enums[ename] = e
 
