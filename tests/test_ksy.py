@@ -71,7 +71,7 @@ def test_a_second_process_only_imports_the_compiled_schema(tone: Path, cache: Pa
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, "BINPARSE_CACHE": str(cache), "PYTHONPATH": str(REPO)}, check=True)
     assert run.stdout.split() == ["8000", "False", "False"]  # no schema read: the generated module imported
-    assert "manifest.txt" in [p.name for p in next(cache.iterdir()).iterdir()]
+    assert "manifest.json" in [p.name for p in next(cache.iterdir()).iterdir()]
 
 
 def test_the_cache_follows_the_schemas_content(tmp_path: Path) -> None:
@@ -188,7 +188,8 @@ def test_fixture_builds_bytes_from_values_and_refuses_what_it_cannot_build(tmp_p
     assert main(["fixture", str(values), "--schema", str(p), "-o", str(out)]) == 0
     assert out.read_bytes() == b"\xca\xfe\x00\x03\x01\x02\x03"
     bits = schema(tmp_path, "bits", "meta: {id: bits}\nseq:\n  - {id: a, type: b3}\n")
-    assert main(["fixture", str(values), "--schema", str(bits), "-o", str(out)]) == 2
+    # a schema binparse refuses (here: to build) is the user's input to the tool: exit 3
+    assert main(["fixture", str(values), "--schema", str(bits), "-o", str(out)]) == 3
 
 
 def test_refusals_name_file_line_key_and_feature(tmp_path: Path) -> None:

@@ -263,8 +263,19 @@ def field_spec(a: Attr, t: TypeDef) -> FieldSpec:
                      switch_on=resolve_enums(a.switch.on, t), cases=tuple(cases), default=default, **common)
 
 
+def _memo(t: TypeDef, what: str) -> dict[Any, Any]:
+    """A table kept on the type for work done once per type (specs, layouts, dtypes): what a schema
+    costs to compile grows with the schema, not with how often its types are named."""
+    table: dict[Any, Any] = t.__dict__.setdefault("_nb_" + what, {})
+    return table
+
+
 def field_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
-    return tuple(field_spec(a, t) for a in t.seq)
+    memo = _memo(t, "specs")
+    if len(t.seq) not in memo:
+        memo[len(t.seq)] = tuple(field_spec(a, t) for a in t.seq)
+    out: tuple[FieldSpec, ...] = memo[len(t.seq)]
+    return out
 
 
 def instance_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
@@ -273,7 +284,11 @@ def instance_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
 
 def _namespace(t: TypeDef) -> dict[str, Any]:
     """Names of user types → functions giving their static layout for given params."""
+    memo = _memo(t.schema.root, "namespace")
+    if "ns" in memo:
+        return memo["ns"]  # type: ignore[no-any-return]
     ns: dict[str, Any] = {}
+    memo["ns"] = ns
     roots = [t.schema.root] + [s.root for s in t.schema.all_imports()]
     for root in roots:
         for sub in root.all_types():
@@ -286,22 +301,45 @@ def _layout_fn(t: TypeDef) -> Any:
 
 
 _LAYING: set[int] = set()  # types whose layout is being worked out (a type that holds itself has none)
+_CYCLES = [0]
 
 
 def type_layout(t: TypeDef, params: dict[str, Any] | None = None) -> StaticLayout | None:
     """Static layout of `t` for the given params, or None when it depends on the data."""
     if id(t) in _LAYING:
+        _CYCLES[0] += 1  # what depends on this is not kept (worked out again outside the circle)
         return None
+    key = _params_key(params)
+    memo = _memo(t, "layouts")
+    if key is not None and key in memo:
+        return memo[key]  # type: ignore[no-any-return]
     _LAYING.add(id(t))
+    before = _CYCLES[0]
     try:
-        return static_layout(field_specs(t), params or {}, _namespace(t))
+        lay = static_layout(field_specs(t), params or {}, _namespace(t))
     finally:
         _LAYING.discard(id(t))
+    if key is not None and _CYCLES[0] == before:  # worked out whole (not through a type that holds itself)
+        memo[key] = lay
+    return lay
+
+
+def _params_key(params: dict[str, Any] | None) -> Any:
+    try:
+        key = tuple(sorted((params or {}).items()))
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def type_dtype(t: TypeDef, params: dict[str, Any] | None = None) -> np.dtype[Any] | None:
     """Structured dtype of a fixed-size type (explicit offsets and itemsize), else None."""
     params = params or {}
+    key = _params_key(params)
+    memo = _memo(t, "dtypes")
+    if key is not None and key in memo:
+        return memo[key]  # type: ignore[no-any-return]
     lay = type_layout(t, params)
     if lay is None:
         return None
@@ -311,7 +349,10 @@ def type_dtype(t: TypeDef, params: dict[str, Any] | None = None) -> np.dtype[Any
             sub = t.resolve_type(a.user.name)
             args = {p.id: static_eval(x, params) for p, x in zip(sub.params, f.args)}
             ns[f.user or ""] = type_dtype(sub, args)
-    return record_dtype(field_specs(t), lay, params, ns)
+    dt = record_dtype(field_specs(t), lay, params, ns)
+    if key is not None:
+        memo[key] = dt
+    return dt
 
 
 def read_record(t: TypeDef, buf: Any, offset: int = 0, params: dict[str, Any] | None = None) -> np.ndarray:

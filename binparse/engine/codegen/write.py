@@ -62,9 +62,13 @@ def generate_all(schemas_root: Path | None = None, out_root: Path = ACCESSORS_DI
 
 
 def _write(files: dict[Path, str], check: bool) -> list[Path]:
+    from ...core.writes import check_target
     changed = []
     for path, text in files.items():
-        old = path.read_text(encoding="utf-8") if path.exists() else None
+        # the target is looked at (lstat) before anything there is read: a link, FIFO or device is
+        # refused unread, a regular file compared
+        mode = check_target(path)[1] if path.parent.is_dir() else None
+        old = path.read_text(encoding="utf-8") if mode is not None else None
         if old != text:
             changed.append(path)
             if not check:  # an unpredictable temporary name, never a planted `.tmp` link (binparse.core.writes)
@@ -96,7 +100,8 @@ def package_files(paths: Sequence[str | os.PathLike[str]], out_dir: Path,
     return package_of(closure(schemas), out_dir)
 
 
-def package_of(schemas: Sequence[Schema], out_dir: Path) -> dict[Path, str]:
+def package_of(schemas: Sequence[Schema], out_dir: Path, check: bool = True) -> dict[Path, str]:
+    """The modules of a package (path → text); `check`: each compiled first (`compiled`)."""
     files: dict[Path, str] = {}
     ids: dict[str, Schema] = {}
     for s in schemas:
@@ -105,9 +110,23 @@ def package_of(schemas: Sequence[Schema], out_dir: Path) -> dict[Path, str]:
             from ...core.errors import SchemaError
             raise SchemaError(f"two schemas have the id '{s.id}' ({other.file} and {s.file}): a package holds one "
                               f"module per id", file=s.file)
-        files[out_dir / f"{module_name_of(s.id)}.py"] = generate(s, package="", source=Path(s.file).name)
+        text = generate(s, package="", source=Path(s.file).name)
+        files[out_dir / f"{module_name_of(s.id)}.py"] = compiled(text, s) if check else text
     files[out_dir / "__init__.py"] = PACKAGE_INIT
     return files
+
+
+def compiled(text: str, schema: Schema) -> str:
+    """`text` once Python compiles it (`compile()`): a module that does not is never written nor
+    imported, and never reported as written (a `SchemaError` naming the schema: binparse's fault)."""
+    try:
+        compile(text, f"<{schema.id}>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        from ...core.errors import SchemaError
+        where = f" (line {exc.lineno})" if isinstance(exc, SyntaxError) and exc.lineno else ""
+        raise SchemaError(f"binparse wrote Python from this schema that does not compile{where}: "
+                          f"{type(exc).__name__}; nothing written. Please report it", file=schema.file) from None
+    return text
 
 
 def write_package(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.PathLike[str],

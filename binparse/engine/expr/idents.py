@@ -22,19 +22,20 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+from typing import TypeGuard
 
 ID = re.compile(r"[a-z][a-z0-9_]*")
 
 # what a generated module binds at its top level besides its classes (codegen/generate.py's head)
 MODULE_NAMES = frozenset({
     "annotations", "Sequence", "IntEnum", "Any", "ClassVar", "cast", "np", "NDArray", "Accessor", "FieldSpec",
-    "RecordArray", "StaticLayout", "StrArray", "ValidSpec", "LinearRecord", "Record"})
+    "RecordArray", "StaticLayout", "StrArray", "ValidSpec", "LinearRecord"})
 _DATA_CLASSES = frozenset({"FieldSpec", "ValidSpec", "StaticLayout"})  # imported by every generated module
 # an enum member named so would be the enum class's own attribute
 _ENUM_OWN = frozenset({"mro", "doc"})
 
 
-def is_id(name: object) -> bool:
+def is_id(name: object) -> TypeGuard[str]:
     """Whether `name` is an id Kaitai allows (matched whole)."""
     return isinstance(name, str) and ID.fullmatch(name) is not None
 
@@ -95,4 +96,20 @@ def literal(value: object) -> str:
     raise TypeError(f"no literal for a {type(value).__name__}")
 
 
-__all__ += ["literal"]
+def doc_body(text: str) -> str:
+    """The body of a triple-quoted docstring that reads as `text`: backslashes doubled, three quotes
+    and a last quote escaped, every character that is not printable (NUL, a carriage return, a lone surrogate)
+    written as its escape; line breaks and tabs stay (the docstring's lines). Made with `literal`'s
+    rule, so that a doc is text in the source and never source."""
+    body = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if body.endswith('"'):
+        body = body[:-1] + '\\"'
+    return "".join(c if c.isprintable() or c in "\n\t" else repr(c)[1:-1] for c in body)
+
+
+def comment(text: str) -> str:
+    """`text` for a `#` comment of generated source: as it is when printable, else as a literal."""
+    return text if text.isprintable() else literal(text)
+
+
+__all__ += ["comment", "doc_body", "literal"]

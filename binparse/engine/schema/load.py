@@ -5,6 +5,9 @@ Every key Kaitai defines is read; descriptive keys (`doc`, `doc-ref`, `-`-prefix
 routine, an opaque type nobody supplied) and anything Kaitai itself refuses is a `SchemaError`
 naming the file, the line and the key. Imports resolve as in Kaitai: relative ones from the
 importing file's folder, absolute ones (`/name`) from the import path; circular imports are fine.
+An import is confined: the file it names, links followed and `..` resolved, must lie inside the
+importing file's folder, the main schema's folder or a folder of the import path; one that leads out
+is refused (a `SchemaError` naming the import, never the content of what it points at).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class _Loader:
         self.import_path = [p.resolve() for p in import_path]
         self.unchecked: list[Schema] = []
         self.file = ""
+        self.roots: list[Path] = [Path(os.path.realpath(p)) for p in self.import_path]
 
     # -- helpers -------------------------------------------------------------------------------
     def err(self, msg: str, node: Node | Seq | None = None, key: Any = None, **kw: Any) -> SchemaError:
@@ -67,6 +71,9 @@ class _Loader:
 
     # -- files ---------------------------------------------------------------------------------
     def load(self, path: Path) -> Schema:
+        main = Path(os.path.realpath(path.resolve().parent))
+        if main not in self.roots:
+            self.roots.append(main)
         schema = self.read(path)
         while self.unchecked:  # every file of the import closure is read before types are resolved
             s = self.unchecked.pop(0)
@@ -93,7 +100,8 @@ class _Loader:
                         pass
                     for d in [Path(schema.file).parent, *self.import_path]:
                         if (d / f"{r.name}.ksy").is_file():
-                            schema.imports.append(self.read(d / f"{r.name}.ksy"))
+                            target = self.confined(d / f"{r.name}.ksy", Path(schema.file), r.name, None, 0)
+                            schema.imports.append(self.read(target))
                             break
 
     def read(self, path: Path) -> Schema:
@@ -127,10 +135,22 @@ class _Loader:
         tries += [d / f"{imp.lstrip('/')}.ksy" for d in self.import_path]
         for t in tries:
             if t.is_file():
-                return t
+                return self.confined(t, path, imp, imports, i)
         raise SchemaError(f"imported schema '{imp}' not found", file=self.file, line=imports.lines[i],
                           key="imports", expected=" or ".join(str(t) for t in tries),
                           hint="give the folder that holds it as an import path (--import-path DIR)")
+
+    def confined(self, target: Path, importer: Path, imp: str, imports: Seq | None, i: int) -> Path:
+        """`target` once it is known to lie (links followed, `..` resolved) inside the importing file's
+        folder, the main schema's folder or the import path; else a `SchemaError` naming the import."""
+        real = Path(os.path.realpath(target))
+        own = Path(os.path.realpath(importer.parent))
+        if any(real.is_relative_to(root) for root in [own, *self.roots]):
+            return real
+        raise SchemaError(f"import '{imp}' leads outside the schema's folder and the import path (a '..' or a link): "
+                          "binparse reads only schemas inside them", file=self.file,
+                          line=imports.lines[i] if imports is not None else None, key="imports",
+                          hint="put the schema in the folder, or give its folder as an import path (--import-path DIR)")
 
     def schema_head(self, data: Node, path: Path, text: str) -> Schema:
         self.keys(data, ROOT_KEYS, "the top level")
@@ -208,7 +228,7 @@ class _Loader:
             if not isinstance(item, Node):
                 raise SchemaError("a seq item must be a mapping", file=self.file, line=seq.lines[i])
             aid = item.get("id") if "id" in item else f"_unnamed{i}"  # binparse's name for a field with no id
-            if "id" in item and not is_id(aid):
+            if not isinstance(aid, str) or "id" in item and not is_id(aid):
                 raise SchemaError("a seq item's id must be lower_snake_case", file=self.file, line=seq.lines[i],
                                   key="id", found=aid)
             t.seq.append(reader.attr(aid, item))
@@ -222,13 +242,13 @@ class _Loader:
                 raise self.err(f"instance '{iname}' must be a mapping", inst, iname)
             t.instances.append(reader.attr(iname, inode, instance=True))
         seen: dict[str, str] = {}
-        for i in [a.id for a in t.seq + t.instances] + [p.id for p in t.params]:
-            other = seen.get(attr_name(i))
+        for aid in [a.id for a in t.seq + t.instances] + [p.id for p in t.params]:
+            other = seen.get(attr_name(aid))
             if other is not None:
-                raise self.err(f"duplicate id '{i}'" if other == i else
-                               f"ids '{other}' and '{i}' are both '{attr_name(i)}' in Python (a keyword gets a "
+                raise self.err(f"duplicate id '{aid}'" if other == aid else
+                               f"ids '{other}' and '{aid}' are both '{attr_name(aid)}' in Python (a keyword gets a "
                                "trailing _): rename one", node)
-            seen[attr_name(i)] = i
+            seen[attr_name(aid)] = aid
         return t
 
     def params(self, t: TypeDef, items: Any, node: Node, key: str) -> None:

@@ -270,11 +270,12 @@ class Types:
             return ("array", out)
         if op == "cast":
             self.of(e[1], t, local)
-            out = builtin_type(e[2], t) or _user(t, e[2])
-            if out[0] in ("any", "struct", "io") or out[0] == "array" and out[1][0] in ("any", "struct", "io"):
+            cast_to: KType = builtin_type(e[2], t) or _user(t, e[2])
+            target: KType = tuple(cast_to[1]) if cast_to[0] == "array" else cast_to
+            if target[0] in ("any", "struct", "io"):
                 raise TypeProblem(f".as<{e[2]}>: a cast names a declared type (a type of the schema, or an "
                                   "integer, float, string, bytes or boolean type)")
-            return out
+            return cast_to
         if op in ("sizeof", "bitsizeof"):
             return INT
         return ANY
