@@ -106,6 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
         args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+        if getattr(args, "budget", None) is None:
+            from ..core.budget import env_limit
+            env_limit()  # a $BINPARSE_BUDGET that is no size: refused before the command runs (exit 3)
         with inputs.command(getattr(args, "budget", None)):
             inputs.note_paths(_paths_named(args))  # an output named like an input is refused before anything runs
             code = int(args.run(args))

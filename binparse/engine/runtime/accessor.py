@@ -34,6 +34,9 @@ from .specs import Expr, FieldSpec, Size, StaticLayout
 from .whole import Whole
 
 A = TypeVar("A", bound="Accessor")
+# How deep records may nest inside records as a file is read: a type that holds itself ends here (exit 2),
+# before Python's own recursion limit (a few frames a level) and before memory runs out
+MAX_DEPTH = 128
 
 
 class Accessor(Getters, Locate, Evaluate, Whole):
@@ -41,7 +44,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
 
     __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root_of", "_params", "_file",
                  "_path", "_pbase", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le",
-                 "_own_io", "_ok", "_u8", "__weakref__")
+                 "_own_io", "_ok", "_u8", "_depth", "__weakref__")
 
     _ok: bool | None  # a linear record fits its data (its compiled getters read at their places)
     _u8: NDArray[np.uint8]  # the buffer as a uint8 array (byte arrays of linear records are slices of it)
@@ -179,6 +182,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         self._le = le
         self._own_io = parent is None
         self._ok = None
+        self._depth = 0
         cls = type(self)
         if cls._PARAMS:
             key_of = PKEY_OF.get(cls)
@@ -239,6 +243,13 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         obj._init(self._mv if mv is None else mv, off, start, end, self if parent is MISSING else parent,
                   root, args, self._file, path, index, bit0, le)
         obj._own_io = io is not None or mv is not None
+        depth = obj._depth = self._depth + 1  # records made inside records: bounded (a type that holds itself)
+        if depth > MAX_DEPTH:
+            err = FormatError(f"records nest deeper than {MAX_DEPTH} levels: binparse follows no deeper (a type that "
+                              "holds itself, with nothing in the data to end it soon)", file=self._file, path=path,
+                              offset=off)
+            err.kaitai = "RecursionError"  # type: ignore[attr-defined]
+            raise err
         obj._check_fixed_size()
         return obj
 

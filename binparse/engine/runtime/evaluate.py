@@ -125,6 +125,8 @@ class Evaluate:
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise FormatError(f"the {what} of this field is not an integer", file=self._file, path=path,
                               expected=f"an integer {what}", found="null" if v is None else repr(v))
+        if v < 0:  # a negative size or count is no size: said here, once, for every way a field is placed
+            raise FormatError(f"negative {what}", file=self._file, path=path, expected=f"a {what} >= 0", found=int(v))
         return int(v)
 
     def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = _NO_ELEM) -> Any:

@@ -16,7 +16,7 @@ import numpy as np
 from .accessor import Accessor
 
 _FILLED = frozenset({"_io_start", "_io_end", "_file", "_root_of", "_params", "_cache", "_ext", "_bit0", "_le",
-                     "_own_io", "_pkey", "_lay", "_pre"})
+                     "_own_io", "_pkey", "_lay", "_pre", "_depth"})
 
 
 class LinearRecord(Accessor):
@@ -47,6 +47,7 @@ class LinearRecord(Accessor):
             self._root_of = owner._root_of if owner._root_of is not None else owner
             self._params, self._cache, self._ext, self._bit0, self._le, self._own_io = {}, {}, {}, None, None, False
             self._pkey, self._lay, self._pre = (), [], None
+            self._depth = owner._depth + 1
             return object.__getattribute__(self, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 

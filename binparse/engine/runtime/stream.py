@@ -126,20 +126,38 @@ def strip_and_terminate(mv: memoryview, start: int, end: int, pad: int | None, t
     return stop
 
 
-def process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes:
+INFLATE = 1 << 20  # bytes `process: zlib` inflates at a time, each step asked of the budget before it is made
+
+
+def inflate(data: memoryview, file: str | None, path: str) -> memoryview:
+    """`process: zlib`: the inflated bytes (read-only), streamed: the budget is asked for each step
+    (what is made so far and the step) before the step is inflated, so a bomb stops at the budget
+    having made no more than it, and nothing is copied at the end."""
+    d = zlib.decompressobj()
+    out = bytearray()
+    tail: bytes | memoryview = data
+    try:
+        while not d.eof:
+            budget.ask(len(out) + INFLATE, f"the zlib-decompressed bytes of {path}", file=file, path=path,
+                       transient=True)
+            chunk = d.decompress(tail, INFLATE)
+            out += chunk
+            tail = d.unconsumed_tail
+            if not chunk and not tail:
+                break
+    except zlib.error as exc:
+        raise FormatError(f"zlib data is corrupt: {exc}", file=file, path=path) from None
+    if not d.eof:  # as zlib.decompress, which Kaitai's Python calls: a stream cut short is an error
+        raise FormatError("zlib data is cut short (incomplete or truncated stream)", file=file, path=path)
+    budget.ask(len(out), f"the zlib-decompressed bytes of {path}", file=file, path=path)
+    return memoryview(out).toreadonly()
+
+
+def process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes | memoryview:
     """`process: xor(key)`, `rol(n)`, `ror(n)` or `zlib`: the bytes the field's value is made of (a copy)."""
-    budget.ask(len(data), f"the processed bytes of {path}", file=file, path=path)
     if name == "zlib":
-        d = zlib.decompressobj()
-        cap = budget.limit()
-        try:
-            out = d.decompress(bytes(data), cap + 1)
-        except zlib.error as exc:
-            raise FormatError(f"zlib data is corrupt: {exc}", file=file, path=path) from None
-        if len(out) > cap or d.unconsumed_tail:
-            budget.ask(cap + 1, f"the zlib-decompressed bytes of {path}", file=file, path=path)
-        budget.ask(len(out), f"the zlib-decompressed bytes of {path}", file=file, path=path)
-        return bytes(out)
+        return inflate(data, file, path)
+    budget.ask(len(data), f"the processed bytes of {path}", file=file, path=path)
     arr = np.frombuffer(data, np.uint8)
     if name == "xor":
         key = args[0]
