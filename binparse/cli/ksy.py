@@ -37,7 +37,8 @@ def inspect(args: argparse.Namespace) -> int:
     reader = compiled(args)
     require_regular(args.file)
     root = parsed(reader, args.file, args)
-    root.validate()  # the seq is read whole, as Kaitai reads it: a file that does not fit is said now
+    from ..engine.runtime import Accessor
+    Accessor.validate(root)  # the seq is read whole, as Kaitai reads it (the base's own: a field may be called validate)
     if args.json:
         doc, skipped, inside = tree.json_tree(root)
         print(render.json_text(doc))
@@ -87,18 +88,15 @@ def view(args: argparse.Namespace) -> int:
 
 def fixture(args: argparse.Namespace) -> int:
     """`fixture VALUES.yaml --schema S.ksy -o OUT.bin`: the bytes of the values, built by the schema."""
-    import yaml
     from ..engine.backends import construct_backend as cb
+    from ..core.documents import load_yaml
     from ..core.paths import read_text
     from ..engine.schema import load_schema
     from .common import write_file
     if not args.out:
         raise UsageError("with --schema, fixture writes one file: give -o OUT.bin")
     schema = load_schema(args.schema, import_path=args.import_path or [])
-    try:
-        values = yaml.safe_load(read_text(args.spec))
-    except yaml.YAMLError as exc:
-        raise UsageError(f"the values are not YAML: {exc}", file=args.spec) from None
+    values = load_yaml(read_text(args.spec), file=args.spec, what="the values")  # aliases and nesting bounded
     if not isinstance(values, dict):
         raise UsageError("the values are a YAML mapping of the root's field ids", file=args.spec)
     params = {p.id: values.pop(p.id) for p in schema.root.params if p.id in values}

@@ -79,7 +79,7 @@ class Compiled:
             buf = source
         mv = byte_view(buf, file=file)
         try:
-            return self.root_class.from_buffer(mv, file=file, **params)
+            return self.root_class._open(mv, file, params)  # (a field may be called from_buffer)
         except BinparseError as exc:
             raise exc.with_file(file) if file else exc
 
@@ -120,7 +120,7 @@ def _deps_digest(deps: Sequence[Path]) -> str:
 
 
 def _build(main: Path, dirs: list[Path], folder: Path) -> tuple[Compiled, list[Path]]:
-    from .codegen.write import closure, package_of
+    from .codegen.write import ask_compile, closure, package_of
     from .schema import load_schema
     schema = load_schema(main, import_path=dirs)
     schemas = closure([schema])
@@ -128,6 +128,7 @@ def _build(main: Path, dirs: list[Path], folder: Path) -> tuple[Compiled, list[P
     digest = _digest(deps)
     files = package_of(schemas, folder, check=False)
     texts = {p.stem: t for p, t in files.items() if p.name != "__init__.py"}
+    ask_compile(sum(map(len, texts.values())), str(main))
     try:
         codes = ksycache.codes_of(texts, folder)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:

@@ -350,6 +350,11 @@ def build(schema: Schema, values: dict[str, Any], **params: int) -> bytes:
         return bytes(construct_for(schema, instances=False).build(values, **params))
     except c.ConstructError as exc:
         raise FormatError(f"cannot build {schema.id}: {exc}", path=getattr(exc, "path", None)) from None
+    except KeyError as exc:  # a field the values do not give
+        raise FormatError(f"cannot build {schema.id}: the values give no {exc.args[0]!r}, which the schema needs",
+                          hint="give it in the values") from None
+    except (TypeError, ValueError, OverflowError) as exc:  # a value the field's type cannot hold
+        raise FormatError(f"cannot build {schema.id}: a value does not fit the schema ({exc})") from None
 
 
 def to_plain(obj: Any, t: TypeDef) -> Any:

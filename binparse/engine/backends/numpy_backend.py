@@ -19,6 +19,7 @@ from ...core.errors import FormatError
 from ..runtime import FieldSpec, StaticLayout, ValidSpec, record_dtype, static_eval, static_layout
 from .. import expr as ex
 from ..expr import Expr
+from ..expr.grammar import MAX_DEPTH, depth
 from ..expr.idents import free_class_name
 from ..schema.model import Attr, TypeDef, TypeRef, Valid, bits_type
 
@@ -106,36 +107,80 @@ def _is_node(e: Any) -> bool:
     return isinstance(e, tuple) and bool(e) and isinstance(e[0], str)
 
 
-def resolve_enums(e: Expr | None, t: TypeDef, busy: frozenset[str] = frozenset()) -> Expr | None:
+def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
     """Replace enum literals (`kinds::a`) by their numbers and names of constant value instances
     (`max_alg_in_bufs: {value: 32}`) by their values, so sizes fold to constants."""
     if e is None:
         return None
     if e[0] == "enum":
         enum = t.resolve_enum(e[1])
-        value = {m: k for k, m in enum.members.items()}[e[2]]
-        return ("num", value)
+        memo = _memo(t, "enums")
+        if id(enum) not in memo:
+            memo[id(enum)] = (enum, {m: k for k, m in enum.members.items()})
+        return ("num", memo[id(enum)][1][e[2]])
     if e[0] == "name":
-        inst = next((a for a in t.instances if a.id == e[1] and a.kind == "value" and a.cond is None), None)
-        if inst is not None and inst.value is not None and inst.enum is None and e[1] not in busy:
-            inner = resolve_enums(inst.value, t, busy | {e[1]})
-            assert inner is not None
-            folded = _fold(inner)
-            if folded is not None:
-                return folded
-            if ex.names(inner) <= {p.id for p in t.params}:
-                return inner  # a value over params only: inline it so layouts stay static
-        return e
+        inlined = _inlined(t, e[1])
+        return e if inlined is None else inlined
     parts: list[Any] = []
     for p in e[1:]:
         if _is_node(p):
-            parts.append(resolve_enums(p, t, busy))
+            parts.append(resolve_enums(p, t))
         elif isinstance(p, tuple):
-            parts.append(tuple(resolve_enums(x, t, busy) for x in p))
+            parts.append(tuple(resolve_enums(x, t) for x in p))
         else:
             parts.append(p)
     out = (e[0], *parts)
     return _fold(out) or out
+
+
+def _value_instance(t: TypeDef, name: str) -> Attr | None:
+    a = t.attr(name)
+    ok = a is not None and a.kind == "value" and a.cond is None and a.value is not None and a.enum is None
+    return a if ok else None
+
+
+_INLINED_NODES = 256  # a params-only value larger than this stays a name (a chain of them would grow without bound)
+
+
+def _inlined(t: TypeDef, name: str) -> Expr | None:
+    """What a value instance `name` of `t` stands for in sizes and counts: the constant it folds to, or
+    its expression when that reads params only (so layouts stay static); None to keep the name. Worked
+    out once per instance, the instances it names first (a walk, no recursion): a chain of instances
+    that each name the one before twice costs as many steps as it has instances."""
+    memo = _memo(t, "inlined")
+    if name in memo:
+        return memo[name]  # type: ignore[no-any-return]
+    order: list[str] = []
+    seen: set[str] = set()
+    todo: list[tuple[str, bool]] = [(name, False)]
+    while todo:
+        n, after = todo.pop()
+        if after:
+            order.append(n)
+            continue
+        if n in memo or n in seen:
+            continue
+        seen.add(n)
+        inst = _value_instance(t, n)
+        if inst is None:
+            memo[n] = None
+            continue
+        todo.append((n, True))
+        todo += [(d, False) for d in sorted(ex.names(inst.value or ("num", 0))) if d not in memo and d not in seen]
+    params = {p.id for p in t.params}
+    for n in order:  # each instance after those it names: resolving its value finds them in the memo
+        inst = _value_instance(t, n)
+        assert inst is not None and inst.value is not None
+        memo[n] = None  # (an instance that names itself, through others, stays a name)
+        inner = resolve_enums(inst.value, t)
+        assert inner is not None
+        folded = _fold(inner)
+        if folded is not None:
+            memo[n] = folded
+        elif ex.names(inner) <= params and len(ex.nodes(inner)) <= _INLINED_NODES and \
+                depth(inner) <= MAX_DEPTH:
+            memo[n] = inner  # a value over params only: inlined, so layouts stay static
+    return memo.get(name)
 
 
 def _fold(e: Expr | None) -> Expr | None:

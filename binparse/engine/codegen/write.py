@@ -116,9 +116,22 @@ def package_of(schemas: Sequence[Schema], out_dir: Path, check: bool = True) -> 
     return files
 
 
+# bytes of memory Python's compile() takes per character of source (measured: some 95 for generated modules)
+COMPILE_COST = 100
+
+
+def ask_compile(chars: int, file: str) -> None:
+    """Ask the budget for compiling `chars` characters of generated source: a schema of thousands of
+    types makes a module whose compiling takes hundreds of megabytes (exit 2 past the budget)."""
+    from ...core import budget
+    budget.ask(COMPILE_COST * chars, f"compiling the {chars:,} characters of Python generated from the schema",
+               file=file, transient=True)
+
+
 def compiled(text: str, schema: Schema) -> str:
     """`text` once Python compiles it (`compile()`): a module that does not is never written nor
     imported, and never reported as written (a `SchemaError` naming the schema: binparse's fault)."""
+    ask_compile(len(text), schema.file)
     try:
         compile(text, f"<{schema.id}>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -136,4 +149,5 @@ def write_package(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.Pat
     return _write(package_files(paths, out, import_path), check=False)
 
 
-__all__ = ["ACCESSORS_DIR", "closure", "generate_all", "package_files", "package_of", "write_all", "write_package"]
+__all__ = ["ACCESSORS_DIR", "ask_compile", "closure", "generate_all", "package_files", "package_of", "write_all",
+           "write_package"]

@@ -360,6 +360,9 @@ def _fstring_parts(body: str, nest: int = 0) -> tuple[Expr, ...]:
 def parse(text: str | int | float | bool) -> Expr:
     """Parse an expression (a YAML scalar) into an AST; raises `ExprError`."""
     if isinstance(text, (bool, int, float)):
+        if isinstance(text, int) and text.bit_length() > 4 * _MAX_LITERAL:
+            raise ExprError(f"an integer literal of {text.bit_length():,} bits (binparse follows integers of up to "
+                            f"{4 * _MAX_LITERAL:,} bits)")
         return ("num", text)
     try:
         e = _Parser(str(text).strip()).parse()

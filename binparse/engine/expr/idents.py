@@ -97,14 +97,16 @@ def literal(value: object) -> str:
 
 
 def doc_body(text: str) -> str:
-    """The body of a triple-quoted docstring that reads as `text`: backslashes doubled, three quotes
-    and a last quote escaped, every character that is not printable (NUL, a carriage return, a lone surrogate)
-    written as its escape; line breaks and tabs stay (the docstring's lines). Made with `literal`'s
-    rule, so that a doc is text in the source and never source."""
-    body = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    if body.endswith('"'):
-        body = body[:-1] + '\\"'
-    return "".join(c if c.isprintable() or c in "\n\t" else repr(c)[1:-1] for c in body)
+    """The body of a triple-quoted docstring that reads as `text`: backslashes doubled, quotes escaped
+    when two meet or one ends the text, every character that is not printable (NUL, a carriage return, a lone
+    surrogate) written as the text of its escape (the docstring shows `\\x00`); line breaks and tabs
+    stay (the docstring's lines). A doc is text in the source, never source."""
+    body = text.replace("\\", "\\\\")
+    if '""' in body or body.endswith('"'):  # quotes that could close the docstring: every one escaped
+        body = body.replace('"', '\\"')
+    # a character that is not printable reads as its escape (`\x00`, `\ud800`) in the docstring itself: a
+    # class's doc is encoded to UTF-8 when the class is made, which a lone surrogate would fail
+    return "".join(c if c.isprintable() or c in "\n\t" else repr(c)[1:-1].replace("\\", "\\\\") for c in body)
 
 
 def comment(text: str) -> str:

@@ -138,8 +138,9 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     def _open(cls: type[A], mv: memoryview, file: str | None, params: dict[str, Any]) -> A:
         """`cls.from_buffer(mv, file=file, **params)` for `binparse.open_as`: straight to `_over`
         (no keywords packed and unpacked) unless the class has a `from_buffer` of its own."""
-        if cls.from_buffer.__func__ is not _FROM_BUFFER:  # type: ignore[attr-defined]
-            return cls.from_buffer(mv, file=file, **params)
+        own = next((k.__dict__["from_buffer"] for k in cls.__mro__ if "from_buffer" in k.__dict__), None)
+        if isinstance(own, classmethod) and own.__func__ is not _FROM_BUFFER:  # a family's own (a field called
+            return cls.from_buffer(mv, file=file, **params)  # from_buffer is a property: the base's is used)
         return cls._over(mv, 0, file, params)
 
     @classmethod

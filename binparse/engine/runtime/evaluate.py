@@ -85,6 +85,7 @@ class Evaluate:
         _file: str | None
         _path: str
         _params: dict[str, Any]
+        _cache: dict[Any, Any]
         _parent: Any
         _own_io: bool
         _PARAMS: ClassVar[tuple[str, ...]]
@@ -96,16 +97,23 @@ class Evaluate:
         def _nbytes_end(self) -> int: ...
 
     def _value(self, fn: Any, name: str) -> Any:
-        """A value instance's expression, run: bad data gives a `FormatError` naming the instance."""
+        """A value instance's expression, run: bad data gives a `FormatError` naming the instance, kept
+        and raised again when the instance is asked again (an instance that names a failing one twice,
+        in a chain of them, is worked out once, not once per path to it)."""
+        failed = self._cache.get(("!", name))
+        if failed is not None:
+            raise failed.with_traceback(None)
         try:
             return checked(fn())
-        except BinparseError:
+        except BinparseError as exc:
+            self._cache[("!", name)] = exc
             raise
         except Exception as exc:
             err = FormatError(f"cannot evaluate schema expression: {exc}", file=self._file,
                               path=f"{self._path}.{name}")
             if isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
                 err.kaitai = "ConversionError"  # type: ignore[attr-defined]
+            self._cache[("!", name)] = err
             raise err from None
 
     # -- expressions -------------------------------------------------------------------------------

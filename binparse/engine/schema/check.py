@@ -35,6 +35,53 @@ def check_references(root: TypeDef) -> None:
         if t.endian_on is not None:
             fail = _failer(t, None)
             _check_expr(types, t, t.endian_on, fail, "endian", {}, everything)
+    check_holding_depth(root)
+
+
+MAX_HOLDING = 64  # types holding one another in their seq, each a different type: Kaitai's gallery goes 9 deep
+
+
+def check_holding_depth(root: TypeDef) -> None:
+    """Refuse types that hold one another (seq fields of user types, each type another) deeper than
+    MAX_HOLDING: what works out sizes and layouts walks such a chain, and would otherwise need Python's
+    recursion that deep. A type that holds itself is no chain (it is read up to the runtime's depth)."""
+    edges: dict[int, list[tuple[Attr, TypeDef]]] = {}
+    types = root.all_types()
+    for t in types:
+        out = edges[id(t)] = []
+        for a in t.seq:
+            for ref in [a.user] if a.user is not None else [r for _, r in a.switch.cases] if a.switch else []:
+                if is_builtin(ref.name):
+                    continue
+                try:
+                    out.append((a, t.resolve_type(ref.name)))
+                except KeyError:
+                    continue
+    depth: dict[int, int] = {}
+    on_path: set[int] = set()
+    for start in types:
+        if id(start) in depth:
+            continue
+        todo: list[tuple[TypeDef, int]] = [(start, 0)]
+        on_path.add(id(start))
+        while todo:
+            t, k = todo[-1]
+            out = [x for x in edges.get(id(t), []) if x[1].schema is root.schema]
+            if k < len(out):
+                todo[-1] = (t, k + 1)
+                a, target = out[k]
+                if id(target) not in depth and id(target) not in on_path:
+                    on_path.add(id(target))
+                    todo.append((target, 0))
+                continue
+            todo.pop()
+            on_path.discard(id(t))
+            depth[id(t)] = 1 + max((depth.get(id(x), 0) for _, x in out if id(x) not in on_path), default=0)
+            if depth[id(t)] > MAX_HOLDING:
+                a = out[0][0]
+                raise SchemaError(f"types hold one another more than {MAX_HOLDING} deep (from '{t.path}'): binparse "
+                                  "reads no schema whose records nest that deep", file=t.schema.file,
+                                  line=a.key_lines.get("type", a.line), key="type", path=f"{t.path}.{a.id}")
 
 
 def _failer(t: TypeDef, a: Attr | None) -> Fail:

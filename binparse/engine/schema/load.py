@@ -27,6 +27,7 @@ from .check import check_references
 from .model import EnumDef, Param, Schema, TypeDef, is_builtin, primitive
 from .yamlnodes import Node, Seq, read_yaml
 
+MAX_NESTING = 32  # `types:` inside `types:` (Kaitai's gallery nests 6 deep)
 ROOT_KEYS = {"meta", "doc", "doc-ref", "seq", "types", "enums", "instances", "params", "to-string"}
 TYPE_KEYS = ROOT_KEYS
 META_KEYS = {"id", "title", "application", "file-extension", "xref", "license", "ks-version", "ks-debug",
@@ -67,7 +68,9 @@ class _Loader:
         try:
             return parse(value)
         except ExprError as exc:
-            raise self.err(f"expression {value!r}: {exc}", node, key) from exc
+            shown = f"of {value.bit_length():,} bits" if isinstance(value, int) and not isinstance(value, bool) else \
+                repr(value) if len(str(value)) <= 200 else f"{str(value)[:100]!r}… ({len(str(value)):,} characters)"
+            raise self.err(f"expression {shown}: {exc}", node, key) from None
 
     # -- files ---------------------------------------------------------------------------------
     def load(self, path: Path) -> Schema:
@@ -207,6 +210,12 @@ class _Loader:
     def typedef(self, name: str, node: Node, schema: Schema, parent: TypeDef | None, line: int) -> TypeDef:
         t = TypeDef(name=name, line=line, schema=schema, parent=parent,
                     doc=doc_text(node.get("doc")), doc_ref=doc_text(node.get("doc-ref")))
+        nesting, up = 0, parent
+        while up is not None:
+            nesting, up = nesting + 1, up.parent
+        if nesting > MAX_NESTING:
+            raise self.err(f"types nested more than {MAX_NESTING} deep (types: inside types:): binparse reads no "
+                           "schema nested that deep", node)
         self.type_meta(t, node, parent is None)
         if "params" in node:
             self.params(t, node["params"], node, "params")
@@ -273,6 +282,7 @@ class _Loader:
             if not is_id(ename) or not isinstance(enode, Node):
                 raise self.err("an enum is a lower_snake_case name mapping integers to ids", items, ename)
             e = EnumDef(ename, {}, {}, items.lines[ename])
+            py_names: dict[str, str] = {}  # Python name -> member id (two ids, one name: refused)
             for value, member in enode.items():
                 if isinstance(value, str) and value.strip().lstrip("-").isdigit():
                     value = int(value)
@@ -288,9 +298,10 @@ class _Loader:
                 if not is_id(member):
                     raise self.err("enum member ids must be lower_snake_case", enode, value, found=member)
                 assert isinstance(member, str)
-                if member in e.members.values():
+                twin = py_names.get(member_name(member))
+                if twin == member:
                     raise self.err(f"enum member '{member}' appears twice", enode, value)
-                twin = next((m for m in e.members.values() if member_name(m) == member_name(member)), None)
+                py_names[member_name(member)] = member
                 if twin is not None:
                     raise self.err(f"enum members '{twin}' and '{member}' are both '{member_name(member)}' in Python "
                                    "(a keyword, mro or doc gets a trailing _): rename one", enode, value)

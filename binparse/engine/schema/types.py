@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..expr import Expr
+from ..expr import Expr, names
 from ..expr.interp import is_byte_literal
 from .model import Attr, EnumDef, TypeDef, TypeRef, bits_type, is_builtin, primitive
 
@@ -147,6 +147,8 @@ class Types:
         if a.kind == "value":
             if a.enum is not None:
                 return ("enum", t.resolve_enum(a.enum))
+            if not self.busy:
+                self.before(t, a)
             key = id(a)
             if key in self.busy:
                 self.cycles += 1  # what depends on this is not kept: it is worked out again outside the circle
@@ -164,6 +166,27 @@ class Types:
         out = one if element or a.repeat is None else ("array", one)
         self.memo[memo] = out
         return out
+
+    def before(self, t: TypeDef, a: Attr) -> None:
+        """Type first the value instances of `t` that `a` names, those they name before them (a walk, no
+        recursion): a chain of thousands of instances, each naming the one before, is typed one by one."""
+        order: list[Attr] = []
+        seen = {id(a)}
+        todo: list[tuple[Attr, bool]] = [(a, False)]
+        while todo:
+            x, after = todo.pop()
+            if after:
+                order.append(x)
+                continue
+            todo.append((x, True))
+            for n in sorted(names(x.value)) if x.value is not None else ():
+                dep = t.attr(n)
+                if dep is not None and dep.kind == "value" and id(dep) not in seen and \
+                        (id(t), id(dep), False) not in self.memo:
+                    seen.add(id(dep))
+                    todo.append((dep, False))
+        for x in order[:-1]:
+            self.attr_type(t, x)
 
     def element_type(self, t: TypeDef, a: Attr) -> KType:
         if a.enum is not None and a.kind in ("prim", "bits"):
@@ -220,7 +243,11 @@ class Types:
         if op == "num":
             v = e[1]
             return BOOL if isinstance(v, bool) else FLOAT if isinstance(v, float) else INT
-        if op in ("str", "fstr"):
+        if op == "str":
+            return STR
+        if op == "fstr":  # every part is typed (and so checked) like any other expression
+            for part in e[1]:
+                self.of(part, t, local)
             return STR
         if op == "name":
             return self.name_type(t, e[1], local)
@@ -232,6 +259,8 @@ class Types:
         if op == "attr":
             return self.member(self.of(e[1], t, local), e[2])
         if op == "call":
+            for arg in e[3]:
+                self.of(arg, t, local)
             base = self.of(e[1], t, local)
             if base[0] == "any":
                 if e[2] not in BUILTIN_CALLS:
@@ -242,17 +271,19 @@ class Types:
                 raise TypeProblem(f"a {_show(base)} has no method {e[2]}()")
             return _CALLS[(kind, e[2])]
         if op == "index":
+            self.of(e[2], t, local)
             base = self.of(e[1], t, local)
             return INT if base[0] == "bytes" else base[1] if base[0] == "array" else ANY
         if op == "un":
             inner = self.of(e[2], t, local)
             return BOOL if e[1] == "not" else (INT if e[1] == "~" else inner)
         if op == "cond":
+            self.of(e[1], t, local)
             return combine(self.of(e[2], t, local), self.of(e[3], t, local))
         if op == "bin":
+            a, b = self.of(e[2], t, local), self.of(e[3], t, local)  # both sides typed, whatever the operator
             if e[1] in ("and", "or", "==", "!=", "<", "<=", ">", ">="):
                 return BOOL
-            a, b = self.of(e[2], t, local), self.of(e[3], t, local)
             if a == STR and b == STR and e[1] == "+":
                 return STR
             if "any" in (a[0], b[0]):
@@ -278,7 +309,7 @@ class Types:
             return cast_to
         if op in ("sizeof", "bitsizeof"):
             return INT
-        return ANY
+        raise TypeProblem(f"not an expression binparse knows ({op!r})")
 
     def member(self, base: KType, name: str) -> KType:
         """The type of `x.name` for `x` of type `base`; raises `TypeProblem` for a name no value of
