@@ -146,6 +146,7 @@ class _Builder:
         self.instances = instances  # building writes the seq only: instances are derived data
         self.checks = checks
         self.done: dict[int, c.Construct] = {}
+        self.busy: set[int] = set()
 
     def fn(self, e: ex.Expr | None, t: TypeDef) -> Any:
         """Like `_fn`, with the root type's fixed params substituted first."""
@@ -157,6 +158,12 @@ class _Builder:
         key = id(t) * 2 + nested
         if key in self.done:
             return self.done[key]
+        if id(t) in self.busy:  # construct's objects are made whole, each type once: one that holds itself cannot be
+            from ...core.errors import SchemaError
+            raise SchemaError(f"type '{t.path}' holds itself: binparse builds bytes from values (fixtures) for "
+                              "schemas without such types; it reads them", file=t.schema.file, line=t.line,
+                              path=t.path)
+        self.busy.add(id(t))
         # Lazy so types may refer to each other; params become Computed from the caller's args.
         members: list[c.Construct] = []
         for a in t.seq:
@@ -170,6 +177,7 @@ class _Builder:
                 members.append(a.id / c.Pointer(_stream_relative(self.fn(a.pos, t)), self.attr(a, t)))
         struct = c.Struct(*members)
         self.done[key] = struct
+        self.busy.discard(id(t))
         return struct
 
     def user(self, name: str, args: tuple[ex.Expr, ...], t: TypeDef) -> c.Construct:

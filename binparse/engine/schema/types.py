@@ -360,7 +360,11 @@ class Types:
         table = _METHODS.get(kind, {})
         if name in table:
             return table[name]
-        raise TypeProblem(f"a {_show(base)} has no method or field '{name}'")
+        raise TypeProblem(f"{_a(_show(base))} has no method or field '{name}'")
+
+
+def _a(text: str) -> str:
+    return ("an " if text[:1] in "aeiou" else "a ") + text
 
 
 def _show(t: KType) -> str:
