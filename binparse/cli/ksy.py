@@ -68,11 +68,11 @@ def view(args: argparse.Namespace) -> int:
                          "frames[2].pixels)", found=" ".join(args.files))
     reader = compiled(args)
     root = parsed(reader, args.files[0], args)
-    try:
+    try:  # through the one evaluator: names the schema declares and Kaitai's methods, nothing else
         value = evaluate(parse(args.tensor), _Scope(root))
     except ExprError as exc:
         raise UsageError(f"--tensor {args.tensor!r} is not a field expression: {exc}") from None
-    except AttributeError as exc:
+    except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as exc:
         raise UsageError(f"--tensor {args.tensor!r}: {exc}", file=args.files[0]) from None
     if isinstance(value, np.ndarray):
         arr = value

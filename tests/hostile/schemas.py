@@ -168,6 +168,17 @@ def escape_cases() -> list[SchemaCase]:
     out.append(SchemaCase("escape", "a meta/endian switch through a Python attribute", lambda: (
         "meta:\n  id: s\n  endian:\n    switch-on: _root.__class__\n    cases:\n      1: le\n      _: be\n"
         "seq:\n  - {id: a, type: u2}\n", bytes(8)), LOAD))
+    out.append(SchemaCase("escape", "a meta/endian case key through a Python attribute", lambda: (
+        "meta:\n  id: s\n  endian:\n    switch-on: 1\n    cases:\n      _root.__class__: le\n      _: be\n"
+        "seq:\n  - {id: a, type: u2}\n", bytes(8)), LOAD))
+    out.append(SchemaCase("escape", "a process argument through a Python attribute", lambda: (_ksy(
+        "seq:\n  - {id: a, size: 4, process: xor(_root.__class__)}\n"), bytes(8)), LOAD))
+    out.append(SchemaCase("escape", "a type argument through a Python attribute", lambda: (_ksy(
+        "seq:\n  - {id: a, type: r(_io.__class__)}\ntypes:\n  r:\n    params:\n      - {id: p, type: any}\n"
+        "    seq:\n      - {id: b, type: u1}\n"), bytes(8)), LOAD))
+    out.append(SchemaCase("escape", "a switch case key through a Python attribute", lambda: (_ksy(
+        "seq:\n  - {id: k, type: u1}\n  - id: s\n    type:\n      switch-on: k\n      cases:\n"
+        "        _root.__class__: u1\n        _: u2\n"), bytes(8)), LOAD))
     return out
 
 

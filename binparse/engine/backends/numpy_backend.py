@@ -8,8 +8,6 @@ accessor runtime using the same field specs.
 
 from __future__ import annotations
 
-import re
-import weakref
 from typing import Any
 
 import numpy as np
@@ -20,87 +18,9 @@ from ..runtime import FieldSpec, StaticLayout, ValidSpec, record_dtype, static_e
 from .. import expr as ex
 from ..expr import Expr
 from ..expr.grammar import MAX_DEPTH, depth
-from ..expr.idents import free_class_name
+from .classnames import camel as camel, class_name as class_name, enum_class_name as enum_class_name
+from .classnames import ref_name as ref_name, root_class_name as root_class_name
 from ..schema.model import Attr, TypeDef, TypeRef, Valid, bits_type
-
-
-def camel(name: str) -> str:
-    """CamelCase of a Kaitai name, as the Kaitai compiler names classes and enums."""
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
-
-
-# per schema (by id, with a weak reference that tells a schema from a later one at the same id)
-_NAMES: dict[int, tuple[weakref.ref[Any], dict[int, str]]] = {}
-
-
-def class_name(t: TypeDef) -> str:
-    """Python class name of a type: its CamelCase name, or, when two types of its schema would
-    share that name, the CamelCase of its whole path (`OuterInner`)."""
-    entry = _NAMES.get(id(t.schema))
-    names = entry[1] if entry is not None and entry[0]() is t.schema else None
-    if names is None or id(t) not in names:
-        types = t.schema.root.all_types()
-        counts: dict[str, int] = {}
-        for x in types:
-            counts[camel(x.name)] = counts.get(camel(x.name), 0) + 1
-        names = {}
-        taken = {camel(x.name) for x in types if counts[camel(x.name)] == 1}
-        for x in types:
-            name = camel(x.name)
-            if counts[name] > 1 and x.parent is not None:
-                name = "".join(camel(p) for p in x.path.split("::"))
-                while name in taken:
-                    name += "_"
-                taken.add(name)
-            names[id(x)] = name
-        used: set[str] = set()  # no keyword, builtin or name the module imports; each name once
-        for x in types:
-            names[id(x)] = free_class_name(names[id(x)], used)
-            used.add(names[id(x)])
-        _NAMES[id(t.schema)] = (weakref.ref(t.schema), names)
-    return names[id(t)]
-
-
-def root_class_name(schema_id: str) -> str:
-    """The class name of a schema's root type (the first type named: only a reserved name is renamed)."""
-    return free_class_name(camel(schema_id))
-
-
-def enum_class_name(owner: TypeDef, enum: Any) -> str:
-    """The name of an enum's class inside its type's class: its CamelCase name, made free of the
-    names the class body uses (`IntEnum`) and of the type's other enums."""
-    used: set[str] = set()
-    for e in owner.enums.values():
-        name = free_class_name(camel(e.name), used)
-        if e is enum:
-            return name
-        used.add(name)
-    return free_class_name(camel(enum.name))
-
-
-def ref_name(target: TypeDef, schema: Any) -> str:
-    """The name `target`'s class has in the generated module of `schema` (an imported class whose
-    name a class of this schema already has is imported under `Name_schemaid`)."""
-    name = class_name(target)
-    if target.schema is schema:
-        return name
-    entry = _REFS.get(id(schema))
-    table = entry[1] if entry is not None and entry[0]() is schema else None
-    if table is None:  # every imported class of the closure, named once per schema
-        table = {}
-        used = {class_name(x) for x in schema.root.all_types()}
-        for s in schema.all_imports():
-            for x in s.root.all_types():
-                n = class_name(x)
-                if n in used:  # a name of this module or of an import before: `Name_schemaid`
-                    n = free_class_name(f"{n}_{s.id}", used)
-                table[id(x)] = n
-                used.add(n)
-        _REFS[id(schema)] = (weakref.ref(schema), table)
-    return table.get(id(target), name)
-
-
-_REFS: dict[int, tuple[weakref.ref[Any], dict[int, str]]] = {}
 
 
 def _is_node(e: Any) -> bool:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .trees import depth as depth, names as names, nodes as nodes
+
 Expr = tuple[Any, ...]
 
 
@@ -378,22 +380,6 @@ def parse(text: str | int | float | bool) -> Expr:
     return e
 
 
-def depth(e: Expr) -> int:
-    """How deep an AST nests (worked out without recursion)."""
-    best, todo = 0, [(e, 1)]
-    while todo:
-        n, d = todo.pop()
-        if d > best:
-            best = d
-        for part in n[1:]:
-            if isinstance(part, tuple) and part:
-                if isinstance(part[0], str):
-                    todo.append((part, d + 1))
-                else:
-                    todo.extend((p, d + 1) for p in part if isinstance(p, tuple) and p)
-    return best
-
-
 def parse_type(text: str) -> tuple[str, tuple[Expr, ...]]:
     """A type reference `name`, `a::b` or `name(arg, …)`: its name and argument ASTs."""
     p = _Parser(str(text).strip())
@@ -411,30 +397,3 @@ def parse_type(text: str) -> tuple[str, tuple[Expr, ...]]:
         raise ExprError(f"unexpected {p.peek()[1]!r} in a type reference")
     return name, tuple(args)
 
-
-def names(e: Expr) -> set[str]:
-    """Bare names an expression reads (not attributes of them)."""
-    if e[0] == "name":
-        return {e[1]}
-    out: set[str] = set()
-    for part in e[1:]:
-        if isinstance(part, tuple):
-            if part and isinstance(part[0], str):
-                out |= names(part)
-            else:  # a tuple of ASTs (list items, call arguments, f-string parts)
-                for p in part:
-                    out |= names(p)
-    return out
-
-
-def nodes(e: Expr) -> list[Expr]:
-    """Every node of an AST, the root first."""
-    out = [e]
-    for part in e[1:]:
-        if isinstance(part, tuple):
-            if part and isinstance(part[0], str):
-                out.extend(nodes(part))
-            else:
-                for p in part:
-                    out.extend(nodes(p))
-    return out

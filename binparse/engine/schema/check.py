@@ -34,7 +34,8 @@ def check_references(root: TypeDef) -> None:
             check_attr(types, t, a, everything)
         if t.endian_on is not None:
             fail = _failer(t, None)
-            _check_expr(types, t, t.endian_on, fail, "endian", {}, everything)
+            for e in [t.endian_on, *(k for k, _ in t.endian_cases if k is not None)]:
+                _check_expr(types, t, e, fail, "endian", {}, everything)
     check_holding_depth(root)
 
 
