@@ -73,21 +73,9 @@ def trusted_folder(path: Path, make: bool = False) -> bool:
 def read_trusted(path: Path) -> bytes | None:
     """The bytes of a regular file of this user no one else may write, read through a descriptor
     opened without following a link; None for anything else."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not _mine(st, stat.S_IFREG) or st.st_size > 1 << 28:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    from ..core.paths import read_unlinked
+    got = read_unlinked(path, 1 << 28)
+    return got[1] if got is not None and _mine(got[0], stat.S_IFREG) else None
 
 
 def _sha(data: bytes) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from . import schemas
-from .harness import INTERPRETER, bound, run
+from .harness import FORKED, INTERPRETER, bound, run
 
 SECONDS = 10.0
 EVERY = os.environ.get("BINPARSE_HOSTILE", "") == "all"
@@ -115,32 +115,12 @@ def one(job):
     return [code, round(seconds, 3), said[:1500], lines_ok,
             "binparse failed (" in said or "Traceback" in said, os.path.exists(os.path.join(where, "MARKER"))]
 
-given = json.load(open(sys.argv[1]))
-results = []
-for k, job in enumerate(given):
-    sys.__stderr__.write(f"START {k}\n")
-    sys.__stderr__.flush()
-    r, w = os.pipe()
-    start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            got = json.dumps(one(job)).encode()
-        except BaseException as exc:
-            got = json.dumps([f"harness: {type(exc).__name__}: {exc}", 0, "", False, False, False]).encode()
-        os.write(w, got)
-        os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as f:
-        got = f.read()
-    _, status, usage = os.wait4(pid, 0)
-    result = json.loads(got) if got else [f"ended (status {status})", round(time.monotonic() - start, 3), "",
-                                           False, False, False]
-    results.append(result + [usage.ru_maxrss * 1024])
-with open(sys.argv[2], "w") as f:
-    json.dump(results, f)
-'''
+JOBS = json.load(open(sys.argv[1]))
+
+
+def failed(text, seconds):
+    return [text, seconds, "", False, False, False]
+''' + FORKED
 
 
 def jobs_of(case: schemas.SchemaCase, where: Path) -> tuple[list[dict[str, object]], int]:
