@@ -315,3 +315,27 @@ def test_malformed_budgets_are_refused(tmp_path: Path, monkeypatch: pytest.Monke
     from binparse.core import budget
     with pytest.raises(BinparseError, match="BINPARSE_BUDGET: not a size"):
         budget.limit()
+
+
+def test_the_names_a_generated_module_binds_are_known(tmp_path: Path) -> None:
+    """Every name the head of a generated module binds that is no class of the schema and does not start
+    with `_` is in `idents.MODULE_NAMES` (the names a class of the schema is kept away from)."""
+    from binparse.engine.codegen.write import package_files
+    from binparse.engine.expr.idents import MODULE_NAMES
+    p = ksy(tmp_path, "n", "params:\n  - {id: k, type: u1}\nseq:\n  - {id: a, type: u1}\n  - {id: b, size: a}\n"
+            "  - {id: c, type: t, repeat: expr, repeat-expr: k}\n  - {id: e, type: u1, enum: x}\n"
+            "instances:\n  v:\n    value: a * 2\n  property:\n    value: a\n"
+            "types:\n  t:\n    seq:\n      - {id: d, type: u2}\n      - {id: s, type: str, size: d, encoding: ASCII}\n"
+            "enums:\n  x:\n    1:\n      id: one\n      doc: the one\n")
+    for path, text in package_files([p], tmp_path / "pkg").items():
+        tree = ast.parse(text)
+        bound: set[str] = set()
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            elif isinstance(node, ast.Assign):
+                bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            elif isinstance(node, (ast.FunctionDef, ast.AnnAssign)):
+                bound.add(node.name if isinstance(node, ast.FunctionDef) else getattr(node.target, "id", ""))
+        classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        assert {b for b in bound - classes if not b.startswith("_")} - {"__all__"} <= MODULE_NAMES, path

@@ -60,7 +60,7 @@ class Compiled:
     def __init__(self, module: ModuleType, schema_id: str, path: Path) -> None:
         self.module = module
         self.path = path
-        from .backends.numpy_backend import root_class_name
+        from .expr.idents import root_class_name
         self.root_class: Any = getattr(module, root_class_name(schema_id))
         self.id = schema_id
 

@@ -19,7 +19,6 @@ folder per schema set (a key of the main schema's path and the import path). The
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -148,7 +147,7 @@ def _python() -> str:
     return importlib.util.MAGIC_NUMBER.hex()
 
 
-class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _Finder:
     """Runs the modules of compiled packages from their checked code (one finder for all of them)."""
 
     packages: dict[str, dict[str, CodeType]] = {}
@@ -158,7 +157,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         codes = self.packages.get(prefix)
         if codes is None or mod not in codes:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, self)  # type: ignore[arg-type]  # (a loader by duck typing)
 
     def create_module(self, spec: Any) -> None:
         return None

@@ -3,17 +3,11 @@ made unique and free of keywords, builtins and the module's own imports: `binpar
 
 from __future__ import annotations
 
-import re
 import weakref
 from typing import Any
 
-from ..expr.idents import free_class_name
+from ..expr.idents import camel as camel, free_class_name, root_class_name as root_class_name
 from ..schema.model import TypeDef
-
-
-def camel(name: str) -> str:
-    """CamelCase of a Kaitai name, as the Kaitai compiler names classes and enums."""
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
 
 
 # per schema (by id, with a weak reference that tells a schema from a later one at the same id)
@@ -46,11 +40,6 @@ def class_name(t: TypeDef) -> str:
             used.add(names[id(x)])
         _NAMES[id(t.schema)] = (weakref.ref(t.schema), names)
     return names[id(t)]
-
-
-def root_class_name(schema_id: str) -> str:
-    """The class name of a schema's root type (the first type named: only a reserved name is renamed)."""
-    return free_class_name(camel(schema_id))
 
 
 def enum_class_name(owner: TypeDef, enum: Any) -> str:

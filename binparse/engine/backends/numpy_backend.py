@@ -17,7 +17,7 @@ from ...core.errors import FormatError
 from ..runtime import FieldSpec, StaticLayout, ValidSpec, record_dtype, static_eval, static_layout
 from .. import expr as ex
 from ..expr import Expr
-from ..expr.grammar import MAX_DEPTH, depth
+from ..expr.trees import MAX_DEPTH, depth
 from .classnames import camel as camel, class_name as class_name, enum_class_name as enum_class_name
 from .classnames import ref_name as ref_name, root_class_name as root_class_name
 from ..schema.model import Attr, TypeDef, TypeRef, Valid, bits_type

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .trees import depth as depth, names as names, nodes as nodes
+from .trees import MAX_DEPTH as MAX_DEPTH, depth as depth, names as names, nodes as nodes
 
 Expr = tuple[Any, ...]
 
@@ -107,7 +107,6 @@ def _fstring_end(text: str, start: int) -> int:
 # the parser but nest the tree). Deeper is a SchemaError at load, never a RecursionError later (Kaitai's
 # gallery and test formats nest 21 deep at most).
 MAX_NEST = 32
-MAX_DEPTH = 64
 _MAX_LITERAL = 2048  # characters of an integer literal (8,192 bits in hexadecimal: values.MAX_INT_BITS)
 
 

@@ -63,12 +63,22 @@ def free_class_name(name: str, taken: set[str] | frozenset[str] = frozenset()) -
     return name
 
 
+def camel(name: str) -> str:
+    """CamelCase of a Kaitai name, as the Kaitai compiler names classes and enums."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
+
+
+def root_class_name(schema_id: str) -> str:
+    """The class name of a schema's root type (the first type named: only a reserved name is renamed)."""
+    return free_class_name(camel(schema_id))
+
+
 def is_dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
 
-__all__ = ["ID", "MODULE_NAMES", "attr_name", "free_class_name", "is_dunder", "is_id", "member_name",
-           "module_name_of"]
+__all__ = ["ID", "MODULE_NAMES", "attr_name", "camel", "free_class_name", "is_dunder", "is_id", "member_name",
+           "module_name_of", "root_class_name"]
 
 
 def literal(value: object) -> str:

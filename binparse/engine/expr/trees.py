@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 Expr = tuple[Any, ...]
+MAX_DEPTH = 64  # how deep an expression's tree may nest (grammar.parse refuses deeper ones)
 
 
 def depth(e: Expr) -> int:
