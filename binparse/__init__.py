@@ -8,6 +8,7 @@
 from typing import TYPE_CHECKING, Any
 
 from .api import compile, open, open_as
+from .core.budget import budget, set_budget
 from .core.buffers import byte_view, view
 from .core.errors import BinparseError, BinparseWarning, FormatError, LayoutError, SchemaError, ValidationError
 from .family.registry import Format, detect, registered
@@ -25,5 +26,5 @@ def __getattr__(name: str) -> Any:
 
 __version__ = "0.1.0"
 
-__all__ = ["BinparseError", "BinparseWarning", "Format", "FormatError", "LayoutError", "SchemaError", "ValidationError", "compile",
-           "byte_view", "detect", "registered", "load_schema", "open", "open_as", "view"]
+__all__ = ["BinparseError", "BinparseWarning", "Format", "FormatError", "LayoutError", "SchemaError", "ValidationError", "budget",
+           "compile", "byte_view", "detect", "registered", "load_schema", "open", "open_as", "set_budget", "view"]

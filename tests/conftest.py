@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -27,6 +27,37 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 INSTALL_TOOLS = "bash tools/install-test-tools.sh"
 TOOLS = {"kaitai": "the Kaitai Struct compiler (npm, in .kaitai/)", "browser": "a headless browser (chromium)",
          "flatc": "the FlatBuffers compiler flatc (Debian's flatbuffers-compiler)"}
+
+
+# The whole of the slow runs (every hostile case, every conformance spec, the full-size cases): opt-in, so
+# that CI's default run stays well under its 10 minutes (CONTRIBUTING.md, "Slow tests").
+FULL = os.environ.get("BINPARSE_FULL", "").lower() in ("1", "true", "yes", "all")
+full = pytest.mark.full  # a test that runs only in the whole run (BINPARSE_FULL=1)
+T = TypeVar("T")
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line("markers", "full: a slow whole run, deselected unless BINPARSE_FULL=1 (CONTRIBUTING.md)")
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Tests marked `full` are deselected (not skipped: nothing is missing) in the default run."""
+    if FULL:
+        return
+    drop = [it for it in items if it.get_closest_marker("full") is not None]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = [it for it in items if it.get_closest_marker("full") is None]
+
+
+def sample(cases: list[T], n: int, seed: str = "binparse") -> list[T]:
+    """`n` of `cases`, the same ones every run (chosen by `seed`, spread over the list), or all of them in
+    the whole run (BINPARSE_FULL=1)."""
+    if FULL or len(cases) <= n:
+        return list(cases)
+    import random
+    picked = sorted(random.Random(seed).sample(range(len(cases)), n))
+    return [cases[k] for k in picked]
 
 
 def need(tool: str, present: bool) -> None:

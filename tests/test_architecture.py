@@ -73,8 +73,8 @@ def test_the_rule_sees_an_upward_import(tmp_path: Path) -> None:
 def test_top_level_is_a_short_list() -> None:
     entries = sorted(p.name for p in PACKAGE.iterdir() if p.name != "__pycache__")
     assert entries == ["__init__.py", "__main__.py", "api.py", "cli", "core", "engine", "espdl.py", "family",
-                       "formats", "testing.py"]
-    assert len(set(entries) - {"__init__.py", "__main__.py", "api.py"}) <= 8
+                       "formats", "py.typed", "testing.py"]  # py.typed: PEP 561's marker, at the top by its rule
+    assert len(set(entries) - {"__init__.py", "__main__.py", "api.py", "py.typed"}) <= 8
 
 
 def test_generated_accessors_are_marked() -> None:

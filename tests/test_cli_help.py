@@ -125,7 +125,7 @@ def test_every_example_runs_as_written(tmp_path: Path, capsys: pytest.CaptureFix
     """From a folder that holds the repository's fixtures as the repository root does: every example
     command reads what it names, exits without a usage or I/O error (a `compare` example of two runs that
     diverge exits 1: the divergence it shows is its point), and writes what it says."""
-    for name in ("fixtures", "tests"):
+    for name in ("fixtures", "tests", "docs"):
         os.symlink(REPO / name, tmp_path / name)
     (tmp_path / "out").mkdir()  # as in the repository: out/ is where examples write, and git ignores it
     examples = _examples(capsys)

@@ -194,6 +194,8 @@ CASES: dict[str, Case] = {
         ["inspect", str(REAL / "tidl" / "j7-edgeai-benchmark" / "fastdepth" / "artifacts" / "tempDir" /
                         "424_tidl_net.bin_netLog.txt")], 0, "compares it with the net", runs=(0, 1, 2), real=True),
     "doctor of a folder with subfolders: doctor -r": Case(["doctor", str(INTEL)], None, "checks each", runs=(0, 1, 2)),
+    "a printout of another export: doctor -v": Case(["doctor", str(ESPDL / "other_export")], 1, "lists all 5",
+                                                    runs=(1,)),
 }
 
 

@@ -3,8 +3,10 @@ what the page shows (tools/docs_outputs.py does the running; `--update` rewrites
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+from collections.abc import Iterator
 import re
 import sys
 from pathlib import Path
@@ -28,16 +30,26 @@ TEST_COMMAND = "pip install -e '.[test]' && python -m pytest"
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
+@pytest.fixture(scope="module")
+def checkouts() -> Iterator[dict[bool, Path]]:
+    """One fresh copy of the checkout with ../shared/real beside it (the docs pages) and one without (the
+    README, as a clone of the repository has none), made once for every page: each page checks what its
+    own commands leave behind."""
+    with contextlib.ExitStack() as stack:
+        yield {real: stack.enter_context(docs_outputs.checkout(REPO, real=real)) for real in (True, False)}
+
+
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(REPO)) for p in PAGES])
-def test_page_examples_run_as_shown(page: Path) -> None:
+def test_page_examples_run_as_shown(page: Path, checkouts: dict[bool, Path]) -> None:
     if IN_CI and not docs_outputs.REAL.is_dir():
         pytest.fail(f"CI must run every example, and {docs_outputs.REAL} is absent")
     repo_before = docs_outputs.git_status(REPO)
-    with docs_outputs.checkout(REPO) as cwd:
-        before = docs_outputs.git_status(cwd)
-        assert before or not IN_CI, "git is needed to check what the pages' commands leave behind"
-        bs = docs_outputs.run_page(page, cwd)
-        behind = docs_outputs.left_behind(cwd, before)
+    readme = page.name == "README.md"  # a clone of the repository has no ../shared/real: the README runs without
+    cwd = checkouts[not readme]
+    before = docs_outputs.git_status(cwd)
+    assert before or not IN_CI, "git is needed to check what the pages' commands leave behind"
+    bs = docs_outputs.run_page(page, cwd)
+    behind = docs_outputs.left_behind(cwd, before)
     # a reader who runs the page's commands from the repository root leaves it as clean as it was:
     # every file they write is in out/ (ignored), none lands beside the tracked files
     assert not behind, f"{page.name}: its commands leave files git does not ignore: {behind}"
@@ -49,6 +61,7 @@ def test_page_examples_run_as_shown(page: Path) -> None:
     skipped = [c.text for b in bs for c in b.commands if c.got is None] + [f"pycon block at line {b.start}"
                                                                           for b in bs if b.skipped]
     assert ran or skipped, f"{page.name}: nothing ran"
+    assert not (readme and skipped), f"the README's commands must run on a fresh clone, without ../shared/real: {skipped}"
     if skipped:
         pytest.skip(f"{len(skipped)} example(s) need {docs_outputs.REAL}, absent: {skipped[0]} ...")
 

@@ -101,6 +101,36 @@ def test_grouped_conv_weights_read_in_esp_ppqs_group_layout() -> None:
     assert np.array_equal(v.reshape(8, 3, 3, 2), t.to_logical())
 
 
+def test_a_grouped_conv_of_one_aligned_block_is_no_problem(tmp_path: Path) -> None:
+    """Issue 47: nn.Conv2d(8, 16, 3, groups=4) for esp32s3 and esp32p4 (dims [3, 3, 16, 2]: its 16 output
+    channels blocked, 2 input channels a group) is (N/16)HWC16 / (N/8)HWC8 as named; the doctor checked
+    the group's 2 channels against the block (a problem, esp-dl reading no such rule) and now the 16 it is
+    blocked along; the export reproduces its 768 test output elements exactly."""
+    for target in ("esp32p4", "esp32s3"):
+        folder = tmp_path / target
+        folder.mkdir()
+        for bits, layout in (("s8", "(N/16)HWC16"), ("s16", "(N/8)HWC8")):
+            src = _ppq(target, f"conv_grouped_n16_{bits}")
+            (folder / src.name).write_bytes(src.read_bytes())
+            m = binparse.open(src).models[0]
+            t = m.tensor(m.graph.nodes[0].inputs[1])
+            assert (t.layout.name, t.layout.dims, t.layout.grouped, t.layout.blocked_channels) == (
+                layout, (3, 3, 16, 2), True, 16)
+            out = check_model(m).outputs[0]
+            assert (out.count, out.exact) == (768, 768)
+        doc = _doctor_json(folder)
+        assert doc["status"] == "ok" and [f for f in doc["findings"] if f["level"] != "ok"] == [], doc["findings"]
+
+
+def _doctor_json(folder: Path) -> dict:  # type: ignore[type-arg]
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        main(["doctor", str(folder), "--json"])
+    return json.loads(buf.getvalue())  # type: ignore[no-any-return]
+
+
 def test_constant_matmul_and_gemm_heads_of_two_and_three_outputs() -> None:
     """A 2-D constant MatMul weight [24, 40] in (N/16)HWC16_UNALIGNED and Gemm heads N = 2, 3 (16-lane
     unaligned on S3/P4) reproduce every element exactly."""

@@ -110,10 +110,10 @@ def test_printed_numbers_no_dim_can_be_are_compared_with_the_model(tmp_path: Pat
     info.write_text("\n".join(lines))
     doc = doctor(folder)
     assert findings(doc, "problem") == [
-        "house_price.info and house_price.espdl differ: test output '15' dims: printed [1, -1802201964], the model "
-        "[1, 1] (line 1139)",
-        "house_price.info and house_price.espdl differ: tensor '/network/network.7/Relu_output_0' exponents: printed "
-        "[94827361529856], the model [-4] (line 1126)"]
+        "house_price.info describes another model than house_price.espdl, with the same graph 'main_graph' (4 nodes, "
+        "the same ops) but other values: 2 differences, first test output '15' dims: printed [1, -1802201964], the "
+        "model [1, 1] (line 1139); tensor '/network/network.7/Relu_output_0' exponents: printed [94827361529856], the "
+        "model [-4] (line 1126)"]
     assert findings(doc, "note") == [
         "house_price.info: line 1126: /network/network.7/Relu_output_0 exponents [94827361529856]: 94827361529856 "
         "cannot be an exponent: not read as exponents (the doctor compares them with the model's vectors as its "
@@ -129,12 +129,37 @@ def test_values_and_nodes_that_differ_are_problems(tmp_path: Path) -> None:
     text = text.replace("value: array([1791])", "value: array([1792])")
     text = text.replace("%15 = Gemm[activation = 'Linear'", "%15 = MatMul[activation = 'Linear'")
     info.write_text(text)
-    assert findings(doctor(folder), "problem") == [
-        "house_price.info and house_price.espdl differ: node 3 (line 16): printed MatMul(/network/network.7/"
-        "Relu_output_0, network.8.weight, network.8.bias) -> 15, the model /network/network.8/Gemm Gemm(/network/"
-        "network.7/Relu_output_0, network.8.weight, network.8.bias) -> 15",
-        "house_price.info and house_price.espdl differ: initializer 'network.8.bias' values: 1 of 1 values differ, "
-        "first at element 0: printed 1792, the model 1791 (line 244)"]
+    assert findings(doctor(folder), "problem") == [  # other ops: another model, no "same graph"
+        "house_price.info describes another model than house_price.espdl: 2 differences, first node 3 (line 16): "
+        "printed MatMul(/network/network.7/Relu_output_0, network.8.weight, network.8.bias) -> 15, the model "
+        "/network/network.8/Gemm Gemm(/network/network.7/Relu_output_0, network.8.weight, network.8.bias) -> 15; "
+        "initializer 'network.8.bias' values: 1 of 1 values differ, first at element 0: printed 1792, the model 1791 "
+        "(line 244)"]
+
+
+def test_a_printout_of_another_export_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 47: the printout esp-ppq wrote for the same net exported at 16 x 16 beside the 12 x 12 model
+    (fixtures/espdl/other_export): one problem line saying so, the first three differences and the command
+    that lists them all; `doctor -v` lists them, `--json` carries them."""
+    folder = FIXTURES / "espdl" / "other_export"
+    doc = doctor(folder)
+    problems = [f for f in doc["findings"] if f["level"] == "problem"]  # type: ignore[attr-defined, index]
+    assert len(problems) == 1 and problems[0]["files"] == ["small_cnn_s8.info", "small_cnn_s8.espdl"]
+    assert problems[0]["text"] == (
+        "small_cnn_s8.info describes another model than small_cnn_s8.espdl, with the same graph 'main_graph' (9 "
+        "nodes, the same ops) but other values: 5 differences, first input 'input.1' dims: printed [1, 16, 16, 3], "
+        "the model [1, 12, 12, 3]; initializer 'HardSwish_lut_0' values: 227 of 256 values differ, first at element 1: "
+        "printed -85, the model -86 (line 33); test input 'input.1' dims: printed [1, 16, 16, 3], the model "
+        f"[1, 12, 12, 3] (line 150); `binparse doctor -v {folder}` lists all 5")
+    assert problems[0]["details"][3:] == [
+        "test input 'input.1' values: 768 values printed, the model's raw_data holds 432 (line 150)",
+        "tensor '/2/Conv_output_0' exponents: printed [-7], the model [-6] (line 139)"]
+    assert main(["doctor", "-v", str(folder)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(out) if line.startswith("  [problem] small_cnn_s8.info describes"))
+    assert out[at + 1:at + 6] == [f"      - {d}" for d in problems[0]["details"]]
+    assert main(["doctor", str(folder)]) == 1
+    assert not [line for line in capsys.readouterr().out.splitlines() if line.startswith("      - ")]
 
 
 def test_node_attributes_are_compared(tmp_path: Path) -> None:

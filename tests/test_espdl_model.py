@@ -272,7 +272,8 @@ def test_pdl3_bad_digest_is_a_doctor_problem(tmp_path: Path) -> None:
     doc = doctor(tmp_path)
     problems = [f["text"] for f in doc["findings"] if f["level"] == "problem"]
     assert doc["status"] == "problem" and len(problems) == 1
-    assert problems[0].startswith("pack.espdl: PDL3 sha256 differs")  # esp-dl's loader checks it: proof
+    assert problems[0].startswith("pack.espdl: PDL3 sha256 differs")  # esp-dl's verify_package_sha256: proof
+    assert problems[0].endswith("(esp-dl's FbsLoader::verify_package_sha256 fails on it)")
     # a payload that does not decode proves nothing of the file: named, not verified (exit 2 in inspect too)
     assert doc["not_verified"] == ["pack.espdl", "junk.espdl"]  # the pack: its encrypted model without a key
     unread = [f["text"] for f in doc["findings"] if f["files"] == ["junk.espdl"]]
@@ -395,3 +396,64 @@ def test_bit_flips_give_binparse_errors_only() -> None:
                 f.tensor(t.name).to_logical()
         except BinparseError:
             pass
+
+
+# -- what esp-dl's own code refuses, and what it never reads (issue 47) ----------------------------
+
+def _model_doctor(tmp_path: Path, graph: dict[str, Any]) -> list[tuple[str, str]]:
+    from binparse.cli.doctor import doctor
+    from binparse.formats.espdl.writers.fixtures import espdl_file
+    folder = tmp_path / graph["name"]
+    folder.mkdir()
+    (folder / "m.espdl").write_bytes(espdl_file({"format": "EDL2", "graph": graph}))
+    # (the fixture's test outputs are patterns, not what the graph computes: the export's note left out)
+    return [(f["level"], f["text"]) for f in doctor(folder)["findings"]
+            if f["level"] != "ok" and "its ONNX export" not in f["text"]]
+
+
+def _gemm_graph(name: str, **changes: Any) -> dict[str, Any]:
+    g: dict[str, Any] = {
+        "name": name, "inputs": [{"name": "x", "dims": [1, 8], "dtype": "int8", "exponents": [-7]}],
+        "outputs": [{"name": "y", "dims": [1, 20], "dtype": "int8", "exponents": [-5]}],
+        "nodes": [{"name": "fc", "op_type": "Gemm", "inputs": ["x", "w"], "outputs": ["t"],
+                   "attributes": {"quant_type": "S8"}},
+                  {"name": "r", "op_type": "Relu", "inputs": ["t"], "outputs": ["y"], "attributes": {"quant_type": "S8"}}],
+        "initializers": [{"name": "w", "dims": [1, 1, 8, 20], "dtype": "int8", "layout": "(N/16)HWC16_UNALIGNED",
+                          "exponents": [-3]}],
+        "test_inputs": [{"name": "x", "dims": [1, 8], "dtype": "int8", "exponents": [-7]}],
+        "test_outputs": [{"name": "y", "dims": [1, 20], "dtype": "int8", "exponents": [-5]}]}
+    g.update(changes)
+    return g
+
+
+def test_a_layout_name_esp_dl_never_reads_is_a_note(tmp_path: Path) -> None:
+    """20 output channels named (N/16)HWC16 (aligned): esp-dl orders a weight by its channel count and reads
+    no layout name, as binparse reads it: a note, not a problem."""
+    w = {"name": "w", "dims": [1, 1, 8, 20], "dtype": "int8", "layout": "(N/16)HWC16_UNALIGNED", "exponents": [-3],
+         "layout_doc": "(N/16)HWC16"}
+    assert _model_doctor(tmp_path, _gemm_graph("named", initializers=[w])) == [
+        ("note", "m.espdl: w is named (N/16)HWC16 but has 20 channels (not a multiple of 16): esp-dl never reads a "
+                 "layout's name (FbsModel gives no tensor's doc_string; its kernels order a weight by its channel "
+                 "count, dl_base.hpp), and binparse reads it so")]
+
+
+def test_test_values_are_judged_as_esp_dls_model_test_uses_them(tmp_path: Path) -> None:
+    """Model::test (dl_model_base.cpp) looks test inputs up by the graph's input names (another one is never
+    used: a note; a graph input without one fails the test: a problem) and compares a test output with the
+    tensor of its name wherever the graph makes it (an intermediate: a note; no such tensor fails: a problem)."""
+    t_in = {"name": "t", "dims": [1, 20], "dtype": "int8", "exponents": [-5]}
+    assert _model_doctor(tmp_path, _gemm_graph("inter", test_outputs=[t_in])) == [
+        ("note", "m.espdl: test output 't' is an intermediate tensor, not a graph output: esp-dl's Model::test "
+                 "compares it where the graph makes it")]
+    assert _model_doctor(tmp_path, _gemm_graph("nowhere", test_outputs=[{**t_in, "name": "z"}])) == [
+        ("problem", "m.espdl: test output 'z' names no tensor of the graph: esp-dl's Model::test refuses it (\"There's "
+                    "no intermediate result or output named ...\", dl_model_base.cpp)")]
+    extra = {"name": "q", "dims": [1, 8], "dtype": "int8", "exponents": [-7]}
+    g = _gemm_graph("extra")
+    assert _model_doctor(tmp_path, {**g, "test_inputs": [*g["test_inputs"], extra]}) == [
+        ("note", "m.espdl: test input 'q' is not a graph input: esp-dl's Model::test never uses it (it looks test "
+                 "inputs up by the graph's input names)")]
+    levels = _model_doctor(tmp_path, {**g, "name": "missing", "test_inputs": [extra]})
+    assert [lv for lv in levels if lv[0] == "problem"] == [("problem", "m.espdl: graph input 'x' has no test input, and the model has test values: "
+                                     "esp-dl's Model::test refuses it (\"Model input ... doesn't have a corresponding "
+                                     "test input\", dl_model_base.cpp)")], levels

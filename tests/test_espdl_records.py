@@ -198,3 +198,31 @@ def test_inspect_of_a_model_opens_with_a_summary_and_shows_the_rest_with_v(capsy
     assert main(["inspect", path, "-v"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 23 and "  initializers: 2" in out and out[-1].startswith("  totals: 272 parameters")
+
+
+def test_a_record_of_another_graph_proves_nothing_against_the_model(tmp_path: Path) -> None:
+    """Issue 47's sweep: Espressif's yolo26 PIE example (esp-dl 400dba59) holds a record whose ops the
+    model fused into others (TiledConvBlock, HardSiluPie8: 49 of 284 ops no node of the model), with 30
+    exponents that differ. A record that configures ops the model does not have describes another graph:
+    its differences are a note (with every one in `details`), not a problem; the same record of the very
+    graph is a problem (the two files contradict each other)."""
+    src = FIXTURES / "espdl" / "espppq" / "esp32p4"
+    doc = json.loads((src / "conv_relu_s8.json").read_text())
+    doc["values"]["3260878933"]["scale"] = 0.0625  # input.1: 2^-4 recorded, the model's exponent is -5
+    for graph, ops in (("same", doc["configs"]), ("fused", {"/0/Conv/Relu_Fused": doc["configs"]["/0/Conv"]})):
+        folder = tmp_path / graph
+        folder.mkdir()
+        shutil.copy(src / "conv_relu_s8.espdl", folder / "m.espdl")
+        (folder / "m.json").write_text(json.dumps({**doc, "configs": ops}))
+        found = [(f["level"], f["text"], f.get("details")) for f in doctor(folder)["findings"]
+                 if f["files"] == ["m.json", "m.espdl"]]
+        diff = ("input.1: esp-ppq quantized it with the scale 2^e, e = [-4] (ACTIVATED, op "
+                f"{'/0/Conv' if graph == 'same' else '/0/Conv/Relu_Fused'}), the model's exponents are [-5]: the chip "
+                "scales it by another power of two (esp-ppq writes log2 of the scale it quantized with: "
+                "QuantVariableToIntPattern.calculate_exponent)")
+        if graph == "same":
+            assert found == [("problem", f"m.json and m.espdl differ: {diff}", None)], found
+        else:
+            assert found == [("note", "m.json configures 1 ops m.espdl does not have (e.g. '/0/Conv/Relu_Fused'): it "
+                                      "describes another graph than the model's, so its 1 differences from the model's "
+                                      f"exponents prove nothing against it; first: {diff}", [diff])], found

@@ -24,7 +24,7 @@ from binparse.cli import main
 from binparse.formats.intel_dla import CompileFolder, read_table
 from binparse.engine.runtime import Accessor
 
-from .conftest import FIXTURES, REAL
+from .conftest import FIXTURES, REAL, sample
 
 CASES = int(os.environ.get("BINPARSE_FUZZ_CASES", "40"))
 RNG = np.random.default_rng(20261121)
@@ -35,6 +35,10 @@ BINARIES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".bin", ".espdl
                   and not (p.parent.name.startswith("combined") and "_io_" in p.name))  # known by its path only
 #                 (its table lies after 378,392 bytes: hostile/test_tidl.py and test_tidl_combined.py open it by path)
 CSVS = sorted(FIXTURES.rglob("*_transform_*.csv"))
+# esp-ppq's 344 models (fixtures/espdl/espppq) are one container and one schema made 344 times: a sample
+# of them in the default run, every one in the whole run (BINPARSE_FULL=1; CONTRIBUTING.md "Slow tests")
+BINARIES = [p for p in BINARIES if "espppq" not in p.parts] + sample([p for p in BINARIES if "espppq" in p.parts], 12,
+                                                                     "espppq binaries")
 
 
 def exercise(obj: Any) -> None:

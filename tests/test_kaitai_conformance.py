@@ -57,7 +57,9 @@ def test_what_binparse_does_not_pass_it_refuses(outcomes: dict[str, kst.Outcome]
 
 def test_refusals_name_the_file_line_and_feature(outcomes: dict[str, kst.Outcome]) -> None:
     detail = outcomes["process_custom"].detail
-    assert "process_custom.ksy:6: key 'process'" in detail and "custom routine" in detail
+    assert "process_custom.ksy:6:14: key 'process' (process_custom.buf1): process 'my_custom_fx' is a custom " \
+           "routine" in detail
+    assert detail.endswith("\n        process: my_custom_fx(7, true, [0x20, 0x30, 0x40])\n                 ^")
 
 
 def test_every_spec_kaitais_python_passes_passes_in_binparse(outcomes: dict[str, kst.Outcome],

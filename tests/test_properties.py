@@ -21,6 +21,8 @@ from binparse.family.fixtures import SENTINEL
 from binparse.family.registry import registered
 from binparse.engine.schema import SCHEMAS_DIR, load_schema
 
+from .conftest import FULL
+
 EXAMPLES = int(os.environ.get("BINPARSE_PROPERTY_EXAMPLES", "8"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -29,11 +31,16 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=
 STATIC = [f for f in registered() if f.size is not None]
 
 
+LARGE = 100_000  # bytes: a struct this large (the AM57x and TDA2 nets, 256 layer slots) takes seconds an example
+LARGE_EXAMPLES = 2  # in the default run: every field gets random values in each example (BINPARSE_FULL=1: EXAMPLES)
+
+
 @pytest.mark.parametrize("fmt", STATIC, ids=[f.name for f in STATIC])
 def test_parse_build_roundtrip(fmt: binparse.Format) -> None:
     schema = load_schema(SCHEMAS_DIR / f"{fmt.accessor_class._SCHEMA}.ksy")
+    examples = EXAMPLES if FULL or (fmt.size or 0) < LARGE else min(EXAMPLES, LARGE_EXAMPLES)
 
-    @SETTINGS
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
     @given(x=testing.values(schema.root, fmt.params))
     def check(x: dict[str, Any]) -> None:
         data = cb.build(schema, x, **fmt.params)

@@ -56,7 +56,8 @@ def test_unknown_key_names_file_line_and_key(tmp_path: Path) -> None:
             colour: red
         """)
     assert e.line == 9 and e.key == "colour"
-    assert str(e).startswith(f"{(tmp_path / 's.ksy').resolve()}:9: key 'colour'")
+    assert str(e).startswith(f"{(tmp_path / 's.ksy').resolve()}:9:5: key 'colour' (x.b)")
+    assert str(e).endswith("\n        colour: red\n        ^")  # the line, a caret under the key
     assert "is not a key of a seq item in Kaitai Struct 0.11" in str(e)
 
 

@@ -15,7 +15,7 @@ leaves the checkout as clean as it was (tests/test_docs.py asserts it for every 
 and what C libraries write to file descriptors 1 and 2, captured together in the order written, as a
 terminal shows them); `python` in a subprocess. A shown output matches when it is what the command
 prints, trailing spaces aside; a line or part of a line `...` stands for anything (doctest's ELLIPSIS).
-Lines and blocks naming `../shared/real` are skipped when that folder is absent.
+Lines and blocks naming `../shared/real` or `../shared/conformance` are skipped when that folder is absent.
 
 `--update` keeps every shown output that still matches (its `...` included) and replaces the others
 with the output of today, cut as the old one was (as many lines before its first whole-line `...` and
@@ -45,6 +45,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 REAL = Path(os.environ.get("BINPARSE_REAL", ROOT.parent / "shared" / "real"))
 REAL_WORD = "../shared/real"
+# Kaitai's gallery and its samples, the test suite (docs/ksy.md reads gallery schemas on gallery samples)
+CONFORMANCE = Path(os.environ.get("BINPARSE_CONFORMANCE", ROOT.parent / "shared" / "conformance"))
+CONFORMANCE_WORD = "../shared/conformance"
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 FENCE = re.compile(r"^```(\w*)\s*$")
 
@@ -136,9 +139,10 @@ def left_behind(cwd: Path, before: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def checkout(root: Path = ROOT) -> Iterator[Path]:
-    """A fresh copy of the files git tracks, with ../shared/real beside it (when present here): a git
-    work tree of its own with every file added (`git_status`), when git is installed."""
+def checkout(root: Path = ROOT, real: bool = True) -> Iterator[Path]:
+    """A fresh copy of the files git tracks, with ../shared/real and ../shared/conformance beside it (when
+    present here and `real`; the README runs without them, as a clone of the repository does): a git work
+    tree of its own with every file added (`git_status`), when git is installed."""
     with tempfile.TemporaryDirectory(prefix="binparse-docs-") as tmp:
         dst = Path(tmp) / "binparse"
         try:
@@ -155,9 +159,10 @@ def checkout(root: Path = ROOT) -> Iterator[Path]:
         with contextlib.suppress(OSError, subprocess.CalledProcessError):  # git_status says [] without git
             subprocess.run(["git", "init", "-q"], cwd=dst, check=True, capture_output=True)
             subprocess.run(["git", "add", "-A"], cwd=dst, check=True, capture_output=True)
-        if REAL.is_dir():
-            (Path(tmp) / "shared").mkdir()
-            (Path(tmp) / "shared" / "real").symlink_to(REAL.resolve(), target_is_directory=True)
+        for name, src in (("real", REAL), ("conformance", CONFORMANCE)):
+            if real and src.is_dir():
+                (Path(tmp) / "shared").mkdir(exist_ok=True)
+                (Path(tmp) / "shared" / name).symlink_to(src.resolve(), target_is_directory=True)
         yield dst
 
 
@@ -264,18 +269,19 @@ class _Runner(doctest.DocTestRunner):
 
 def run_page(page: Path, cwd: Path) -> list[Block]:
     """Run every block of a page in order in cwd (a checkout); each block records what it printed."""
-    real_here = (cwd.parent / "shared" / "real").is_dir()
+    absent = [word for word, name in ((REAL_WORD, "real"), (CONFORMANCE_WORD, "conformance"))
+              if not (cwd.parent / "shared" / name).is_dir()]
     globs: dict[str, object] = {"__name__": "__main__"}
     pycon_skipped = False
     bs = blocks(page.read_text())
     for b in bs:
         if b.kind == "console":
             for c in b.commands:
-                if REAL_WORD in c.text and not real_here:
+                if any(word in c.text for word in absent):
                     continue
                 c.got = run_command(c.text, cwd)
             continue
-        if pycon_skipped or (REAL_WORD in "\n".join(b.lines) and not real_here):
+        if pycon_skipped or any(word in "\n".join(b.lines) for word in absent):
             b.skipped = pycon_skipped = True  # later blocks may use the names this one makes
             continue
         test = doctest.DocTestParser().get_doctest("\n".join(b.lines) + "\n", globs, f"{page.name}:{b.start + 1}",
@@ -283,6 +289,7 @@ def run_page(page: Path, cwd: Path) -> list[Block]:
         runner = _Runner()
         with _process_like(cwd):
             runner.run(test, clear_globs=False)
+        globs.update(test.globs)  # DocTest runs on a copy: the names a block makes are the next blocks'
         b.failures = runner.failed_examples
     return bs
 

@@ -61,6 +61,8 @@ class Recurrent(nn.Module):
 MODELS: dict[str, tuple[Callable[[], nn.Module], list[list[int]]]] = {
     "conv_relu": (lambda: nn.Sequential(nn.Conv2d(4, 16, 3, padding=1), nn.ReLU()), [[1, 4, 8, 8]]),
     "conv_grouped": (lambda: nn.Conv2d(8, 8, 3, padding=1, groups=4), [[1, 8, 6, 6]]),
+    # issue 47: 16 output channels (one aligned block) of 2 input channels a group
+    "conv_grouped_n16": (lambda: nn.Conv2d(8, 16, 3, padding=1, groups=4), [[1, 8, 8, 6]]),
     "conv_depthwise": (lambda: nn.Conv2d(16, 16, 3, padding=1, groups=16), [[1, 16, 6, 6]]),
     "conv_unaligned": (lambda: nn.Conv2d(4, 3, 3), [[1, 4, 6, 6]]),
     "conv1d": (lambda: nn.Conv1d(4, 16, 3, padding=1), [[1, 4, 12]]),
@@ -121,6 +123,9 @@ MODELS: dict[str, tuple[Callable[[], nn.Module], list[list[int]]]] = {
                                         nn.Conv2d(8, 16, 1), nn.Sigmoid(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
                                         nn.Linear(16, 3)), [[1, 3, 12, 12]]),
 }
+# issue 47: the same net (the same seed, so the same float weights) exported at another input size, whose
+# printout beside the 12 x 12 model describes another model (fixtures/espdl/other_export)
+MODELS["small_cnn_16x16"] = (MODELS["small_cnn"][0], [[1, 3, 16, 16]])
 
 
 def make(name: str, target: str, bits: int, out: Path) -> str:

@@ -77,6 +77,7 @@ def one(folder: Path, key: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "folder": str(folder), "doctor": code, "status": doc.get("status"),
         "problems": [f["text"] for f in findings if f["level"] == "problem"],
+        "notes": sum(f["level"] == "note" for f in findings),
         "not_verified": doc.get("not_verified", []),
         "without_line": [n for n in artifacts if n not in named],
         "other_files": [n for n in names if n not in artifacts],
@@ -125,7 +126,9 @@ def summarize(corpus: Path, results: list[dict[str, Any]], seconds: float) -> di
     return {"corpus": str(corpus), "seconds": round(seconds), "folders": len(results),
             "files": dict(files), "doctor_exit_codes": {str(k): v for k, v in sorted(doctor_codes.items(), key=str)},
             "inspect_exit_codes": {str(k): v for k, v in sorted(inspect_codes.items(), key=str)},
-            "problem_lines": len(problems), "files_without_a_line": len(without), "other_files": len(others),
+            "problem_lines": len(problems), "note_lines": sum(r.get("notes", 0) for r in results),
+            "not_verified": sum(len(r.get("not_verified", [])) for r in results),
+            "files_without_a_line": len(without), "other_files": len(others),
             "unreadable_disagreeing": len(disagree), "errors": [r for r in results if "error" in r],
             "problems": problems, "without_line": without, "results": results}
 
@@ -147,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         a.out.write_text(json.dumps(rep, indent=1))
     print(f"{rep['folders']} folders, files {rep['files']}, {rep['seconds']} s")
     print(f"doctor exit codes {rep['doctor_exit_codes']}; inspect exit codes (per file) {rep['inspect_exit_codes']}")
-    print(f"[problem] lines: {rep['problem_lines']}; files without a line: {rep['files_without_a_line']}; "
+    print(f"[problem] lines: {rep['problem_lines']}; [note] lines: {rep['note_lines']}; files not verified: "
+          f"{rep['not_verified']}; files without a line: {rep['files_without_a_line']}; "
           f"unreadable files doctor calls a problem and inspect exit 2: {rep['unreadable_disagreeing']}; "
           f"folders that failed or timed out: {len(rep['errors'])}; files of other tools: {rep['other_files']}")
     for folder, p in rep["problems"]:

@@ -118,7 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         exc.on_command_line()
         if exc.retry is not None:  # the command that fixes it, made of the words typed
             exc.retried(again(argv, exc.retry.add, exc.retry.drop))
-        print(f"binparse: error: {shown(exc)}", file=sys.stderr)
+        print(f"binparse: error: {shown(exc.describe())}", file=sys.stderr)
+        for line in exc.excerpt():  # where in a schema: its line and a caret (escaped already)
+            print(shown(line), file=sys.stderr)
         return exit_code(exc)
     except BrokenPipeError:  # the reader of our output went away (`| head`): not all was shown, an I/O error
         _closed_output()

@@ -18,6 +18,10 @@ from .common import open_source, say, written
 def inspect(args: argparse.Namespace) -> int:
     if args.param and not args.schema:
         raise UsageError("--param gives a param of a --schema's root type: give --schema too")
+    given = [f for f, on in (("--offsets", args.offsets), ("--path", args.path), ("--raw", args.raw), ("-o", args.out))
+             if on]
+    if given and not args.schema:
+        raise UsageError(f"{' and '.join(given)} go with --schema (a file read with your own .ksy)")
     if args.schema:
         from .ksy import inspect as inspect_schema
         return inspect_schema(args)
@@ -169,7 +173,7 @@ def doctor(args: argparse.Namespace) -> int:
 
     def said() -> tuple[str, int]:
         doc = doctor_tree(args.path, args) if args.recursive else run(args.path, args)
-        return render.json_text(doc) if args.json else report_text(doc), exit_code(doc)
+        return render.json_text(doc) if args.json else report_text(doc, args.verbose), exit_code(doc)
     return said_once(said)
 
 
@@ -193,7 +197,7 @@ def _doctor_streamed(args: argparse.Namespace) -> int:
             for w in unsaid(caught[seen:], text, told):
                 show(w.message, w.category, w.filename, w.lineno)
             seen = len(caught)
-        doc = doctor_tree(args.path, args, each=lambda d: say(report_text(d) + "\n"))
+        doc = doctor_tree(args.path, args, each=lambda d: say(report_text(d, args.verbose) + "\n"))
         say(tally_line(doc))
     return exit_code(doc)
 

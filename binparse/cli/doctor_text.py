@@ -62,10 +62,11 @@ def tally_line(doc: dict[str, Any]) -> str:
             f"{_plural(t['problems'], 'problem')}, {_plural(t['notes'], 'note')}, {t['not_verified']} not verified")
 
 
-def report_text(doc: dict[str, Any]) -> str:
-    """A folder's report, or a tree's (each folder's, then the tally line)."""
+def report_text(doc: dict[str, Any], verbose: bool = False) -> str:
+    """A folder's report, or a tree's (each folder's, then the tally line); `verbose` (-v): under a finding
+    that sums several up, each of them."""
     if "folders" in doc:
-        return "\n\n".join(report_text(d) for d in doc["folders"]) + "\n\n" + tally_line(doc)
+        return "\n\n".join(report_text(d, verbose) for d in doc["folders"]) + "\n\n" + tally_line(doc)
     lines = [f"binparse doctor {shown(doc['path'])}: {headline(doc)}"]
     for f in doc["files"]:
         what = shown(f"{f['family']} {f['kind']} {f.get('format_version') or f['version']}".strip())
@@ -83,6 +84,7 @@ def report_text(doc: dict[str, Any]) -> str:
                      + ", ".join(map(shown, doc["subfolders"])))
     for f in doc["findings"]:
         lines.append(f"  [{f['level']}] {shown(f['text'])}")
+        lines.extend(f"      - {shown(d)}" for d in (f.get("details", []) if verbose else []))
     return "\n".join(lines)
 
 

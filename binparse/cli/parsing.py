@@ -15,9 +15,12 @@ from typing import Any
 
 from ..core.exitcodes import USAGE
 from .argparser import Parser, VersionAction, version
+from .ksyargs import dump_options, explore_arguments
+from .ksyargs import param_option as _param_option
+from .ksyargs import schema_options as _schema_options
 
-COMMANDS = ("inspect", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate", "doctor",
-            "schema", "schemas")
+COMMANDS = ("inspect", "explore", "view", "draw", "pack", "traces", "compare", "export", "repair", "fixture", "generate",
+            "doctor", "schema", "schemas")
 
 EXIT_CODES = """exit codes (every command):
   0  everything named was read, verified and agrees
@@ -44,10 +47,20 @@ def _run(module: str, name: str) -> Callable[[argparse.Namespace], int]:
 # name: (module, one line for the overview, usage, description)
 _COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "inspect": ("artifacts", "what a file (or a folder a family reads) holds: a summary, or every field",
-                "%(prog)s PATH [-v] [--fields] [--json] [--format NAME] [options]",
+                "%(prog)s PATH [-v] [--fields] [--json] [--format NAME] [options]\n"
+                "       %(prog)s FILE|- --schema S.ksy [--json|--format yaml] [--offsets] [--path PATH] [options]\n"
+                "       %(prog)s FILE|- --schema S.ksy --raw PATH -o OUT.bin [options]",
                 "Print what PATH holds: the family's summary (its version, tensors, layers, totals), with -v\n"
                 "the family's whole report, or with --fields every raw field of its schema with its offset\n"
-                "and type."),
+                "and type. With --schema, every field and instance of FILE (- reads standard input) as that\n"
+                "Kaitai Struct schema reads it, written as it is read: a table (the tree indented, each\n"
+                "value's offset, size and the type read), JSON or YAML (--offsets: each value's place)."),
+    "explore": ("ksy", "an HTML page to explore a file read with a schema: its bytes beside its value tree",
+                "%(prog)s FILE --schema S.ksy -o PAGE.html [--path PATH] [--max-bytes SIZE] [options]",
+                "Write one self-contained HTML page (no network, no server) that shows FILE's bytes in hex\n"
+                "beside the value tree its schema reads: choosing a field highlights its bytes, choosing a\n"
+                "byte selects the innermost field that covers it. A big file is shown a page of bytes at a\n"
+                "time; the page holds its first --max-bytes bytes (and says so when the file has more)."),
     "view": ("buffers", "write a tensor of a device buffer (or of an artifact) as .npy, in logical order",
              "%(prog)s SOURCE BUFFER --npy OUT.npy [options]\n"
              "       %(prog)s SOURCE [BUFFER] --tensor NAME --npy OUT.npy [options]\n"
@@ -89,9 +102,12 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "repair, when the repair would not read back as meant, or when FIXED is FILE, a link or not a\n"
                "regular file."),
     "fixture": ("tools", "write the artifacts, device buffers and expectations a spec describes",
-                "%(prog)s SPEC.yaml [-o FOLDER] [--json] | VALUES.yaml --schema S.ksy -o OUT.bin",
+                "%(prog)s SPEC.yaml [-o FOLDER] [--json] | VALUES.yaml --schema S.ksy -o OUT.bin\n"
+                "       | --schema S.ksy --from FILE [--set PATH=VALUE]... -o OUT.bin",
                 "Write the files a fixture spec describes: artifacts, device buffers, and the expected\n"
-                "logical arrays (.expected.npy) that tests compare with."),
+                "logical arrays (.expected.npy) that tests compare with. With --schema, build a file from\n"
+                "values with your own Kaitai Struct schema: from a YAML mapping of the root's fields, or from\n"
+                "a file read with the schema (--from), some of its values changed (--set)."),
     "generate": ("tools", "typed accessors from schemas: binparse's own, or a package of yours",
                  "%(prog)s [--check] [--json] | SCHEMA.ksy... -o PACKAGE_DIR [--import-path DIR]...",
                  "Regenerate the typed accessors (binparse/engine/accessors) from the schemas (schemas/*.ksy), or,\n"
@@ -113,7 +129,15 @@ _COMMANDS: dict[str, tuple[str, str, str, str]] = {
 }
 
 # Examples every command's help shows whatever the families; the families add theirs (`Family.examples`).
+_WAV = "docs/ksy/tone.wav --schema docs/ksy/wav.ksy"  # a user's schema on a file it reads (docs/ksy.md)
 CORE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "inspect": ((f"inspect {_WAV}", "every field of a file read with a Kaitai Struct schema of your own"),
+                (f"inspect {_WAV} --path chunks[1].body --offsets --json",
+                 "one subtree as JSON, each value with its [start, end) and type"),
+                (f"inspect {_WAV} --format yaml --path chunks[0]", "a subtree as YAML"),
+                (f"inspect {_WAV} --raw chunks[1].body.values -o out/samples.bin", "the bytes of one field")),
+    "explore": ((f"explore {_WAV} -o out/tone.html",
+                 "a page to click through the file's fields and bytes (open it in a browser)"),),
     "generate": (("generate --check", "are the accessors in step with the schemas? (exit 1 if not)"),),
     "schemas": (("schemas", "every format binparse knows, family by family"),
                 ("schemas --json", "the same, for scripts")),
@@ -175,29 +199,24 @@ OUTPUT_OPTIONS = frozenset({"npy", "svg", "out"})
 
 
 def _inspect(c: argparse.ArgumentParser) -> None:
-    c.add_argument("file", metavar="PATH", help="a file, or a folder a family reads (a compile or model folder)")
+    c.add_argument("file", metavar="PATH", help="a file, or a folder a family reads (a compile or model folder); "
+                   "with --schema, - reads standard input")
     c.add_argument("--fields", action="store_true", help="every raw field of the schema (offset, type, value) "
                                                          "instead of the family's summary")
     c.add_argument("-v", "--verbose", action="store_true", help="the family's whole report (every layer, tensor "
                                                                  "and value), not only its summary")
     c.add_argument("--json", action="store_true", help=_JSON)
     c.add_argument("--format", metavar="NAME", help="read PATH as this format (`binparse schemas` lists them); "
-                                                    "default: detected from its size, magic and name")
+                                                    "default: detected from its size, magic and name. With "
+                                                    "--schema, how to print: text (default), json or yaml")
     _schema_options(c, "read PATH with this Kaitai Struct schema (a .ksy of your own): every field and instance")
     _param_option(c)
+    dump_options(c)
 
 
-def _schema_options(c: argparse.ArgumentParser, what: str) -> None:
-    c.add_argument("--schema", metavar="SCHEMA.ksy", help=what)
-    c.add_argument("--import-path", action="append", metavar="DIR",
-                   help="a folder the schema's imports are looked up in (repeatable; absolute imports `/name` "
-                        "only look here)")
-
-
-def _param_option(c: argparse.ArgumentParser) -> None:
-    c.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="with --schema, a param of the schema's root type, VALUE a Kaitai literal: 3, 0x10, true, "
-                        "'text', [1, 2] (repeatable)")
+def _explore(c: argparse.ArgumentParser) -> None:
+    explore_arguments(c, _budget_size)
+    c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
 def _source_options(c: argparse.ArgumentParser) -> None:
@@ -283,11 +302,17 @@ def _repair(c: argparse.ArgumentParser) -> None:
 
 
 def _fixture(c: argparse.ArgumentParser) -> None:
-    c.add_argument("spec", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose writer); "
-                                                     "with --schema, the values of the root's fields")
+    c.add_argument("spec", nargs="?", metavar="SPEC.yaml", help="the fixture spec (YAML; its `family:` says whose "
+                                                                "writer); with --schema, the values of the root's fields")
     c.add_argument("-o", "--out", metavar="FOLDER", help="output folder (default: the spec's folder); with "
                                                          "--schema, the file to write")
     _schema_options(c, "build the bytes of the values in SPEC.yaml with this Kaitai Struct schema")
+    c.add_argument("--from", dest="from_file", metavar="FILE", help="with --schema, build from the values of FILE "
+                                                                    "(read with the schema) instead of SPEC.yaml")
+    c.add_argument("--set", action="append", metavar="PATH=VALUE",
+                   help="with --from, change one value: PATH a field path (chunks[1].body.sample_rate), VALUE a "
+                        "Kaitai literal, a member name for an enum, a word for text (repeatable)")
+    _param_option(c)
     c.add_argument("--json", action="store_true", help=_WRITTEN)
 
 
@@ -306,6 +331,8 @@ def _generate(c: argparse.ArgumentParser) -> None:
 def _doctor(c: argparse.ArgumentParser) -> None:
     c.add_argument("path", metavar="FOLDER", help="a folder of artifacts (or one file)")
     c.add_argument("-r", "--recursive", action="store_true", help="also every folder below FOLDER, each on its own")
+    c.add_argument("-v", "--verbose", action="store_true", help="under a line that sums several findings up (a "
+                                                                 "printout of another export), each of them")
     c.add_argument("--json", action="store_true", help=_JSON)
 
 
@@ -349,7 +376,7 @@ def _schema(c: argparse.ArgumentParser) -> None:
 
 
 _ARGUMENTS: dict[str, Callable[[argparse.ArgumentParser], None]] = {
-    "inspect": _inspect, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
+    "inspect": _inspect, "explore": _explore, "view": _view, "draw": _draw, "pack": _pack, "traces": _traces, "compare": _compare,
     "export": _export, "repair": _repair, "fixture": _fixture, "generate": _generate, "doctor": _doctor, "schema": _schema, "schemas": _schemas,
 }
 

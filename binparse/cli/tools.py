@@ -18,6 +18,10 @@ def fixture(args: argparse.Namespace) -> int:
     if args.schema:
         from .ksy import fixture as fixture_schema
         return fixture_schema(args)
+    if args.from_file or args.set or args.param:
+        raise UsageError("--from, --set and --param go with --schema: the file is read with that schema")
+    if not args.spec:
+        raise UsageError("give the fixture spec (SPEC.yaml), or --schema S.ksy with VALUES.yaml or --from FILE")
     from ..family.fixtures import generate
     paths = generate(args.spec, args.out)
     say(args, [shown(p) for p in paths],
@@ -85,7 +89,9 @@ def schema(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text({"a": la, "b": lb, "complete": full, "changes": [c.to_json() for c in changes]}))
     else:
-        print(f"{shown(la)} → {shown(lb)}: {len(changes)} change(s)" + ("" if full else " (fields after a data-dependent one not compared)"))
+        later = "the places of fields" if a.schema.id == b.schema.id else "fields"  # one schema's versions: types
+        print(f"{shown(la)} → {shown(lb)}: {len(changes)} change(s)" + ("" if full else
+                                                                       f" ({later} after a data-dependent one not compared)"))
         for c in changes:
             print("  " + shown(c.describe()))
     return 0

@@ -63,7 +63,12 @@ class BinparseError(Exception):
         return ", ".join(parts)
 
     def __str__(self) -> str:
-        return self.describe()
+        return "\n".join([self.describe(), *self.excerpt()])
+
+    def excerpt(self) -> list[str]:
+        """Lines that show where in a text file the error is (a schema's line and a caret under the
+        column), printed after the message; none for most errors."""
+        return []
 
     def describe(self, known_file: str | None = None) -> str:
         """The whole message, without the file name when it is `known_file` (for a report that
@@ -112,6 +117,8 @@ class BinparseError(Exception):
 # says the same with its options (`BinparseError.on_command_line`).
 COMMAND_LINE = {
     "format=NAME": "--format NAME",
+    "import_path=[DIR]": "--import-path DIR",
+    "original=PARSED": "--from FILE",
     " or version=SDK to say which SDK wrote it": "",
     "pass cvec=N": "pass --cvec N",
     "pass cores=N to read it with one count anyway": "",  # the command line has no such option
@@ -121,19 +128,38 @@ COMMAND_LINE = {
 class SchemaError(BinparseError):
     """A .ksy schema uses something binparse cannot run (a custom process routine), or is inconsistent.
 
-    `file` is the schema file, `line` the 1-based line and `key` the offending YAML key.
+    `file` is the schema file, `line` the 1-based line, `column` the 1-based column and `key` the
+    offending YAML key; `text` is the line itself (shown with a caret under the column, `excerpt`);
+    `needle` what on the line the error is about (a name, a token), where the loader knows it.
     """
 
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
-                 key: str | None = None, **kw: Any) -> None:
+                 key: str | None = None, column: int | None = None, text: str | None = None,
+                 needle: str | None = None, **kw: Any) -> None:
         self.line = line
         self.key = key
+        self.column = column
+        self.text = text
+        self.needle = needle
         super().__init__(message, file=file, **kw)
+
+    def excerpt(self) -> list[str]:
+        if self.text is None:
+            return []
+        from .text import shown
+        col = max((self.column or 1) - 1, 0)
+        text, lead = self.text, ""
+        if len(text) > 160:  # a long line: the part around the column
+            start = max(0, col - 80)
+            text, lead, col = text[start:start + 160], "..." if start else "", col - start
+        return [f"    {lead}{shown(text)}", "    " + " " * len(lead + shown(text[:col])) + "^"]
 
     def where(self, known_file: str | None = None) -> str:  # a schema error names its schema file always
         loc = str(self.file) if self.file is not None else "<schema>"
         if self.line is not None:
             loc += f":{self.line}"
+            if self.column is not None:
+                loc += f":{self.column}"
         if self.key is not None:
             loc += f": key '{self.key}'"
         if self.path is not None:

@@ -147,6 +147,28 @@ def read_fd(fd: int, size: int) -> bytes:
     return data
 
 
+STDIN = "<stdin>"  # how errors name the bytes read from standard input (`-` on the command line)
+
+
+def read_stdin(fd: int = 0) -> memoryview:
+    """Standard input (`-` for a file), read into memory a MiB at a time, each asked of the command's
+    budget first (`core.budget`), then counted as an input of that many bytes; a read-only view of them.
+    A terminal is refused
+    (reading it would wait for typing): a `PathError`."""
+    from . import budget, inputs
+    from .errors import PathError
+    if os.isatty(fd):
+        raise PathError("standard input is a terminal: give the file's bytes on it (`… | binparse inspect - …`) "
+                        "or name the file", file=STDIN)
+    data = bytearray()
+    while chunk := os.read(fd, 1 << 20):
+        budget.ask(len(chunk), f"standard input read into memory ({len(data) + len(chunk):,} bytes so far)",
+                   file=STDIN)
+        data += chunk
+    inputs.current().input_bytes += len(data)
+    return memoryview(data).toreadonly()  # no copy; read-only as a file's bytes are
+
+
 def read_range(mv: memoryview, offset: int, size: int) -> bytes:
     """A private copy of `mv[offset:offset + size]`: by `pread` from the mapped file when `mv` is a
     whole `FileMap`, the range is large and the file is unchanged, else copied from `mv`."""

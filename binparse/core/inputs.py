@@ -10,7 +10,8 @@ A command runs inside `command()`: a fresh record whose budget claims add up. Ou
 Python API) one process-wide record keeps only the size of the largest file read, for the budget
 of each claim (see `binparse.core.budget`): a long-running program may well write a file it read
 earlier, so no identity is kept there (the API's writers name their source themselves:
-`writes.check_target(out, source=…)`).
+`writes.check_target(out, source=…)`). A library call that writes or reads what its caller handed
+it (arrays, a table, a buffer) counts those bytes as input for its own duration (`handed`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Run:
 
 _PROCESS = Run()
 _CURRENT: contextvars.ContextVar[Run | None] = contextvars.ContextVar("binparse_run", default=None)
+_HANDED: contextvars.ContextVar[int] = contextvars.ContextVar("binparse_handed", default=0)
 
 
 def current() -> Run:
@@ -56,6 +58,24 @@ def command(limit: int | None = None) -> Iterator[Run]:
         _CURRENT.reset(token)
 
 
+@contextlib.contextmanager
+def handed(nbytes: int) -> Iterator[None]:
+    """For the block, `nbytes` the caller handed a library call (the arrays a writer writes, the buffer a
+    reader reads) count as input: the budget exists to stop a file's claims, not what a caller made.
+    Inside a command the inputs are its files (what it builds from them is their claims): no change."""
+    extra = 0 if current().cumulative else max(0, int(nbytes))
+    token = _HANDED.set(_HANDED.get() + extra)
+    try:
+        yield
+    finally:
+        _HANDED.reset(token)
+
+
+def handed_bytes() -> int:
+    """The bytes `handed` counts as input now (0 outside such a call)."""
+    return _HANDED.get()
+
+
 def note(st: os.stat_result, path: str | os.PathLike[str]) -> None:
     """Record a regular file the command reads (its `os.stat`/`os.fstat`), once per file."""
     if not stat.S_ISREG(st.st_mode):
@@ -67,6 +87,15 @@ def note(st: os.stat_result, path: str | os.PathLike[str]) -> None:
     elif key not in run.files:
         run.files[key] = os.fspath(path)
         run.input_bytes += st.st_size
+
+
+def note_buffer(nbytes: int) -> None:
+    """Record a buffer the Python API's caller handed in to be read (`binparse.open(bytes)`,
+    `read_table(bytes)`): an input as a file of its size is (the largest one read so far sizes each
+    claim). A command's buffers are its files' bytes, counted when they were opened."""
+    run = current()
+    if not run.cumulative:
+        run.input_bytes = max(run.input_bytes, int(nbytes))
 
 
 def note_paths(paths: Iterable[str | os.PathLike[str]]) -> None:
@@ -102,4 +131,4 @@ def input_at(st: os.stat_result) -> str | None:
     return current().files.get((st.st_dev, st.st_ino))
 
 
-__all__ = ["Run", "command", "current", "input_at", "note", "note_paths"]
+__all__ = ["Run", "command", "current", "handed", "handed_bytes", "input_at", "note", "note_buffer", "note_paths"]

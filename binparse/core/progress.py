@@ -66,12 +66,21 @@ def counting(what: str, total: int, done: int, now: str = "") -> None:
     if done >= total:
         clear()
         return
-    line = f"{shown(what)}: {done}/{total}" + (f" ({shown(now)})" if now else "")
+    line(f"{what}: {done}/{total}" + (f" ({now})" if now else ""))
+
+
+def line(text: str) -> None:
+    """`text` in place on the terminal's progress line, rewritten at each call (a long walk's "how far");
+    `clear` takes it away. Nothing when stderr is no terminal."""
+    err = _stream()
+    if not err:
+        return
+    text = shown(text)
     width = 120
-    line = line if len(line) <= width else line[:width - 1] + "…"
-    err.write("\r" + line.ljust(_SHOWN[0]))
+    text = text if len(text) <= width else text[:width - 1] + "…"
+    err.write("\r" + text.ljust(_SHOWN[0]))
     err.flush()
-    _SHOWN[0] = len(line)
+    _SHOWN[0] = len(text)
 
 
 def clear() -> None:
@@ -83,4 +92,4 @@ def clear() -> None:
     _SHOWN[0] = 0
 
 
-__all__ = ["LONG_BUFFER_BYTES", "LONG_TABLE_ROWS", "MANY_FILES", "active", "clear", "counting", "steps", "task"]
+__all__ = ["LONG_BUFFER_BYTES", "LONG_TABLE_ROWS", "MANY_FILES", "active", "clear", "counting", "line", "steps", "task"]

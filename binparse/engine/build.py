@@ -1,4 +1,4 @@
-"""Build artifact bytes from a values spec with the schema's construct backend.
+"""Build artifact bytes from a values spec with the schema (the writer, `binparse.engine.serialize`).
 
 A spec is YAML::
 
@@ -23,11 +23,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-import construct
 import numpy as np
 
 from ..core import budget
-from .backends import construct_backend
 from ..core.documents import load_yaml
 from ..core.errors import FormatError
 from .schema import SCHEMAS_DIR, TypeDef, load_schema
@@ -108,12 +106,8 @@ def _typed_bytes(t: TypeDef, spec: dict[str, Any], scope: ex.DictScope) -> bytes
     sub = t.resolve_type(spec["type"])
     params = dict(spec.get("args", {}))
     values = defaults(sub, params, spec.get("values", {}))
-    try:
-        return bytes(construct_backend.construct_for(t.schema, sub.path.partition("::")[2] or None,
-                                                     instances=False).build(values, **params))
-    except construct.ConstructError as exc:  # a value the field's type cannot hold (the spec's)
-        raise FormatError(f"cannot build {sub.path}: {str(exc).splitlines()[-1]}",
-                          path=str(getattr(exc, "path", "")).removeprefix("(building) -> ") or None) from None
+    from .serialize import build
+    return build(t.schema, values, params=params, type_def=sub)
 
 
 def fill(schema_name: str, values: dict[str, Any], params: dict[str, Any] | None = None) -> bytes:
@@ -126,7 +120,8 @@ def fill(schema_name: str, values: dict[str, Any], params: dict[str, Any] | None
                           path="schema", expected="a name such as tidl/tidl_io_buf_desc_j7_08", found=schema_name)
     schema = load_schema(path)
     params = params or {}
-    return construct_backend.build(schema, defaults(schema.root, params, values), **params)
+    from .serialize import build
+    return build(schema, defaults(schema.root, params, values), params=params)
 
 
 MAX_SPEC_BYTES = 1 << 28  # a struct spec's artifact: the resource contract's allowance (docs/contracts.md)

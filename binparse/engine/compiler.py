@@ -63,6 +63,8 @@ class Compiled:
         from .expr.idents import root_class_name
         self.root_class: Any = getattr(module, root_class_name(schema_id))
         self.id = schema_id
+        self.import_path: list[Path] = []
+        self._schema: Any = None
 
     def parse(self, source: str | os.PathLike[str] | BufferLike, **params: Any) -> Any:
         """The root type's accessor over a file path or a buffer (read lazily; views, no copies).
@@ -82,6 +84,23 @@ class Compiled:
             return self.root_class._open(mv, file, params)  # (a field may be called from_buffer)
         except BinparseError as exc:
             raise exc.with_file(file) if file else exc
+
+    def schema(self) -> Any:
+        """The loaded schema (the model the writer works over), loaded on first use."""
+        if self._schema is None:
+            from .schema import load_schema
+            self._schema = load_schema(self.path, import_path=self.import_path)
+        return self._schema
+
+    def build(self, values: dict[str, Any], original: Any = None, **params: Any) -> bytes:
+        """The bytes of the root type holding `values` (a mapping of its fields, as `to_dict()` gives
+        them): Kaitai's serialization with its consistency checks. With `original` (the parsed root
+        the values came from), what did not change keeps the file's bytes, and sizes and counts the
+        caller did not set follow the values (docs/ksy.md, "Writing back"). Raises
+        `ConsistencyError` naming the field for values the schema would not read back."""
+        from .serialize import build
+        return build(self.schema(), values, params=params or None, original=original,
+                     file=getattr(original, "_file", None))
 
     def __repr__(self) -> str:
         return f"<binparse.compile({str(self.path)!r}): {self.root_class.__name__}>"
@@ -108,6 +127,7 @@ def compile(path: str | os.PathLike[str], import_path: Sequence[str | os.PathLik
         compiled = Compiled(ksycache.load(f"binparse_ksy_{digest}", codes, module_name_of(schema_id)), schema_id, main)
     else:
         compiled, deps = _build(main, dirs, folder)
+    compiled.import_path = dirs
     _MEMO[memo] = (_deps_digest(deps), deps, compiled)
     return compiled
 

@@ -37,14 +37,18 @@ def available() -> bool:
 
 
 def compile_schemas(paths: list[Path], out_dir: Path, import_path: list[Path] | None = None,
-                    check: bool = True) -> list[str]:
+                    check: bool = True, read_write: bool = False, debug: bool = False) -> list[str]:
     """Compile .ksy files to Python in `out_dir`; returns the module files written.
 
     Absolute imports (`/name`) are looked up in `import_path`. Raises RuntimeError with the
     compiler's message when it rejects a schema (with `check=False`, the others are still written).
+    `read_write`: classes that also write (`_check`, `_write`: Kaitai 0.11's serialization).
+    `debug`: Kaitai's debug mode (each object's `_debug` holds where its fields start and end;
+    `_read()` is called by the caller).
     """
     env = dict(os.environ, NODE_PATH=str(compiler_dir() / "node_modules"))
-    flags = [x for d in import_path or [] for x in ("--import-path", str(d))]
+    flags = (["--read-write"] if read_write else []) + (["--debug"] if debug else []) + \
+        [x for d in import_path or [] for x in ("--import-path", str(d))]
     run = subprocess.run(["node", str(REPO / "tools" / "ksc.js"), *flags, str(out_dir), *map(str, paths)],
                          capture_output=True, text=True, env=env, timeout=300)
     if run.returncode != 0 and check:

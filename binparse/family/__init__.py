@@ -117,9 +117,13 @@ class Finding:
     level: str
     text: str
     files: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)  # what one line sums up (`doctor -v` lists it; JSON always)
 
     def to_json(self) -> dict[str, Any]:
-        return {"level": self.level, "text": self.text, "files": self.files}
+        doc: dict[str, Any] = {"level": self.level, "text": self.text, "files": self.files}
+        if self.details:
+            doc["details"] = self.details
+        return doc
 
 
 @dataclass

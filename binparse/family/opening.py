@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..core import inputs
 from ..core.buffers import BufferLike, byte_view
 from ..core.errors import BinparseError, FormatError
 from .hints import command
@@ -35,6 +36,9 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
         if format or version:
             raise BinparseError("give either a schema or a format (and version), not both")
         from ..engine.compiler import compile as compile_ksy
+        if isinstance(source, (str, os.PathLike)):  # a missing file is said before anything about the schema
+            from ..core.paths import require_regular
+            require_regular(source)
         return compile_ksy(schema, import_path).parse(source, **params)
     file: str | None = None
     if format:
@@ -61,6 +65,8 @@ def open(source: str | os.PathLike[str] | BufferLike, format: str | None = None,
     else:
         buf = source
     mv = byte_view(buf, file=file)
+    if file is None:  # the caller's buffer is the input: its claims are budgeted on its size, as a file's
+        inputs.note_buffer(mv.nbytes)
     if format:
         fmt = get(format)
     else:

@@ -74,8 +74,9 @@ def test_a_spec_value_its_field_cannot_hold(tmp_path: Path) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text(text.replace("stride_h: 1,", "stride_h: 4294967297,"))
     r = run_cli("fixture", spec, "-o", tmp_path / "out", timeout=60)
-    assert (r.returncode, r.stderr) == (2, f"binparse: error: {spec}, stride_h: cannot build tidl_net_tda2::conv_params: "
-                                           "struct '<l' error during building, given value 4294967297\n")
+    assert (r.returncode, r.stderr) == (2, f"binparse: error: {spec}, tidl_net_tda2::conv_params.stride_h: the value "
+                                           "does not fit the field; expected an integer -2147483648..2147483647 (<i4), "
+                                           "found 4294967297\n")
     assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
 
 

@@ -14,7 +14,7 @@ takes it, in capped subprocesses. Every command must:
 
 CI runs a sample: `CASES` cases of each reader (default 3), chosen by `BINPARSE_HOSTILE_SEED`. The
 long run is one command: `BINPARSE_HOSTILE=all python -m pytest tests/hostile/test_generated.py`
-(every case of every reader), or `BINPARSE_HOSTILE_CASES=N` for N of each.
+(every case of every reader; `BINPARSE_FULL=1` too), or `BINPARSE_HOSTILE_CASES=N` for N of each.
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ from pathlib import Path
 
 import pytest
 
+from ..conftest import FULL
 from . import generator
 from .harness import FORKED, INTERPRETER, Result, bound, run
 
 SECONDS = 10.0
-EVERY = os.environ.get("BINPARSE_HOSTILE", "") == "all"
+EVERY = os.environ.get("BINPARSE_HOSTILE", "") == "all" or FULL  # the whole run (CONTRIBUTING.md "Slow tests")
 CASES = int(os.environ.get("BINPARSE_HOSTILE_CASES", "3"))
 SEED = os.environ.get("BINPARSE_HOSTILE_SEED", "issue-37")
 GROUPS = 8 if not EVERY and "BINPARSE_HOSTILE_CASES" not in os.environ else None  # CI: 8 subprocesses

@@ -108,10 +108,12 @@ def one(job):
     seconds = time.monotonic() - start
     faulthandler.cancel_dump_traceback_later()
     said = err.getvalue()
+    # a message a line; a schema error's message may be followed by the schema's line and a caret under the
+    # place (indented: the schema's own text, shown)
     lines_ok = all(line.startswith(("binparse: error: ", "binparse: warning: ", "binparse: not read: ",
-                                    "binparse: note: ", "wrote: ")) for line in said.splitlines())
+                                    "binparse: note: ", "wrote: ", " ")) for line in said.splitlines())
     if job["cli"] and code == 3:
-        lines_ok = lines_ok and said.count("\n") == 1
+        lines_ok = lines_ok and said.startswith("binparse: error: ") and said.count("\n") in (1, 3)
     return [code, round(seconds, 3), said[:1500], lines_ok,
             "binparse failed (" in said or "Traceback" in said, os.path.exists(os.path.join(where, "MARKER"))]
 

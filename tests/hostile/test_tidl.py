@@ -6,6 +6,7 @@ import struct
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from binparse.engine.build import fill
 from binparse.formats.tidl.combined import combine
@@ -103,3 +104,51 @@ def test_a_folder_of_1201_am57x_nets_and_1200_configurations_is_linear(tmp_path:
     assert len(notes) == 1200 and notes[0].startswith("  [note] tidl_config_m0.txt: input 1x1x1 (C x H x W) differs "
                                                       "from tidl_net_m0.bin's input data layer ")
     assert within(r, net.stat().st_size)  # one file, linked 1,201 times
+
+
+ZERO_DIMS = ["tidl_trace_subgraph_0_0001_0001_0001_00001_00000_00005x00004.y",  # C = 0
+             "tidl_trace_subgraph_0_0001_0000_0000_00000_00000_00000x00000.y",  # every dim 0
+             "tidl_trace_subgraph_0_0002_0001_0001_00001_00003_00005x00000_float.bin",  # H = 0
+             "tidl_trace0001_00000_00003_00005x00004.y"]  # the older names, N = 0
+
+
+def test_traces_with_zero_dims_have_one_answer_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44 item 8 (`view` of a TIDL trace with zero dims ended on the bug path): every command on a
+    trace whose name says a dim of 0 gives its documented answer in one line. Empty, the file holds what
+    its name says (0 elements): `view --net` writes the empty array (exit 0); with bytes it is cut short
+    or not what the name says (exit 2); without a net a .y has no element type (exit 2)."""
+    from binparse.cli import main
+    net = FIXTURES / "net_10_01_traces" / "915_tidl_net.bin"
+    out = tmp_path / "o.npy"
+    for name in ZERO_DIMS:
+        for size in (0, 60):
+            folder = tmp_path / f"{size}"
+            folder.mkdir(exist_ok=True)
+            trace = folder / name
+            trace.write_bytes(bytes(range(size)))
+            float_trace = name.endswith("_float.bin")
+            for args, code in ((["view", str(trace), "--npy", str(out)], 0 if size == 0 and float_trace else 2),
+                               (["view", str(trace), "--net", str(net), "--npy", str(out), "--dequantize"],
+                                0 if size == 0 else 2)):
+                assert main(args) == code, (name, size, args)
+                said = capsys.readouterr()
+                text = said.out if code == 0 else said.err
+                assert text.count("\n") == 1 and "binparse failed" not in text, (name, size, args, text)
+                if code == 0:
+                    assert np.load(out).size == 0 and text.startswith(f"{out}: TIDL trace of dataId "), text
+                elif "--net" in args:
+                    assert "trace size does not match its name's dims; expected 0 elements" in text, text
+                elif not float_trace:
+                    assert f"found {size} B for 0 elements (a dim of its name is 0)" in text, text
+            trace.unlink()
+    folder = tmp_path / "all"
+    folder.mkdir()
+    for name in ZERO_DIMS[:3]:  # the current names (one prefix)
+        (folder / name).write_bytes(b"")
+    assert main(["traces", str(folder), "--net", str(net)]) == 0
+    assert capsys.readouterr().out.count("1,1,1,0,4,5") == 1
+    (folder / net.name).hardlink_to(net)
+    r = run_cli("doctor", folder, timeout=30)  # the names and the net that wrote them contradict: proven
+    assert r.returncode == 1 and "[problem] tidl_trace_subgraph_0_0001_0001_0001_00001_00000_00005x00004.y: dims " \
+                                 "1x1x1x0x4x5 in the name, 1x1x1x3x4x5 in 915_tidl_net.bin (dataId 1, layer 1)" in r.stdout
+    assert "Traceback" not in r.stderr and within(r, net.stat().st_size)

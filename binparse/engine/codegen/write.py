@@ -84,12 +84,16 @@ def write_all(schemas_root: Path | None = None, out_root: Path = ACCESSORS_DIR, 
 
 
 def closure(schemas: Sequence[Schema]) -> list[Schema]:
-    """The schemas and every schema they import, each once, in a stable order."""
+    """The schemas and every schema they import, each once (one file loaded twice, as given and as
+    imported by another, is one schema), in a stable order."""
     out: list[Schema] = []
+    files: set[str] = set()
     for s in schemas:
         for x in [s, *s.all_imports()]:
-            if x not in out:
+            f = os.path.realpath(x.file)
+            if x not in out and f not in files:
                 out.append(x)
+                files.add(f)
     return out
 
 

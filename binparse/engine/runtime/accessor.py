@@ -46,6 +46,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
                  "_path", "_pbase", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le",
                  "_own_io", "_ok", "_u8", "_depth", "__weakref__")
 
+    _pbase: str  # a record made by a compiled reader: the path of its field, its index appended when asked
     _ok: bool | None  # a linear record fits its data (its compiled getters read at their places)
     _u8: NDArray[np.uint8]  # the buffer as a uint8 array (byte arrays of linear records are slices of it)
     _FIELDS: ClassVar[tuple[FieldSpec, ...]] = ()
@@ -61,6 +62,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     _INHERITS_ENDIAN: ClassVar[bool] = False  # byte order decided by the record that reads this one
     _BYTES_VALUES: ClassVar[tuple[str, ...]] = ()  # value instances whose values are byte arrays
     _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = ()  # every instance's id (pos and value), as the schema lists them
+    _REPR: ClassVar[str | None] = None  # the type's `-webide-representation` (how dumps name one record)
     _SCAN: ClassVar[Any] = None  # a linear type's compiled reader: (mv, off, end, params) -> its end, or -1
     _FILL: ClassVar[Any] = None  # in a user's package, sets a linear record's plain numbers (its slots) at once
     _EAGER: ClassVar[dict[str, int]] = {}  # those slots: Python name -> seq index
@@ -330,6 +332,13 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     @property
     def path(self) -> str:
         return self._path
+
+    def span(self, name: str, index: int | None = None) -> Any:
+        """Where field (or positioned instance) `name` lies, or element `index` of a repeated one: a
+        `runtime.spans.Span` (`start`, `end`, `start_bit`/`end_bit` of bit-sized integers, `stream`),
+        or None when its `if` is false. Reads the field's place, not its value."""
+        from .spans import span
+        return span(self, name, index)
 
     def _spec(self, i: int) -> FieldSpec:
         """Spec of field i: seq fields first, then pos instances."""

@@ -132,7 +132,7 @@ INFLATE = 1 << 20  # bytes `process: zlib` inflates at a time, each step asked o
 def inflate(data: memoryview, file: str | None, path: str) -> memoryview:
     """`process: zlib`: the inflated bytes (read-only), streamed: the budget is asked for each step
     (what is made so far and the step) before the step is inflated, so a bomb stops at the budget
-    having made no more than it, and nothing is copied at the end."""
+    having made no more than it (`process` copies it once into the bytes that name the field, asked first)."""
     d = zlib.decompressobj()
     out = bytearray()
     tail: bytes | memoryview = data
@@ -153,8 +153,25 @@ def inflate(data: memoryview, file: str | None, path: str) -> memoryview:
     return memoryview(out).toreadonly()
 
 
-def process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes | memoryview:
-    """`process: xor(key)`, `rol(n)`, `ror(n)` or `zlib`: the bytes the field's value is made of (a copy)."""
+class Processed(bytes):
+    """Bytes a `process` made, knowing the field they were made for (`origin`, its path): the
+    stream of the records read from them, which `spans` names."""
+
+    origin: str
+
+
+def process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes:
+    """`process: xor(key)`, `rol(n)`, `ror(n)` or `zlib`: the bytes the field's value is made of (a copy,
+    a `Processed` naming the field)."""
+    raw = _process(name, args, data, file, path)
+    if isinstance(raw, memoryview):  # inflated: copied once into the named bytes, the copy asked first
+        budget.ask(len(raw), f"the zlib-decompressed bytes of {path}, named", file=file, path=path, transient=True)
+    out = Processed(raw)
+    out.origin = path
+    return out
+
+
+def _process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes | memoryview:
     if name == "zlib":
         return inflate(data, file, path)
     budget.ask(len(data), f"the processed bytes of {path}", file=file, path=path)

@@ -53,7 +53,8 @@ class AttrReader:
     def check_keys(self, node: Node, allowed: set[str], what: str) -> None:
         for k in node:
             if k not in allowed and not descriptive(k):
-                raise self.err(f"'{k}' is not a key of {what} in Kaitai Struct 0.11 "
+                from .excerpt import did_you_mean
+                raise self.err(f"'{k}' is not a key of {what} in Kaitai Struct 0.11{did_you_mean(str(k), allowed)} "
                                f"(allowed: {', '.join(sorted(allowed))}, and keys starting with '-')", node, k)
 
     def attr(self, aid: str, a: Node, instance: bool = False) -> Attr:

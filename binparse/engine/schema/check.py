@@ -14,11 +14,12 @@ from dataclasses import replace
 
 from ...core.errors import SchemaError
 from ..expr import Expr
+from .excerpt import did_you_mean
 from .model import Attr, Switch, TypeDef, TypeRef, Valid, bits_type, is_builtin, primitive
 from .types import INT, BYTES, KType, TypeProblem, Types, builtin_type
 
 SPECIAL_NAMES = {"_root", "_parent", "_index", "_io", "_sizeof", "_is_le"}
-Fail = Callable[[str, str], SchemaError]
+Fail = Callable[..., SchemaError]  # (message, key, needle=None): the error
 
 
 def check_references(root: TypeDef) -> None:
@@ -86,9 +87,9 @@ def check_holding_depth(root: TypeDef) -> None:
 
 
 def _failer(t: TypeDef, a: Attr | None) -> Fail:
-    def fail(msg: str, key: str) -> SchemaError:
+    def fail(msg: str, key: str, needle: str | None = None) -> SchemaError:
         line = a.key_lines.get(key, a.line) if a is not None else t.line
-        return SchemaError(msg, file=t.schema.file, line=line, key=key,
+        return SchemaError(msg, file=t.schema.file, line=line, key=key, needle=needle,
                            path=f"{t.path}.{a.id}" if a is not None else t.path)
     return fail
 
@@ -101,7 +102,7 @@ def check_attr(types: Types, t: TypeDef, a: Attr, visible: set[str]) -> None:
         try:
             t.resolve_enum(a.enum)
         except KeyError:
-            raise fail(f"unknown enum '{a.enum}'", "enum") from None
+            raise fail(f"unknown enum '{a.enum}'{did_you_mean(a.enum, _enum_names(t))}", "enum", a.enum) from None
     refs: list[tuple[TypeRef, str]] = [(a.user, "type")] if a.user is not None else []
     if a.switch is not None:
         refs += [(r, "type") for _, r in a.switch.cases]
@@ -112,7 +113,7 @@ def check_attr(types: Types, t: TypeDef, a: Attr, visible: set[str]) -> None:
             target = t.resolve_type(r.name)
         except KeyError:
             hint = " (meta/ks-opaque-types: an opaque type binparse is not given)" if t.schema.opaque_types else ""
-            raise fail(f"unknown type '{r.name}'{hint}", key) from None
+            raise fail(f"unknown type '{r.name}'{hint}{did_you_mean(r.name, _type_names(t))}", key, r.name) from None
         if len(r.args) != len(target.params):
             raise fail(f"type '{r.name}' takes {len(target.params)} argument(s), got {len(r.args)}", key)
     try:
@@ -163,7 +164,9 @@ def _check_expr(types: Types, t: TypeDef, e: Expr, fail: Fail, key: str, local: 
     for n in names(e):
         if n not in visible and n not in mine and n not in own and n not in SPECIAL_NAMES and n not in local:
             what = "an earlier field" if t.attr(n) is not None else "a field"
-            raise fail(f"expression names '{n}', which is not {what}, param or instance of '{t.path}'", key)
+            known = visible | mine | own | set(local)  # (an error's list: made only when one is raised)
+            close = did_you_mean(n, known) if t.attr(n) is None else ""
+            raise fail(f"expression names '{n}', which is not {what}, param or instance of '{t.path}'{close}", key, n)
     from ..expr import nodes
     for node in nodes(e):
         if node[0] == "enum":
@@ -172,13 +175,32 @@ def _check_expr(types: Types, t: TypeDef, e: Expr, fail: Fail, key: str, local: 
             except KeyError:
                 raise fail(f"unknown enum '{node[1]}'", key) from None
             if node[2] not in members:
-                raise fail(f"enum '{node[1]}' has no member '{node[2]}'", key)
+                raise fail(f"enum '{node[1]}' has no member '{node[2]}'{did_you_mean(node[2], members)}", key)
     try:
         types.of(e, t, local)
     except TypeProblem as exc:
         raise fail(str(exc), key) from None
     except KeyError as exc:
         raise fail(f"unknown name {exc}", key) from None
+
+
+def _type_names(t: TypeDef) -> list[str]:
+    """The type names `t` can reach: its own nested types and its enclosing types', and imported roots."""
+    out: list[str] = []
+    x: TypeDef | None = t
+    while x is not None:
+        out += list(x.types) + ([x.name] if x.parent is None else [])
+        x = x.parent
+    return out + [s.root.name for s in t.schema.all_imports()]
+
+
+def _enum_names(t: TypeDef) -> list[str]:
+    out: list[str] = []
+    x: TypeDef | None = t
+    while x is not None:
+        out += list(x.enums)
+        x = x.parent
+    return out
 
 
 class _Rewriter:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from ..expr.idents import attr_name, is_id, member_name
 from ...core.paths import read_text
 from .attrs import AttrReader, descriptive, doc_text
 from .check import check_references
+from .excerpt import did_you_mean, place
 from .model import EnumDef, Param, Schema, TypeDef, is_builtin, primitive
 from .yamlnodes import Node, Seq, read_yaml
 
@@ -44,12 +46,16 @@ class _Loader:
         self.unchecked: list[Schema] = []
         self.file = ""
         self.roots: list[Path] = [Path(os.path.realpath(p)) for p in self.import_path]
+        self.texts: dict[str, str] = {}  # file -> text (a schema error shows its line)
+        self.path: str | None = None  # the type or field being read (a schema error names it)
 
     # -- helpers -------------------------------------------------------------------------------
     def err(self, msg: str, node: Node | Seq | None = None, key: Any = None, **kw: Any) -> SchemaError:
         line = None
         if node is not None:
             line = node.lines.get(key, node.line) if isinstance(node, Node) and key is not None else node.line
+        if self.path is not None:
+            kw.setdefault("path", self.path)
         return SchemaError(msg, file=self.file, line=line, key=None if key is None else str(key), **kw)
 
     def keys(self, node: Any, allowed: set[str], what: str, parent: Node | Seq | None = None,
@@ -58,8 +64,8 @@ class _Loader:
             raise self.err(f"{what} must be a mapping", parent, pkey)
         for k in node:
             if k not in allowed and not descriptive(k):
-                raise self.err(f"'{k}' is not a key of {what} in Kaitai Struct 0.11 (allowed: "
-                               f"{', '.join(sorted(allowed))}, and keys starting with '-')", node, k)
+                raise self.err(f"'{k}' is not a key of {what} in Kaitai Struct 0.11{did_you_mean(str(k), allowed)} "
+                               f"(allowed: {', '.join(sorted(allowed))}, and keys starting with '-')", node, k)
         return node
 
     def expr(self, value: Any, node: Node, key: Any) -> Expr:
@@ -67,10 +73,15 @@ class _Loader:
             raise self.err("expected an expression", node, key)
         try:
             return parse(value)
-        except ExprError as exc:
-            shown = f"of {value.bit_length():,} bits" if isinstance(value, int) and not isinstance(value, bool) else \
-                repr(value) if len(str(value)) <= 200 else f"{str(value)[:100]!r}… ({len(str(value)):,} characters)"
-            raise self.err(f"expression {shown}: {exc}", node, key) from None
+        except ExprError as exc:  # the caret under the token it stops at, when the message quotes one
+            token = re.findall(r"'([^']+)'", str(exc))
+            text = str(value) if not isinstance(value, int) or value.bit_length() < 8000 else ""
+            needle = token[-1] if token and token[-1] in text else text
+            if token and token[-1] == "end of expression":
+                needle = text + "\0"  # the caret after the expression
+            shown = f"of {value.bit_length():,} bits" if isinstance(value, int) and not isinstance(value, bool) \
+                and not text else repr(value) if len(text) <= 200 else f"{text[:100]!r}… ({len(text):,} characters)"
+            raise self.err(f"expression {shown}: {exc}", node, key, needle=needle) from None
 
     # -- files ---------------------------------------------------------------------------------
     def load(self, path: Path) -> Schema:
@@ -118,6 +129,7 @@ class _Loader:
         except OSError as exc:
             raise SchemaError(f"cannot read schema: {exc.strerror}", file=key) from exc
         self.file = key
+        self.texts[key] = text
         data = read_yaml(text, key)
         schema = self.schema_head(data, path, text)
         self.cache[key] = schema  # before its imports: an import circle comes back to this object
@@ -140,8 +152,8 @@ class _Loader:
             if t.is_file():
                 return self.confined(t, path, imp, imports, i)
         raise SchemaError(f"imported schema '{imp}' not found", file=self.file, line=imports.lines[i],
-                          key="imports", expected=" or ".join(str(t) for t in tries),
-                          hint="give the folder that holds it as an import path (--import-path DIR)")
+                          key="imports", needle=imp, expected=" or ".join(str(t) for t in tries),
+                          hint="give the folder that holds it as an import path: import_path=[DIR]")
 
     def confined(self, target: Path, importer: Path, imp: str, imports: Seq | None, i: int) -> Path:
         """`target` once it is known to lie (links followed, `..` resolved) inside the importing file's
@@ -153,7 +165,8 @@ class _Loader:
         raise SchemaError(f"import '{imp}' leads outside the schema's folder and the import path (a '..' or a link): "
                           "binparse reads only schemas inside them", file=self.file,
                           line=imports.lines[i] if imports is not None else None, key="imports",
-                          hint="put the schema in the folder, or give its folder as an import path (--import-path DIR)")
+                          needle=imp if imports is not None else None,
+                          hint="put the schema in the folder, or give its folder as an import path: import_path=[DIR]")
 
     def schema_head(self, data: Node, path: Path, text: str) -> Schema:
         self.keys(data, ROOT_KEYS, "the top level")
@@ -216,6 +229,9 @@ class _Loader:
         if nesting > MAX_NESTING:
             raise self.err(f"types nested more than {MAX_NESTING} deep (types: inside types:): binparse reads no "
                            "schema nested that deep", node)
+        rep = node.get("-webide-representation")
+        t.webide_repr = rep if isinstance(rep, str) else None
+        outer, self.path = self.path, t.path
         self.type_meta(t, node, parent is None)
         if "params" in node:
             self.params(t, node["params"], node, "params")
@@ -239,8 +255,10 @@ class _Loader:
             aid = item.get("id") if "id" in item else f"_unnamed{i}"  # binparse's name for a field with no id
             if not isinstance(aid, str) or "id" in item and not is_id(aid):
                 raise SchemaError("a seq item's id must be lower_snake_case", file=self.file, line=seq.lines[i],
-                                  key="id", found=aid)
+                                  key="id", found=aid, path=t.path)
+            self.path = f"{t.path}.{aid}"
             t.seq.append(reader.attr(aid, item))
+            self.path = t.path
         inst = node.get("instances", Node())
         if not isinstance(inst, Node):
             raise self.err("instances must be a mapping", node, "instances")
@@ -249,7 +267,9 @@ class _Loader:
                 raise self.err("instance names must be lower_snake_case", inst, iname)
             if not isinstance(inode, Node):
                 raise self.err(f"instance '{iname}' must be a mapping", inst, iname)
+            self.path = f"{t.path}.{iname}"
             t.instances.append(reader.attr(iname, inode, instance=True))
+            self.path = t.path
         seen: dict[str, str] = {}
         for aid in [a.id for a in t.seq + t.instances] + [p.id for p in t.params]:
             other = seen.get(attr_name(aid))
@@ -258,6 +278,7 @@ class _Loader:
                                f"ids '{other}' and '{aid}' are both '{attr_name(aid)}' in Python (a keyword gets a "
                                "trailing _): rename one", node)
             seen[attr_name(aid)] = aid
+        self.path = outer
         return t
 
     def params(self, t: TypeDef, items: Any, node: Node, key: str) -> None:
@@ -323,14 +344,23 @@ def load_schema(path: str | os.PathLike[str], schemas_root: str | os.PathLike[st
     root = Path(schemas_root) if schemas_root is not None else SCHEMAS_DIR
     if not dirs or Path(path).resolve().is_relative_to(root.resolve()):
         dirs.append(root)
-    return _Loader(dirs).load(Path(path))
+    loader = _Loader(dirs)
+    try:
+        return loader.load(Path(path))
+    except SchemaError as exc:  # its line and column, shown with a caret
+        place(exc, loader.texts.get(str(exc.file)))
+        raise
 
 
 def load_all(schemas_root: str | os.PathLike[str] | None = None) -> list[Schema]:
     """Every .ksy under `schemas_root` (default: the repository's `schemas/`), sorted by name."""
     root = Path(schemas_root) if schemas_root is not None else SCHEMAS_DIR
     loader = _Loader([root])
-    return sorted((loader.load(p) for p in root.rglob("*.ksy")), key=lambda s: s.name)
+    try:
+        return sorted((loader.load(p) for p in root.rglob("*.ksy")), key=lambda s: s.name)
+    except SchemaError as exc:
+        place(exc, loader.texts.get(str(exc.file)))
+        raise
 
 
 def source_hash(schema: Schema) -> str:

@@ -203,6 +203,7 @@ class TypeDef:
     endian_cases: tuple[tuple[Expr | None, str], ...] = ()
     bit_endian: str | None = None
     encoding: str | None = None
+    webide_repr: str | None = None  # `-webide-representation`: how a dump names one record ("{name}: {size:dec}")
 
     @property
     def path(self) -> str:

@@ -341,7 +341,10 @@ class Types:
                 try:
                     return self.name_type(target, name, {})
                 except TypeProblem:
-                    raise TypeProblem(f"type '{target.path}' has no field, instance or param '{name}'") from None
+                    from .excerpt import did_you_mean
+                    known = [a.id for a in target.seq + target.instances] + [p.id for p in target.params]
+                    raise TypeProblem(f"type '{target.path}' has no field, instance or param '{name}'"
+                                      f"{did_you_mean(name, known)}") from None
             found: KType | None = None
             for c in cands if cands is not None else self.every:
                 if c.attr(name) is not None or any(p.id == name for p in c.params):

@@ -86,10 +86,20 @@ def read_yaml(text: str, file: str) -> Node:
     loader = _Composer(text)
     try:
         node = loader.get_single_node()
-    except (yaml.YAMLError, ValueError) as exc:  # (a value YAML's constructors refuse: 10^6 digits)
+    except (yaml.YAMLError, ValueError) as exc:  # PyYAML's problem, where it is, and what it was reading (from
+        # where); a value YAML's constructors refuse (10^6 digits) too
         mark = getattr(exc, "problem_mark", None)
-        raise SchemaError(f"not valid YAML: {getattr(exc, 'problem', exc)}", file=file,
-                          line=mark.line + 1 if mark else None) from exc
+        context, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        lines = text.splitlines()
+        what = f"{context}: " if context else ""
+        if context and cmark and cmark.line < len(lines):
+            what = f"{context} (from line {cmark.line + 1}, column {cmark.column + 1}): "
+        line = min(mark.line, len(lines) - 1) if mark and lines else None  # the stream's end: its last line
+        raise SchemaError(f"not valid YAML: {what}{getattr(exc, 'problem', None) or exc}", file=file,
+                          line=None if line is None else line + 1,
+                          column=None if line is None or mark is None else
+                          (mark.column + 1 if line == mark.line else len(lines[line]) + 1),
+                          text=None if line is None else lines[line]) from exc
     except RecursionError:
         raise SchemaError("YAML nested deeper than a schema is", file=file) from None
     finally:

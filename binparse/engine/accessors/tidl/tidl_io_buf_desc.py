@@ -162,14 +162,14 @@ class TidlIoBufDesc(Accessor):
         return cast('TidlEnums.InferenceMode | int | None', self._enum(5, TidlEnums.InferenceMode))
 
     @property
-    def in_data_format(self) -> Any:
+    def in_data_format(self) -> NDArray[np.int32]:
         """inDataFormat[TIDL_MAX_ALG_IN_BUFS]. Input data format of the raw input (eTIDL_inDataFormat)."""
-        return cast('Any', self._get(6))
+        return cast('NDArray[np.int32]', self._get(6))
 
     @property
-    def in_resize_type(self) -> Any:
+    def in_resize_type(self) -> NDArray[np.int32]:
         """inResizeType[TIDL_MAX_ALG_IN_BUFS]. Resize type applied to the raw input (eTIDL_inResizeType)."""
-        return cast('Any', self._get(7))
+        return cast('NDArray[np.int32]', self._get(7))
 
     @property
     def resize_width(self) -> NDArray[np.int32]:
@@ -242,14 +242,14 @@ class TidlIoBufDesc(Accessor):
         return self._array(21)
 
     @property
-    def raw_data_in_element_type(self) -> Any:
+    def raw_data_in_element_type(self) -> NDArray[np.int32]:
         """rawDataInElementType[TIDL_MAX_ALG_IN_BUFS]. Element type of the raw data the application feeds, before conversion."""
-        return cast('Any', self._get(22))
+        return cast('NDArray[np.int32]', self._get(22))
 
     @property
-    def in_element_type(self) -> Any:
+    def in_element_type(self) -> NDArray[np.int32]:
         """inElementType[TIDL_MAX_ALG_IN_BUFS]. Element type of the input tensor in the buffer."""
-        return cast('Any', self._get(23))
+        return cast('NDArray[np.int32]', self._get(23))
 
     @property
     def in_zero_point(self) -> NDArray[np.int32]:
@@ -257,9 +257,9 @@ class TidlIoBufDesc(Accessor):
         return self._array(24)
 
     @property
-    def in_layout(self) -> Any:
+    def in_layout(self) -> NDArray[np.int32]:
         """inLayout[TIDL_MAX_ALG_IN_BUFS]. Layout flag of the input tensor (TIDL_LT_NCHW 0, TIDL_LT_NHWC 1)."""
-        return cast('Any', self._get(25))
+        return cast('NDArray[np.int32]', self._get(25))
 
     @property
     def in_data_id(self) -> NDArray[np.int32]:
@@ -342,9 +342,9 @@ class TidlIoBufDesc(Accessor):
         return self._array(41)
 
     @property
-    def out_element_type(self) -> Any:
+    def out_element_type(self) -> NDArray[np.int32]:
         """outElementType[TIDL_MAX_ALG_OUT_BUFS]. Element type of the output tensor in the buffer."""
-        return cast('Any', self._get(42))
+        return cast('NDArray[np.int32]', self._get(42))
 
     @property
     def out_data_id(self) -> NDArray[np.int32]:
@@ -367,9 +367,9 @@ class TidlIoBufDesc(Accessor):
         return self._array(46)
 
     @property
-    def out_layout(self) -> Any:
+    def out_layout(self) -> NDArray[np.int32]:
         """outLayout[TIDL_MAX_ALG_OUT_BUFS]. Layout flag of the output tensor (TIDL_LT_NCHW 0, TIDL_LT_NHWC 1)."""
-        return cast('Any', self._get(47))
+        return cast('NDArray[np.int32]', self._get(47))
 
     @property
     def out_buf_size(self) -> NDArray[np.int32] | None:

@@ -110,9 +110,9 @@ class TidlIoBufDescTda2(Accessor):
         return self._array(8)
 
     @property
-    def in_element_type(self) -> Any:
+    def in_element_type(self) -> NDArray[np.int32]:
         """inElementType[TIDL_MAX_ALG_IN_BUFS]. Element type (eTIDL_ElementType 0..5)."""
-        return cast('Any', self._get(9))
+        return cast('NDArray[np.int32]', self._get(9))
 
     @property
     def in_data_id(self) -> NDArray[np.int32]:
@@ -155,9 +155,9 @@ class TidlIoBufDescTda2(Accessor):
         return self._array(17)
 
     @property
-    def out_element_type(self) -> Any:
+    def out_element_type(self) -> NDArray[np.int32]:
         """outElementType[TIDL_MAX_ALG_OUT_BUFS]. Element type (eTIDL_ElementType 0..5)."""
-        return cast('Any', self._get(18))
+        return cast('NDArray[np.int32]', self._get(18))
 
     @property
     def out_data_id(self) -> NDArray[np.int32]:

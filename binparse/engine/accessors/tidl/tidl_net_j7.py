@@ -312,7 +312,7 @@ class SysMemHandle(Accessor):
         return int(self._num(1))
 
     @property
-    def offset(self) -> int:
+    def offset(self) -> int:  # type: ignore[override, unused-ignore]
         """(no doc in the schema)"""
         return int(self._num(2))
 
@@ -686,9 +686,9 @@ class Layer(Accessor):
         return cast('int | None', self._num(17))
 
     @property
-    def layer_params(self) -> Any:
+    def layer_params(self) -> ConvParams | PoolingParams | EltwiseParams | InnerProductParams | SoftmaxParams | BatchNormParams | ConcatParams | CropParams | ArgMaxParams | DetectOutputParams | DataConvertParams | NDArray[np.uint8]:
         """layerParams. The sTIDL_LayerParams_t union, decoded by layerType (other types keep the raw bytes)."""
-        return cast('Any', self._get(18))
+        return cast('ConvParams | PoolingParams | EltwiseParams | InnerProductParams | SoftmaxParams | BatchNormParams | ConcatParams | CropParams | ArgMaxParams | DetectOutputParams | DataConvertParams | NDArray[np.uint8]', self._get(18))
 
 
 class PoolingParams(Accessor):

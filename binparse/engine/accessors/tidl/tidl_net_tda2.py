@@ -276,9 +276,9 @@ class Layer(Accessor):
         return cast('int | None', self._num(9))
 
     @property
-    def layer_params(self) -> Any:
+    def layer_params(self) -> ConvParams | PoolingParams | ReluParams | EltwiseParams | InnerProductParams | SoftmaxParams | BatchNormParams | BiasParams | ConcatParams | CropParams | ArgMaxParams | DetectOutputParams | NDArray[np.uint8]:
         """layerParams decoded by layerType (other types keep the raw bytes)."""
-        return cast('Any', self._get(10))
+        return cast('ConvParams | PoolingParams | ReluParams | EltwiseParams | InnerProductParams | SoftmaxParams | BatchNormParams | BiasParams | ConcatParams | CropParams | ArgMaxParams | DetectOutputParams | NDArray[np.uint8]', self._get(10))
 
 
 class ReluParams(Accessor):

@@ -19,6 +19,7 @@ from .crypto import decrypt
 from .graph import GENERATION, ROOT_CHECKS, Graph, NotAModel, escaped
 from .model_tensor import ModelTensor
 from .narrow import Narrow, summary
+from .pack import check_apart
 from .report import model_report, model_summary
 from .suggest import doctor_said, inspect_said, repair_said
 from .weights import WeightLayout
@@ -36,10 +37,8 @@ class EspdlModel:
         self.encrypted = int(record.mode) == 1
         self.magic = magic  # of the record (a PDL1 pack holds EDL1 records, PDL2/PDL3 EDL2 records)
         self.generation = GENERATION[magic]
-        # an EDL1 record with EDL2's 16-byte header and payload (`padded_edl1`): the file's bytes
-        self.padded = padded
-        if padded is not None:
-            self.generation = "edl2"
+        self.padded = padded  # an EDL1 record with EDL2's 16-byte header and payload (`padded_edl1`): the file's
+        self.generation = "edl2" if padded is not None else self.generation  # bytes
 
     @property
     def payload_offset(self) -> int:
@@ -161,8 +160,7 @@ def padded_edl1(mv: memoryview) -> memoryview | None:
     parameters") wrote and read it until the magic became EDL2: a 16-byte header (magic, mode, size and 4
     zero bytes) and a payload of EDL2's generation (raw_data in 16-byte blocks). Told from the 12-byte
     EDL1 of before by its bytes: the file is exactly 16 + size bytes and bytes 12..16 are zero (in a
-    12-byte EDL1 they are the FlatBuffer's root offset, never 0, and the file is 12 + size bytes: 972 of
-    984 EDL1 files of the public sweep; the other 12 are these, all of that esp-dl commit)."""
+    12-byte EDL1 they are the FlatBuffer's root offset, never 0: 972 of 984 EDL1 files of the public sweep)."""
     if mv.nbytes < 16 or bytes(mv[:4]) != b"EDL1":
         return None
     size, pad = struct.unpack_from("<II", mv, 8)
@@ -205,10 +203,11 @@ class EspdlFile(EspdlContainer):
             if self.model is not None:
                 got = [EspdlModel("", self.model, self._file, key, str(self.magic), padded=padded_edl1(self._mv))]
             else:
-                inner = "EDL1" if self.magic == "PDL1" else "EDL2"
+                inner, entries = ("EDL1" if self.magic == "PDL1" else "EDL2"), list(self.entries or [])
+                check_apart(entries, 12 if inner == "EDL1" else 16, self._file)  # records lie apart, or shared
                 first: dict[int, EspdlModel] = {}  # entries that point at one record share its decoding
                 got = []
-                for e in self.entries or []:
+                for e in entries:
                     twin = first.get(int(e.data_off))
                     got.append(EspdlModel(e.name, e.model, self._file, key, inner, twin))
                     first.setdefault(int(e.data_off), got[-1])
@@ -318,14 +317,15 @@ class EspdlFile(EspdlContainer):
         return bytes(self.pdl3_header.sha256), h.digest()
 
     def problems(self) -> list[str]:
-        """What is proven wrong with the file: a PDL3 digest that differs from its bytes (esp-dl's
-        loader checks it) or a package size outside the file. What binparse could not read is not
-        proof of anything: `unread()`."""
+        """What is proven wrong with the file: a PDL3 digest that differs from its bytes, or a package size
+        outside the file (esp-dl's FbsLoader::verify_package_sha256 fails on both; load() does not check).
+        What binparse could not read is not proof of anything: `unread()`."""
         out = []
         try:
             digests = self.sha256()
             if digests and digests[0] != digests[1]:
-                out.append(f"PDL3 sha256 differs: stored {digests[0].hex()}, computed {digests[1].hex()}")
+                out.append(f"PDL3 sha256 differs: stored {digests[0].hex()}, computed {digests[1].hex()} (esp-dl's "
+                           "FbsLoader::verify_package_sha256 fails on it)")
         except BinparseError as exc:
             out.append(str(exc))
         return out

@@ -2,8 +2,11 @@
 
 Per model: the target its weight layouts point to (the `c` reference layouts, or int8/int16 blocks
 of esp32s3/esp32p4, which share them), ops and parameter count; the test inputs/outputs against
-the graph's inputs/outputs (names, dims); and problems: a PDL3 digest that differs, a blocked
-layout whose channel count contradicts its name. What could not be read (a payload that does not
+the graph's inputs/outputs (names, dims); and problems only where esp-dl's own code refuses the model
+(Model::test: a test value whose element count or name it cannot use, a graph input without a test
+input) or the file contradicts itself (a PDL3 digest that differs: FbsLoader::verify_package_sha256; int32
+values in int64 vectors: narrow.py). A blocked layout whose name says aligned where the channels are not
+(or the reverse) is a note: esp-dl never reads the name. What could not be read (a payload that does not
 decode, a weight in a layout binparse cannot apply) and an empty graph are "not verified" lines
 naming the model and why (exit code 2, as `inspect` says of them): no model is passed over.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 from math import prod
 from pathlib import Path
+from typing import Any
 
 from ....core.errors import BinparseError
 from ....family import FileReport, Finding, register_check
@@ -57,12 +61,11 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
         if t.layout and not lay.known:
             out.append(Finding("note", f"{label}: {shown(t.name)} has layout {t.layout!r}, which binparse does not know; "
                                        "its logical form is its stored dims", [name]))
-        elif lay.block:
-            k = t.dims[-2] if lay.depthwise else t.dims[-1]
-            unaligned = lay.canonical.endswith("_UNALIGNED")
-            if (k % lay.block != 0) != unaligned:
-                out.append(Finding("problem", f"{label}: {shown(t.name)} is {t.layout} but has {k} channels "
-                                              f"({'a' if k % lay.block == 0 else 'not a'} multiple of {lay.block})", [name]))
+        elif lay.block and (lay.blocked_channels % lay.block != 0) != lay.canonical.endswith("_UNALIGNED"):
+            k = lay.blocked_channels  # a name that says otherwise is no proof: esp-dl never reads it (_NAMES)
+            out.append(Finding("note", f"{label}: {shown(t.name)} is named {t.layout} but has {k} channels "
+                                       f"({'a' if k % lay.block == 0 else 'not a'} multiple of {lay.block}): {_NAMES}",
+                               [name]))
     if unread:
         out.append(Finding("note", f"not verified: {label}: {len(unread)} of {len(g.initializers)} initializers "
                                    f"could not be read in their layout: {'; '.join(unread[:3])}"
@@ -72,7 +75,7 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
         for t in once(tensors):
             v = graph_io[role].get(t.name)
             if v is None:
-                out.append(Finding("problem", f"{label}: {role} {shown(t.name)!r} is not a graph {role.split()[1]}", [name]))
+                out.append(_not_graph_io(label, role, t.name, g, name))
             elif v.dims is not None and _hwc_of_nchw(t.dims, tuple(v.dims)):
                 out.append(Finding("note", f"{label}: {role} {shown(t.name)!r} {list(t.dims)} holds the graph's "
                                            f"{list(v.dims)} in ESP-DL's H, W, C order (the graph keeps ONNX's "
@@ -91,7 +94,35 @@ def _model_findings(name: str, m: EspdlModel) -> list[Finding]:
                 out.append(Finding("ok", f"{label}: {role} {shown(t.name)!r} {list(t.dims)} matches the graph", [name]))
     if not g.test_inputs and not g.test_outputs:
         out.append(Finding("note", f"{label}: no test inputs/outputs to check a port with", [name]))
+    elif missing := [v.name for v in g.inputs if v.name not in {t.name for t in g.test_inputs}]:
+        out.append(Finding("problem", f"{label}: graph input {', '.join(repr(shown(n)) for n in missing)} has no test "
+                                      "input, and the model has test values: esp-dl's Model::test refuses it (\"Model "
+                                      "input ... doesn't have a corresponding test input\", dl_model_base.cpp)", [name]))
     return out
+
+
+# esp-dl reads no layout name: a tensor's doc_string has no getter in FbsModel (fbs_model.hpp gives a
+# tensor's shape, exponents and data), TensorBase holds no layout, and the Conv/Gemm kernels take the
+# aligned or unaligned path from the channel count (dl_base.hpp, ConvOpArgs: n_remainder =
+# output_channel % lanes), as binparse orders the elements
+_NAMES = ("esp-dl never reads a layout's name (FbsModel gives no tensor's doc_string; its kernels order a weight "
+          "by its channel count, dl_base.hpp), and binparse reads it so")
+
+
+def _not_graph_io(label: str, role: str, tensor: str, g: Any, file: str) -> Finding:
+    """A test value not named by a graph input or output, in esp-dl's Model::test (dl_model_base.cpp): a
+    test input no graph input names is never used; a test output is compared with the tensor of its name
+    wherever the graph makes it (\"Testing output\"), and only a name no tensor has fails the test."""
+    if role == "test input":
+        return Finding("note", f"{label}: test input {shown(tensor)!r} is not a graph input: esp-dl's Model::test "
+                               "never uses it (it looks test inputs up by the graph's input names)", [file])
+    made = {o for n in g.nodes for o in n.outputs} | {v.name for v in g.inputs} | {t.name for t in g.initializers}
+    if tensor in made:
+        return Finding("note", f"{label}: test output {shown(tensor)!r} is an intermediate tensor, not a graph "
+                               "output: esp-dl's Model::test compares it where the graph makes it", [file])
+    return Finding("problem", f"{label}: test output {shown(tensor)!r} names no tensor of the graph: esp-dl's "
+                              "Model::test refuses it (\"There's no intermediate result or output named ...\", "
+                              "dl_model_base.cpp)", [file])
 
 
 # esp-dl's Model::test (dl_model_base.cpp): a test input is copied into the graph input by

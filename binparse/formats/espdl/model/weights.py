@@ -110,6 +110,12 @@ class WeightLayout:
         k, inner = self._blocked_axes()
         return k < self.block or inner == 1
 
+    @property
+    def blocked_channels(self) -> int:
+        """How many channels the layout's blocks run along: N of a Conv (a grouped Conv's too: dims
+        [*spatial, N, C/g]), C of a depthwise one, N of a matrix."""
+        return self._blocked_axes()[0]
+
     def _blocked_axes(self) -> tuple[int, int]:
         """(channels blocked, elements per channel) of one weight (one matrix of a batch)."""
         if self.depthwise:

@@ -16,7 +16,7 @@ import numpy as np
 
 from ....core import budget
 from ....core.errors import BinparseError, FormatError, Retry, UsageError
-from .builder import ROUNDINGS, Builder
+from .builder import NODE_BYTES, ROUNDINGS, Builder
 from .ops import OPS
 from .rounding import AUTO, Choice, requested, without_tests
 
@@ -202,9 +202,10 @@ def to_onnx(model: Any, *, all_outputs: bool = False, rounding: str = DEFAULT_RO
     rounding = choice.rounding
     g = model.graph
     # a node table many entries share is decoded once but exported at each use: its names asked first
+    # (every node at least one ONNX node: NODE_BYTES each, what the builder asks again as it makes them)
     names = sum(1 + len(n.inputs) + len(n.outputs) + len(n.attributes) for n in g.nodes)
-    budget.ask(NAME_BYTES * names, f"the ONNX graph of the export ({len(g.nodes):,} nodes, {names:,} names and "
-                                   "attributes)", file=model.file)
+    budget.ask(NAME_BYTES * names + NODE_BYTES * len(g.nodes), f"the ONNX graph of the export ({len(g.nodes):,} "
+                                                               f"nodes, {names:,} names and attributes)", file=model.file)
     b = Builder(model, rounding, layout_of(model), shared)
     outputs = [v.name for v in g.outputs]
     if all_outputs:

@@ -3,7 +3,7 @@
 The rule: esp-ppq prints the printout from the very model it writes (`EspdlExporter.export` passes the
 built FlatBuffer to `helper.printable_graph`, then saves the same bytes), so everything printed is the
 model's own value, read as flatc's classes read it; a difference is two files that say different
-things about the same value: a problem.
+things about the same value: a problem, said in one line per printout (`differ.py`).
 
 Compared: the graph's name, inputs (dims, exponents) and outputs; every node (op type, inputs,
 outputs, attributes, in order); every initializer (dtype, dims, exponents, layout, values) and test value
@@ -22,9 +22,11 @@ from typing import Any
 import numpy as np
 
 from ....core.errors import BinparseError
+from ....core.text import shown
 from ....family import FileReport, Finding, register_check
 from ..model.container import EspdlFile, EspdlModel
 from ..model.graph import Graph, TensorInfo
+from .differ import differences
 from .info import InfoPrintout, InfoTensor
 from .precision import same_at_precision
 from ..model.weights import ALIASES
@@ -231,7 +233,11 @@ def check_info(reports: list[FileReport], folder: Path) -> list[Finding]:
         if any("as the chip reads them" in a for a in agrees):  # the numbers no dim can be: explained there
             out[:] = [f for f in out if not (f in notes and "cannot be a" in f.text)]
         if diffs:
-            out.extend(Finding("problem", f"{rep.name} and {name} differ: {d}", [rep.name, name]) for d in diffs)
+            g = m.graph  # the same graph and ops with other values: e.g. an export at another input size
+            same = p.graph == g.name and [n.op_type for n in p.nodes] == [n.op_type for n in g.nodes]
+            out.append(differences(rep.name, name, diffs, folder, f"describes another model than {name}" + (
+                f", with the same graph {shown(g.name)!r} ({len(g.nodes)} nodes, the same ops) but other values"
+                if same else "")))
         else:
             out.append(Finding("ok", f"{rep.name} agrees with {name}: " + ", ".join(agrees), [rep.name, name]))
     return out

@@ -195,16 +195,23 @@ class Reader:
             self.i += 1
 
     def body(self) -> None:
+        """The nodes, then the `return` line esp-ppq's `printable_graph` always writes (`return` alone for a
+        graph without outputs), then `}`: a body without it is no printout (a Graphviz `graph G { }`)."""
         L, out = self.lines, self.out
+        returned = False
         while self.i < len(L) and L[self.i].strip() != "}":
             s = L[self.i].strip()
             if s == "return" or s.startswith("return "):
                 out.returns = tuple(x.strip().lstrip("%") for x in s[7:].split(", %")) if s[7:].strip() else ()
+                returned = True
             elif s:
                 out.nodes.append(self.node(s))
             self.i += 1
         if self.i >= len(L):
             raise self.fail("the graph body does not end in '}'", "'}'")
+        if not returned:
+            raise self.fail("the graph body has no 'return' line", "'return %OUTPUT, ...' (or 'return') before '}', "
+                            "as esp-ppq's printable_graph always writes")
         self.i += 1
 
     def entry(self, role: str, s: str) -> None:

@@ -9,7 +9,8 @@ Values: numbers for scalars and enums, `str` for strings, a dict for a table, a 
 struct, a list for a vector (`bytes` for a vector of scalars or 16-byte blocks: the bytes as
 they are; a numpy array: its own elements and count whatever the field declares, as the flatbuffers
 runtime's `CreateNumpyVector` writes it, which is how esp-ppq put int32 values in int64 vectors),
-`(member_type, dict)` for a union.
+`(member_type, dict)` for a union. The same dict given twice in one vector (a YAML alias) is one table
+that both entries point at, as FlatBuffers allows (what hostile tests build shared tables with).
 """
 
 from __future__ import annotations
@@ -66,8 +67,12 @@ class _Writer:
         self.pad_to(4)
         pos = len(self.buf)
         self.buf += struct.pack("<I", len(items)) + bytes(4 * len(items))
+        written: dict[int, int] = {}  # one table given twice (the same dict: a YAML alias) is written once
         for i, item in enumerate(items):
-            target = self.string(item) if f.elem_kind == "string" else self.table(f.type, item)
+            if f.elem_kind == "string":
+                target = self.string(item)
+            elif (target := written.get(id(item), -1)) < 0:
+                target = written[id(item)] = self.table(f.type, item)
             self.patch(pos + 4 + 4 * i, target)
         return pos
 

@@ -105,11 +105,15 @@ def model_payload(graph: dict[str, Any], generation: str = "edl2") -> tuple[byte
             doc, logical = _tensor(t, role == "initializer" and t["name"] in dw, role == "initializer", narrow)
             tables[key].append(doc)
             expected[f"{role}/{t['name']}"] = logical
-    g = {"name": graph.get("name", "graph"),
-         "node": [{"name": n["name"], "op_type": n["op_type"], "input": list(n.get("inputs", [])),
-                   "output": list(n.get("outputs", [])),
-                   "attribute": [_attribute(k, v, narrow) for k, v in sorted(n.get("attributes", {}).items())]}
-                  for n in nodes],
+    tables_of: dict[int, dict[str, Any]] = {}  # a node given twice (a YAML alias) stays one table
+
+    def node(n: dict[str, Any]) -> dict[str, Any]:
+        if id(n) not in tables_of:
+            tables_of[id(n)] = {"name": n["name"], "op_type": n["op_type"], "input": list(n.get("inputs", [])),
+                                "output": list(n.get("outputs", [])),
+                                "attribute": [_attribute(k, v, narrow) for k, v in sorted(n.get("attributes", {}).items())]}
+        return tables_of[id(n)]
+    g = {"name": graph.get("name", "graph"), "node": [node(n) for n in nodes],
          "initializer": tables["initializers"], "input": [_value_info(v, narrow) for v in graph.get("inputs", [])],
          "output": [_value_info(v, narrow) for v in graph.get("outputs", [])],
          "test_inputs_value": tables["test_inputs"], "test_outputs_value": tables["test_outputs"]}

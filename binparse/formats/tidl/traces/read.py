@@ -114,7 +114,9 @@ class TraceFile:
 
     def _element_bytes(self) -> str:
         size, n = self.trace.file.stat().st_size, self.trace.count
-        return str(size // n) if n and size % n == 0 else f"{size:,} B for {n:,} elements: no whole number of"
+        if n == 0:
+            return f"{size:,} B for 0 elements (a dim of its name is 0): no whole number of"
+        return str(size // n) if size % n == 0 else f"{size:,} B for {n:,} elements: no whole number of"
 
     def array(self) -> NDArray[Any]:
         """The logical (N, D1, D2, C, H, W) elements as stored: a read-only memory map (no copy)."""

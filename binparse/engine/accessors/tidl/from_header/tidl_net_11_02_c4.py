@@ -252,7 +252,7 @@ class Anon1(Accessor):
         return int(self._num(1))
 
     @property
-    def offset(self) -> int:
+    def offset(self) -> int:  # type: ignore[override, unused-ignore]
         """offset."""
         return int(self._num(2))
 
