@@ -296,9 +296,9 @@ def test_the_api_raises_binparse_errors_only(tmp_path: Path) -> None:
         r.big  # noqa: B018
     deep = ksy(tmp_path, "d", "seq:\n  - {id: n, type: node}\ntypes:\n  node:\n    seq:\n"
                "      - {id: child, type: node}\n")
-    with pytest.raises(FormatError, match="records nest deeper than 128 levels"):
+    with pytest.raises(FormatError, match="records nest deeper than 200 levels"):
         x = binparse.compile(deep).parse(b"\x01").n
-        for _ in range(200):
+        for _ in range(300):
             x = x.child
 
 
@@ -340,3 +340,12 @@ def test_the_names_a_generated_module_binds_are_known(tmp_path: Path) -> None:
                 bound.add(node.name if isinstance(node, ast.FunctionDef) else getattr(node.target, "id", ""))
         classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
         assert {b for b in bound - classes if not b.startswith("_")} - {"__all__"} <= MODULE_NAMES, path
+
+
+def test_a_webide_representation_names_only_declared_members(tmp_path: Path) -> None:
+    """`-webide-representation` placeholders go through the records' one dispatch: a dunder or a runtime
+    attribute is no member (an empty placeholder), never a Python attribute read."""
+    from binparse.engine.dump.webide import representation
+    p = ksy(tmp_path, "w", '-webide-representation: "{a}|{__class__.__init__.__globals__}|{_mv}|{_cache}|{b.__class__}|'
+            '{_parent}|{b}"\nseq:\n  - {id: a, type: u1}\n  - {id: b, type: u1}\n')
+    assert representation(binparse.compile(p).parse(b"AB")) == "0x41||||||0x42"

@@ -171,6 +171,9 @@ def escape_cases() -> list[SchemaCase]:
     out.append(SchemaCase("escape", "a meta/endian case key through a Python attribute", lambda: (
         "meta:\n  id: s\n  endian:\n    switch-on: 1\n    cases:\n      _root.__class__: le\n      _: be\n"
         "seq:\n  - {id: a, type: u2}\n", bytes(8)), LOAD))
+    out.append(SchemaCase("escape", "a -webide-representation naming Python attributes", lambda: (_ksy(
+        '-webide-representation: "{a} {__class__.__init__.__globals__} {_mv} {_cache.__class__} {a.__class__}"\n'
+        "seq:\n  - {id: a, type: u1}\n"), bytes(8)), READ))
     out.append(SchemaCase("escape", "a process argument through a Python attribute", lambda: (_ksy(
         "seq:\n  - {id: a, size: 4, process: xor(_root.__class__)}\n"), bytes(8)), LOAD))
     out.append(SchemaCase("escape", "a type argument through a Python attribute", lambda: (_ksy(

@@ -36,7 +36,7 @@ from .whole import Whole
 A = TypeVar("A", bound="Accessor")
 # How deep records may nest inside records as a file is read: a type that holds itself ends here (exit 2),
 # before Python's own recursion limit (a few frames a level) and before memory runs out
-MAX_DEPTH = 128
+MAX_DEPTH = 200
 
 
 class Accessor(Getters, Locate, Evaluate, Whole):

@@ -34,14 +34,6 @@ def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
 KsyLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
-class _Composer(getattr(yaml, "CSafeLoader", KsyLoader)):  # type: ignore[misc]
-    """libyaml's parser and composer (when PyYAML has it: linear and some 20 times faster than PyYAML's own),
-    resolving scalars by KsyLoader's rules; the nodes carry their lines as KsyLoader's do."""
-
-
-_Composer.yaml_implicit_resolvers = KsyLoader.yaml_implicit_resolvers
-
-
 class Node(dict):  # type: ignore[type-arg]
     """A YAML mapping that remembers its own line and the line of each key (1-based)."""
 
@@ -83,7 +75,7 @@ def _convert(node: yaml.Node, loader: KsyLoader, count: list[int] | None = None)
 
 def read_yaml(text: str, file: str) -> Node:
     """The top-level mapping of a .ksy text; a `SchemaError` naming the line when it is not YAML."""
-    loader = _Composer(text)
+    loader = KsyLoader(text)  # (PyYAML's own parser: libyaml's accepts tabs PyYAML refuses, and words errors apart)
     try:
         node = loader.get_single_node()
     except (yaml.YAMLError, ValueError) as exc:  # PyYAML's problem, where it is, and what it was reading (from
