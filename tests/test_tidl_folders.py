@@ -284,3 +284,91 @@ def test_inspect_of_a_net_without_its_own_layout_names_one_layout(tmp_path: Path
     assert unverified.startswith("UNVERIFIED: netVersion 0x20250821 (TIDL 11.01) has no verified layout: read with "
                                  "the 10.01 layout (netVersion 0x20241120)")
     assert "Rejected before it: 11.02 layout (netVersion 0x20251208)" in unverified
+
+
+def test_the_imports_calibration_files_in_tempdir_are_no_io_descriptors(tmp_path: Path) -> None:
+    """TI's import writes its calibration data into tempDir/ under the io file's prefix and a second "_"
+    (`*_tidl_io__stats_tool_out.bin`, `*_tidl_io__LayerPerChannelMean.bin`, in every public OSRT folder of
+    the sweep): files binparse does not read, listed as such, never an io descriptor it could not read."""
+    _copy(tmp_path / "900_tidl_io_1.bin", FIXTURES / "tidl/io_08x/900_tidl_io_1.bin")
+    (tmp_path / "tempDir").mkdir()
+    (tmp_path / "tempDir/900_tidl_io__stats_tool_out.bin").write_bytes(bytes(1000))
+    (tmp_path / "tempDir/900_tidl_io__LayerPerChannelMean.bin").write_bytes(bytes(12))
+    doc = doctor(tmp_path)
+    assert (doc["status"], doc["not_verified"], [f["file"] for f in doc["files"]]) == ("ok", [], ["900_tidl_io_1.bin"])
+    assert doc["unknown_files"] == ["tempDir/900_tidl_io__LayerPerChannelMean.bin",
+                                    "tempDir/900_tidl_io__stats_tool_out.bin"]
+
+
+def test_gather_lays_out_each_state_of_a_model_folder_and_lists_every_file(tmp_path: Path) -> None:
+    """tools/gather_tidl.py on a git repository: the newest state of a model folder where it sits, an older
+    state beside it as PATH@COMMIT, a Git LFS pointer listed (never written), a renamed *_net.bin that is not
+    TIDL's left out, and a MANIFEST that sweep_tidl counts."""
+    import csv
+    import importlib.util
+    import subprocess
+    import sys
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
+    try:
+        spec = importlib.util.spec_from_file_location("gather_tidl", Path(__file__).parents[1] / "tools" / "gather_tidl.py")
+        assert spec is not None and spec.loader is not None
+        tool = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(tool)
+    finally:
+        sys.path.remove(str(Path(__file__).parents[1] / "tools"))
+    work = tmp_path / "owner+demo"
+    (work / "m/artifacts/tempDir").mkdir(parents=True)
+
+    def commit(message: str) -> str:
+        git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(work)]
+        subprocess.run([*git, "add", "-A"], check=True, capture_output=True)
+        subprocess.run([*git, "commit", "-q", "-m", message], check=True, capture_output=True)
+        return subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    io_08 = (FIXTURES / "tidl/io_08x/900_tidl_io_1.bin").read_bytes()
+    (work / "m/artifacts/900_tidl_io_1.bin").write_bytes(io_08)
+    (work / "m/artifacts/tempDir/900_tidl_io__stats_tool_out.bin").write_bytes(bytes(16))
+    (work / "m/artifacts/other_net.bin").write_bytes(b"not a net")
+    (work / "m/notes.txt").write_text("not TIDL's")
+    first = commit("first")
+    (work / "m/artifacts/900_tidl_io_1.bin").write_bytes(io_08[:-1] + b"\x01")
+    (work / "m/artifacts/900_tidl_net.bin").write_text(
+        "version https://git-lfs.github.com/spec/v1\noid sha256:" + "0" * 64 + "\nsize 19596588\n")
+    head = commit("second")
+    out = tmp_path / "corpus"
+    assert tool.main([str(out), str(work / ".git")]) == 0
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        "MANIFEST.tsv", "owner+demo/m/artifacts/900_tidl_io_1.bin",
+        "owner+demo/m/artifacts/tempDir/900_tidl_io__stats_tool_out.bin",
+        f"owner+demo/m@{first[:8]}/artifacts/900_tidl_io_1.bin",
+        f"owner+demo/m@{first[:8]}/artifacts/tempDir/900_tidl_io__stats_tool_out.bin"]  # a state is laid out whole
+    assert (out / f"owner+demo/m@{first[:8]}/artifacts/900_tidl_io_1.bin").read_bytes() == io_08
+    with (out / "MANIFEST.tsv").open(newline="") as f:
+        rows = [(r["repo"], r["commit"], r["path"], r["bytes"], r["status"], r["folder"])
+                for r in csv.DictReader(f, delimiter="\t")]
+    assert rows == [
+        ("owner/demo", head, "m/artifacts/900_tidl_io_1.bin", "37256", "ok", "owner+demo/m/artifacts/900_tidl_io_1.bin"),
+        ("owner/demo", head, "m/artifacts/900_tidl_net.bin", "19596588", "lfs-pointer",
+         "owner+demo/m/artifacts/900_tidl_net.bin"),
+        ("owner/demo", head, "m/artifacts/tempDir/900_tidl_io__stats_tool_out.bin", "16", "ok",
+         "owner+demo/m/artifacts/tempDir/900_tidl_io__stats_tool_out.bin"),
+        ("owner/demo", first, "m/artifacts/900_tidl_io_1.bin", "37256", "ok",
+         f"owner+demo/m@{first[:8]}/artifacts/900_tidl_io_1.bin"),
+        ("owner/demo", first, "m/artifacts/tempDir/900_tidl_io__stats_tool_out.bin", "16", "ok",
+         f"owner+demo/m@{first[:8]}/artifacts/tempDir/900_tidl_io__stats_tool_out.bin")]
+
+
+def test_a_param_file_that_is_a_copy_of_its_net_is_a_problem_that_says_so(tmp_path: Path) -> None:
+    """TIDL-API's own tree held tidl_param_mobilenet_1_224.bin as the very bytes of tidl_net_mobilenet_1_224.bin
+    (rcn-ee/tidl-api c82818f and 29dc146, 2018-11, replaced in 30f8036): the net needs 8,444,114 bytes of
+    parameters, the file has 483,364. Reproduced with binparse's TIDL-API 1.2 net copied under both names."""
+    net = FIXTURES / "tidl/net_tidl_api_1_2/912_tidl_net.bin"
+    _copy(tmp_path / "tidl_net_x.bin", net)
+    _copy(tmp_path / "tidl_param_x.bin", net)
+    doc = doctor(tmp_path)
+    assert doc["status"] == "problem" and doc["not_verified"] == ["tidl_param_x.bin"]
+    assert [f["text"] for f in doc["findings"] if f["level"] == "problem"] == [
+        "tidl_param_x.bin does not match tidl_net_x.bin: param file size does not match the network; expected 216 "
+        "bytes (from the network's layers), found 483,364 bytes, the network file's own bytes (a copy of the net, "
+        "not its parameters). Use the tidl_param_*.bin made together with this tidl_net_*.bin"]

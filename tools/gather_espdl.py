@@ -14,40 +14,18 @@ what it wrote: folders, files by ending, repositories.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
+from gitcorpus import blob, repo_folder, touched, tree
+
 ENDINGS = (".espdl", ".info", ".json")
-
-
-def _git(git_dir: Path, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True, text=True, check=True).stdout
-
-
-def _touched(git_dir: Path) -> list[tuple[str, set[str]]]:
-    """(commit, folders whose ESP-DL files it added or changed), oldest first."""
-    out = _git(git_dir, "log", "--all", "--reverse", "--format=@%H", "--name-only", "--no-renames", "--diff-filter=AM", "--",
-               *[f"*{e}" for e in ENDINGS])
-    commits: list[tuple[str, set[str]]] = []
-    for line in out.splitlines():
-        if line.startswith("@"):
-            commits.append((line[1:], set()))
-        elif line.strip() and commits:
-            commits[-1][1].add(str(PurePosixPath(line).parent))
-    return [(c, f) for c, f in commits if f]
 
 
 def _state(git_dir: Path, commit: str, folder: str) -> dict[str, str]:
     """name -> blob of the ESP-DL files directly in `folder` at `commit` (a .json only beside a model)."""
-    out = _git(git_dir, "ls-tree", commit, *(["--", folder + "/"] if folder != "." else []))
-    files = {}
-    for line in out.splitlines():
-        meta, _, path = line.partition("\t")
-        kind, blob = meta.split()[1:3]
-        if kind == "blob" and path.endswith(ENDINGS):
-            files[PurePosixPath(path).name] = blob
+    files = {PurePosixPath(path).name: sha for path, sha, _ in tree(git_dir, commit, folder) if path.endswith(ENDINGS)}
     if not any(n.endswith((".espdl", ".info")) for n in files):
         return {}
     return files
@@ -57,9 +35,9 @@ def gather(out: Path, git_dirs: list[Path]) -> Counter[str]:
     written: set[str] = set()
     counts: Counter[str] = Counter()
     for git_dir in git_dirs:
-        repo = git_dir.parent.name if git_dir.name in ("repo", ".git") else git_dir.name
+        repo = repo_folder(git_dir)
         seen: set[tuple[str, frozenset[tuple[str, str]]]] = set()
-        for commit, folders in _touched(git_dir):
+        for commit, folders in touched(git_dir, [f"*{e}" for e in ENDINGS], lambda p: str(PurePosixPath(p).parent)):
             for folder in sorted(folders):
                 state = _state(git_dir, commit, folder)
                 key = (folder, frozenset(state.items()))
@@ -68,15 +46,14 @@ def gather(out: Path, git_dirs: list[Path]) -> Counter[str]:
                 seen.add(key)
                 dest = out / repo / f"{folder.replace('/', '__')}@{commit[:8]}"
                 kept = 0
-                for name, blob in sorted(state.items()):
-                    got = subprocess.run(["git", f"--git-dir={git_dir}", "cat-file", "blob", blob],
-                                         capture_output=True)
-                    if got.returncode != 0:  # a blob the mirror does not hold
+                for name, sha in sorted(state.items()):
+                    data = blob(git_dir, sha)
+                    if data is None:  # a blob the mirror does not hold
                         counts["absent"] += 1
                         continue
                     dest.mkdir(parents=True, exist_ok=True)
-                    (dest / name).write_bytes(got.stdout)
-                    written.add(blob)
+                    (dest / name).write_bytes(data)
+                    written.add(sha)
                     counts[PurePosixPath(name).suffix] += 1
                     kept += 1
                 counts["folders"] += bool(kept)

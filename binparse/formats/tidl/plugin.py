@@ -7,7 +7,10 @@ from ...family import Example, Family, FileKind, Option, Signs
 _BUFFER_COMMANDS = ("view", "pack", "draw")
 TRACE_NAMES = ("*tidl_trace*.y", "*tidl_trace*_float.bin")  # the layer traces TIDL writes (debug_level >= 3)
 RECORD_NAMES = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")  # what TI's tools record of a compile
-IO_NAMES = ("*_tidl_io_1.bin", "*_tidl_io_*.bin", "tidl_io_buff*.bin")  # the io descriptors TI's tools write
+# The io descriptors TI's tools write: the import numbers them after its "_tidl_io_" prefix (`*_tidl_io_1.bin`);
+# the same prefix with a second "_" names its calibration files in tempDir/ (`*_tidl_io__stats_tool_out.bin`,
+# `*_tidl_io__LayerPerChannelMean.bin`), which are no io descriptors.
+IO_NAMES = ("*_tidl_io_1.bin", "*_tidl_io_[0-9]*.bin", "tidl_io_buff*.bin")
 
 
 def net_head(head: bytes) -> str | None:

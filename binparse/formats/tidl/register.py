@@ -14,7 +14,7 @@ from ...family import register_checks_in
 from ...family.registry import Format, register, register_buffer_hint, register_sniffer, register_solver
 from .combined import COMBINED_IO_MIN, is_combined_net
 from .io.desc import IoBufDesc, IoBufDescTda2
-from .plugin import RECORD_NAMES, TRACE_NAMES, net_head
+from .plugin import IO_NAMES, RECORD_NAMES, TRACE_NAMES, net_head
 from .net.versions import OTHER, RELEASED
 
 # Nets, params, configs and printouts import their (large) modules only when such a file is opened:
@@ -80,7 +80,7 @@ def _unlisted_net_head(head: bytes) -> str | None:
     return None if head[:4] and int.from_bytes(head[:4], "little") in _LISTED else net_head(head)
 
 
-register_sniffer("binparse.formats.tidl.combined:sniff", names=("*_tidl_io_1.bin", "*_tidl_io_*.bin"),
+register_sniffer("binparse.formats.tidl.combined:sniff", names=IO_NAMES[:2],
                  head=is_combined_net, min_size=COMBINED_IO_MIN)  # 11.x combined subgraphs: before any reading of one net
 register_sniffer("binparse.formats.tidl.net.nearest:sniff", head=_unlisted_net_head)
 register_sniffer("binparse.formats.tidl.am57x:sniff", names=("tidl_param_*.bin", "tidl_config_*.txt"))

@@ -185,8 +185,12 @@ def tda2_weights_read(net: Any, params: BufferLike, *,
     if total != mv.nbytes:
         alt, alt_total, skipped = _tda2_plan(net, dtypes, file, True)
         if not skipped or alt_total != mv.nbytes:
+            net_bytes = getattr(net, "_mv", None)  # TIDL-API's own tree once held a net copied under the param name
+            copy = net_bytes is not None and len(net_bytes) == mv.nbytes and bytes(net_bytes) == bytes(mv)
             raise FormatError("param file size does not match the network", file=file,
-                              expected=f"{total:,} bytes (from the network's layers)", found=f"{mv.nbytes:,} bytes",
+                              expected=f"{total:,} bytes (from the network's layers)",
+                              found=f"{mv.nbytes:,} bytes" + (", the network file's own bytes (a copy of the net, "
+                                                              "not its parameters)" if copy else ""),
                               hint="use the tidl_param_*.bin made together with this tidl_net_*.bin")
         plan, rule = alt, UNSTORED_BN.format(bytes=skipped)
     return [{name: _at(mv, dtypes[name], off, n, path, file) for name, n, off, path in entries}

@@ -15,8 +15,9 @@ from typing import Any
 
 from ....core.errors import BinparseError
 from ....core.text import shown
+from ..plugin import IO_NAMES
 
-ARTIFACTS = ("*_tidl_net.bin", "*_tidl_io_*.bin", "tidl_net*.bin", "tidl_io_buff*.bin")
+ARTIFACTS = ("*_tidl_net.bin", "tidl_net*.bin", *IO_NAMES)
 RECORDS = ("param.yaml", "onnxrtMetaData.txt", "allowedNode.txt")
 PRINTOUTS = ("*_netLog.txt", "*.layer_info.txt", "*_paramDebug.csv")
 MAX_LISTED = 200  # files listed per folder; the count says the rest
