@@ -10,8 +10,9 @@ the package `generate` wrote, imported), every value read. Each must:
 - never create the marker file an escape would write (`schemas.MARKER`).
 
 The default run takes a sample (`CASES` cases of each class, by `BINPARSE_HOSTILE_SEED`); the whole:
-`BINPARSE_HOSTILE=all python -m pytest tests/hostile/test_schemas.py` (`BINPARSE_HOSTILE_REPORT=FILE`
-adds a line of numbers a batch).
+`BINPARSE_HOSTILE=all python -m pytest tests/hostile/test_schemas.py` (`BINPARSE_FULL=1` too;
+`BINPARSE_HOSTILE_REPORT=FILE` adds a line of numbers a batch: cases, commands, the slowest, the highest
+peak RSS and the least headroom under its bound, the exit codes of the command line).
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from pathlib import Path
 
 import pytest
 
+from ..conftest import FULL
 from . import schemas
 from .harness import FORKED, INTERPRETER, bound, run
 
 SECONDS = 10.0
-EVERY = os.environ.get("BINPARSE_HOSTILE", "") == "all"
+EVERY = os.environ.get("BINPARSE_HOSTILE", "") == "all" or FULL  # the whole run (CONTRIBUTING.md "Slow tests")
 CASES = int(os.environ.get("BINPARSE_HOSTILE_CASES", "2"))
 SEED = os.environ.get("BINPARSE_HOSTILE_SEED", schemas.SEEDS)
 ENTRIES = ("inspect", "inspect-json", "view", "fixture", "generate", "package", "compile", "open")
@@ -218,10 +220,19 @@ def test_hostile_schemas(batch: str, tmp_path: Path) -> None:
     if report:
         slow = max(range(len(results)), key=lambda k: results[k][1])
         high = max(range(len(results)), key=lambda k: results[k][6])
+        room = [bound(size) + INTERPRETER - int(result[6]) for (_, size), result in zip(owner, results)]
+        tight = min(range(len(results)), key=lambda k: room[k])
+        exits: dict[str, int] = {}
+        for job, result in zip(jobs, results):
+            if job["cli"]:
+                exits[str(result[0])] = exits.get(str(result[0]), 0) + 1
         with open(report, "a") as f:
             f.write(json.dumps({"batch": batch, "cases": len(cases), "commands": len(jobs),
                                 "slowest": [results[slow][1], owner[slow][0].key, jobs[slow]["entry"]],
                                 "highest_rss": [results[high][6], owner[high][0].key, jobs[high]["entry"]],
+                                "least_headroom": [room[tight], results[tight][6], bound(owner[tight][1]) + INTERPRETER,
+                                                   owner[tight][0].key, jobs[tight]["entry"]],
+                                "cli_exits": dict(sorted(exits.items())),
                                 "seconds": round(r.seconds, 1), "failures": len(failures)}) + "\n")
     if os.environ.get("BINPARSE_HOSTILE_FAILURES"):
         with open(os.environ["BINPARSE_HOSTILE_FAILURES"], "a") as f:

@@ -44,6 +44,7 @@ class _Module:
         self.package = package
         self.source = source
         self.types = Types(schema.root)
+        self._conditional: dict[TypeDef, frozenset[str]] = {}  # per type: its fields and instances with `if`
         self.imports: dict[str, str] = {}  # name in this module -> "module:Class"
         self.out: list[str] = []
         self.tables: list[str] = []  # module-level constants (enum member docs)
@@ -184,6 +185,12 @@ class _Module:
             w('            """The schema\'s doc of this member (for vendor enums, the vendor\'s own name)."""\n')
             w(f"            return {table}.get(self.value, \"\")\n")
 
+    def conditional(self, t: TypeDef) -> frozenset[str]:
+        found = self._conditional.get(t)
+        if found is None:
+            found = self._conditional[t] = frozenset(x.id for x in (*t.seq, *t.instances) if x.cond is not None)
+        return found
+
     def emit_value(self, t: TypeDef, a: Attr) -> None:
         assert a.value is not None
         code = ex.to_python(a.value, lambda n: _name(n, t), lambda e, m: f"{self.enum_ref(t, e)}.{member_name(m)}",
@@ -202,7 +209,7 @@ class _Module:
         typ = annotation(self, t, self.types.attr_type(t, a))
         if typ == "NDArray[np.uint8]":  # a byte array an expression makes is `bytes`, one it names a view
             typ += " | bytes"
-        if a.cond is not None or _nullable(a.value, t):
+        if a.cond is not None or _nullable(a.value, self.conditional(t)):
             typ += " | None"
         w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
@@ -311,10 +318,11 @@ class _Module:
         return "".join(head) + body + tail.rstrip("\n") + f"\n\n__all__ = {_lit(names)}\n"
 
 
-def _nullable(e: ex.Expr, t: TypeDef) -> bool:
-    """Whether an expression may give null: `null` itself, or a field or instance of `t` with `if`."""
+def _nullable(e: ex.Expr, conditional: frozenset[str]) -> bool:
+    """Whether an expression may give null: `null` itself, or a field or instance of its type with `if`
+    (`conditional`: their ids; a set, so that a type of n instances is written in time linear in n)."""
     names = ex.names(e)
-    return "null" in names or any(x.cond is not None for x in t.seq + t.instances if x.id in names)
+    return "null" in names or not conditional.isdisjoint(names)
 
 
 def _one_line(text: str) -> str:

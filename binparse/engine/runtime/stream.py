@@ -145,11 +145,14 @@ def inflate(data: memoryview, file: str | None, path: str) -> memoryview:
             tail = d.unconsumed_tail
             if not chunk and not tail:
                 break
-    except zlib.error as exc:
-        raise FormatError(f"zlib data is corrupt: {exc}", file=file, path=path) from None
-    if not d.eof:  # as zlib.decompress, which Kaitai's Python calls: a stream cut short is an error
-        raise FormatError("zlib data is cut short (incomplete or truncated stream)", file=file, path=path)
-    budget.ask(len(out), f"the zlib-decompressed bytes of {path}", file=file, path=path)
+        if not d.eof:  # as zlib.decompress, which Kaitai's Python calls: a stream cut short is an error
+            raise FormatError("zlib data is cut short (incomplete or truncated stream)", file=file, path=path)
+        budget.ask(len(out), f"the zlib-decompressed bytes of {path}", file=file, path=path)
+    except BaseException as exc:  # an error's traceback keeps this frame (the budget keeps what it refused, a value
+        del out[:]  # instance its error): the bytes made so far are freed now (a second read of the field would
+        if isinstance(exc, zlib.error):  # else hold them twice)
+            raise FormatError(f"zlib data is corrupt: {exc}", file=file, path=path) from None
+        raise
     return memoryview(out).toreadonly()
 
 

@@ -49,6 +49,15 @@ class Seq(list):  # type: ignore[type-arg]
 # A schema's YAML nodes, its aliases expanded: Kaitai's largest gallery schema (dicom.ksy) has 8,338; a schema
 # past this is refused (exit 3) before anything is made of it, so that loading and compiling stay within seconds
 MAX_NODES = 40_000
+# YAML's escapes (`"\ud800"`) name characters; a surrogate alone is none (YAML 1.2 and libyaml refuse it, PyYAML's
+# own scanner lets it through): refused, so that no text of a schema is one Python cannot encode
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _scalar(node: yaml.Node) -> None:
+    if isinstance(node, yaml.ScalarNode) and _SURROGATE.search(node.value):
+        raise SchemaError("not valid YAML: a lone surrogate (an escape \\uD800 to \\uDFFF alone) is no Unicode "
+                          "character", line=node.start_mark.line + 1)
 
 
 def _convert(node: yaml.Node, loader: KsyLoader, count: list[int] | None = None) -> Any:
@@ -62,6 +71,7 @@ def _convert(node: yaml.Node, loader: KsyLoader, count: list[int] | None = None)
         out = Node()
         out.line, out.lines = node.start_mark.line + 1, {}
         for k, v in node.value:
+            _scalar(k)
             key = loader.construct_object(k, deep=True)
             out[key] = _convert(v, loader, count)
             out.lines[key] = k.start_mark.line + 1
@@ -70,6 +80,7 @@ def _convert(node: yaml.Node, loader: KsyLoader, count: list[int] | None = None)
         seq = Seq(_convert(v, loader, count) for v in node.value)
         seq.line, seq.lines = node.start_mark.line + 1, [v.start_mark.line + 1 for v in node.value]
         return seq
+    _scalar(node)
     return loader.construct_object(node, deep=True)
 
 
