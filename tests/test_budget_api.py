@@ -125,3 +125,22 @@ def test_the_environment_variable_is_below_what_python_sets(monkeypatch: pytest.
     with binparse.budget("2GiB"):
         assert budget.limit() == 2 * 2**30
     assert os.environ[budget.ENV] == "1GiB"
+
+
+def test_a_zlib_bomb_stops_at_the_budget_and_frees_what_it_made() -> None:
+    """`process: zlib` inflates 1 MiB a step, each asked first; what it made before a refusal is freed when the
+    error is raised, not when the error is (the budget keeps what it refused: inspect read such a field twice
+    and held 2 × the budget)."""
+    import zlib
+
+    from binparse.engine.runtime.stream import INFLATE, inflate
+    assert bytes(inflate(memoryview(zlib.compress(b"abc" * 1000)), None, "s.body")) == b"abc" * 1000
+    bomb = memoryview(zlib.compress(bytes(64 * INFLATE), 9))
+    with binparse.budget("8MiB"), pytest.raises(BudgetError) as e:
+        inflate(bomb, None, "s.body")
+    assert str(e.value).startswith("s.body: the zlib-decompressed bytes of s.body needs 9,437,184 bytes, over the budget "
+                                   "of 8,388,608 bytes (set by binparse.budget): refused before it was made. ")
+    tb = e.value.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_name != "inflate":
+        tb = tb.tb_next
+    assert tb is not None and tb.tb_frame.f_locals["out"] == bytearray()

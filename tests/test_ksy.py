@@ -71,7 +71,7 @@ def test_a_second_process_only_imports_the_compiled_schema(tone: Path, cache: Pa
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, "BINPARSE_CACHE": str(cache), "PYTHONPATH": str(REPO)}, check=True)
     assert run.stdout.split() == ["8000", "False", "False"]  # no schema read: the generated module imported
-    assert "manifest.txt" in [p.name for p in next(cache.iterdir()).iterdir()]
+    assert "manifest.json" in [p.name for p in next(cache.iterdir()).iterdir()]
 
 
 def test_the_cache_follows_the_schemas_content(tmp_path: Path) -> None:
@@ -329,13 +329,16 @@ def test_what_the_issue_found_reads_right(tmp_path: Path) -> None:
 
 
 def test_hostile_shapes_end_in_a_binparse_error(tmp_path: Path) -> None:
-    """Records nested as deep as the file says (validated without Python recursion, their paths kept
-    short), and a repeat-until over records of no size whose condition never holds (no hang)."""
+    """Records nested as deep as the file says end at the runtime's depth (200: docs/contracts.md, "Schemas
+    are data"; their paths kept short), and a repeat-until over records of no size whose condition never
+    holds (no hang)."""
     nest = binparse.compile(schema(tmp_path, "nest", "meta: {id: nest}\nseq:\n  - {id: a, type: u1}\n"
                                    "  - {id: next, type: nest}\n"))
-    with pytest.raises(FormatError) as e:
+    with pytest.raises(FormatError, match="records nest deeper than 200 levels") as e:
         nest.parse(bytes(5000)).validate()
-    assert e.value.offset == 5000 and e.value.path is not None and len(e.value.path) < 400
+    assert e.value.offset == 201 and e.value.path is not None and len(e.value.path) < 400
+    with pytest.raises(FormatError, match="records nest deeper than 200 levels"):
+        nest.parse(bytes(5000))._sizeof  # noqa: B018  (the size asks the nested records' ends: no RecursionError)
     stuck = binparse.compile(schema(tmp_path, "stuck", "meta: {id: stuck}\nseq:\n  - {id: items, type: empty, "
                                     "repeat: until, repeat-until: 'false'}\ntypes:\n  empty: {}\n"))
     with pytest.raises(FormatError, match="would never end"):

@@ -102,6 +102,18 @@ def test_bad_yaml_and_missing_meta(tmp_path: Path) -> None:
     assert e.key == "id"
 
 
+def test_a_yaml_escape_of_a_lone_surrogate_is_refused_where_it_is(tmp_path: Path) -> None:
+    """YAML's `"\\ud800"` names no character (PyYAML's own scanner lets it through): refused at its line, as a
+    key too; a character beyond U+FFFF written as YAML's `\\U` escape reads."""
+    e = err(tmp_path, 'meta:\n  id: x\nseq:\n  - id: a\n    type: u1\n    doc: "a \\ud800 b"\n')
+    assert str(e).splitlines()[0].endswith("s.ksy:6:5: not valid YAML: a lone surrogate (an escape \\uD800 to "
+                                           "\\uDFFF alone) is no Unicode character") and e.line == 6
+    assert err(tmp_path, 'meta:\n  id: x\n"\\udc00": 1\n').line == 3
+    s = load_schema(write(tmp_path, 'meta:\n  id: x\nseq:\n  - id: a\n    type: u1\n    doc: "\\U0001F600"\n'),
+                    tmp_path)
+    assert s.root.seq[0].doc == "\U0001F600"
+
+
 def test_enum_literal_must_exist(tmp_path: Path) -> None:
     e = err(tmp_path, """
         meta: {id: x, endian: le}

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core import exitcodes, inputs
 from ..core.budget import BudgetError
-from ..core.errors import BinparseError, PathError, UsageError, WriteError
+from ..core.errors import BinparseError, PathError, SchemaError, UsageError, WriteError
 from ..family.hints import again
 from ..core.text import shown, shown_lines
 from .parsing import COMMANDS, EXIT_CODES, OUTPUT_OPTIONS, parser
@@ -72,12 +72,12 @@ def _paths_named(args: Any) -> list[str]:
 def exit_code(exc: BaseException) -> int:
     """The contract's exit code of an error a command raised: 3 for usage and I/O (a path that is
     missing, unreadable or not a regular file; a write refused; options that do not fit, which is
-    an error naming no input file), 2 for an input that could not be read (its content: the error
-    names the file, and the field and offset)."""
+    an error naming no input file; a schema binparse refuses), 2 for an input that could not be read
+    (its content: the error names the file, and the field and offset)."""
     if isinstance(exc, BudgetError):  # a file's claim refused: the file was not read, nothing is proven
         return exitcodes.UNVERIFIED
-    if isinstance(exc, (PathError, WriteError, UsageError, OSError)):
-        return exitcodes.USAGE
+    if isinstance(exc, (PathError, WriteError, UsageError, SchemaError, OSError)):  # a schema refused: the
+        return exitcodes.USAGE  # user's input to the tool (docs/contracts.md, "Schemas are data"), not data unread
     if isinstance(exc, BinparseError) and exc.file is None:  # about the command line, not a file's bytes
         return exitcodes.USAGE
     return exitcodes.UNVERIFIED
@@ -106,6 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
         args = parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+        if getattr(args, "budget", None) is None:
+            from ..core.budget import env_limit
+            env_limit()  # a $BINPARSE_BUDGET that is no size: refused before the command runs (exit 3)
         with inputs.command(getattr(args, "budget", None)):
             inputs.note_paths(_paths_named(args))  # an output named like an input is refused before anything runs
             code = int(args.run(args))

@@ -142,11 +142,11 @@ def view(args: argparse.Namespace) -> int:
     require_regular(args.files[0])  # a missing input is said before anything about the schema
     reader = compiled(args)
     root = parsed(reader, args.files[0], args)
-    try:
+    try:  # through the one evaluator: names the schema declares and Kaitai's methods, nothing else
         value = evaluate(parse(args.tensor), _Scope(root))
     except ExprError as exc:
         raise UsageError(f"--tensor {args.tensor!r} is not a field expression: {exc}") from None
-    except AttributeError as exc:
+    except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as exc:
         raise UsageError(f"--tensor {args.tensor!r}: {exc}", file=args.files[0]) from None
     if isinstance(value, np.ndarray):
         arr = value
@@ -185,8 +185,9 @@ def _rebuilt(args: argparse.Namespace) -> tuple[bytes, str]:
     require_regular(args.from_file)  # the input is checked before the schema is compiled
     reader = compiled(args)
     root = parsed(reader, args.from_file, args)
-    root.validate()
-    values = root.to_dict()
+    from ..engine.runtime import Accessor
+    Accessor.validate(root)  # the base's own (a schema's field may be called validate or to_dict)
+    values = Accessor.to_dict(root)
     for item in args.set or []:
         apply_set(values, item, root)
     try:
@@ -199,7 +200,7 @@ def _rebuilt(args: argparse.Namespace) -> tuple[bytes, str]:
 
 
 def _built(args: argparse.Namespace) -> tuple[bytes, str]:
-    import yaml
+    from ..core.documents import load_yaml
     from ..core.paths import read_text, require_regular
     from ..engine.schema import load_schema
     from ..engine.serialize import build
@@ -209,10 +210,7 @@ def _built(args: argparse.Namespace) -> tuple[bytes, str]:
         raise UsageError("give the values (VALUES.yaml), or --from FILE to build from a file's values")
     require_regular(args.spec)  # the input is checked before the schema is compiled
     schema = load_schema(args.schema, import_path=args.import_path or [])
-    try:
-        values = yaml.safe_load(read_text(args.spec))
-    except yaml.YAMLError as exc:
-        raise UsageError(f"the values are not YAML: {exc}", file=args.spec) from None
+    values = load_yaml(read_text(args.spec), file=args.spec, what="the values")  # aliases and nesting bounded
     if not isinstance(values, dict):
         raise UsageError("the values are a YAML mapping of the root's field ids", file=args.spec)
     params = {p.id: values.pop(p.id) for p in schema.root.params if p.id in values}

@@ -117,11 +117,12 @@ def _check(k: tuple[Any, ...], type_text: str, v: Any, root: Any, reader: Any) -
 
 def _as_member(enum: Any, v: int, root: Any, reader: Any) -> Any:
     """The generated IntEnum's member of value `v` (a number no member has stays the number)."""
-    from ..engine.backends.numpy_backend import camel, class_name
+    from ..engine.backends.numpy_backend import class_name, enum_class_name
     owner = root.enum_owner(enum)
     package = reader.module.__name__.rpartition(".")[0]
-    module = importlib.import_module(f"{package}.{owner.schema.id}")
-    cls = getattr(getattr(module, class_name(owner)), camel(enum.name))
+    from ..engine.expr.idents import module_name_of
+    module = importlib.import_module(f"{package}.{module_name_of(owner.schema.id)}")
+    cls = getattr(getattr(module, class_name(owner)), enum_class_name(owner, enum))
     try:
         return cls(v)
     except ValueError:

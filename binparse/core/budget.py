@@ -101,13 +101,22 @@ def limit() -> int:
     run = inputs.current()
     if (user := _set()) is not None:
         return user[0]
-    env = os.environ.get(ENV)
-    if env:
-        try:
-            return parse_size(env)
-        except ValueError:
-            pass  # a malformed variable is reported by the CLI (a usage error) before a command runs
+    env = env_limit()
+    if env is not None:
+        return env
     return FACTOR * (run.input_bytes + inputs.handed_bytes()) + ALLOWANCE
+
+
+def env_limit() -> int | None:
+    """The limit ``$BINPARSE_BUDGET`` sets, None when unset; a value that is no size is a `UsageError`
+    (exit 3 on the command line, which asks before a command runs), never ignored."""
+    env = os.environ.get(ENV)
+    if not env:
+        return None
+    try:
+        return parse_size(env)
+    except ValueError as exc:
+        raise UsageError(f"${ENV}: {exc}", hint=f"set {ENV} to a size such as 4GiB, or unset it") from None
 
 
 def ask(nbytes: int, what: str, *, file: str | None = None, path: str | None = None,
@@ -148,5 +157,5 @@ def describe(run: inputs.Run | None = None) -> str:
     return f"{FACTOR} × {run.input_bytes + inputs.handed_bytes():,} bytes of input + {ALLOWANCE // 2**20} MiB"
 
 
-__all__ = ["ALLOWANCE", "BudgetError", "ENV", "FACTOR", "ask", "budget", "describe", "limit", "parse_size",
-           "set_budget"]
+__all__ = ["ALLOWANCE", "BudgetError", "ENV", "FACTOR", "ask", "budget", "describe", "env_limit", "limit",
+           "parse_size", "set_budget"]

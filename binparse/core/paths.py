@@ -71,6 +71,27 @@ def open_regular_stat(path: str | os.PathLike[str]) -> tuple[int, os.stat_result
                     file=p, hint="give the path of a regular file")
 
 
+def read_unlinked(path: str | os.PathLike[str], max_bytes: int) -> tuple[os.stat_result, bytes] | None:
+    """(its fstat, its bytes) of a regular file of at most `max_bytes`, read through a descriptor opened
+    without following a link (nor blocking on a FIFO); None for anything else or any error. For the
+    caches, which use an entry only when it is exactly what they wrote."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return st, f.read(max_bytes + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def require_regular(path: str | os.PathLike[str]) -> None:
     """Raise `PathError` unless `path` is a regular file (checked by stat, nothing opened)."""
     p = os.fspath(path)

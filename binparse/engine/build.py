@@ -111,8 +111,14 @@ def _typed_bytes(t: TypeDef, spec: dict[str, Any], scope: ex.DictScope) -> bytes
 
 
 def fill(schema_name: str, values: dict[str, Any], params: dict[str, Any] | None = None) -> bytes:
-    """Bytes of the schema's root type from (partial) values."""
-    schema = load_schema(SCHEMAS_DIR / f"{schema_name}.ksy")
+    """Bytes of the schema's root type from (partial) values. `schema_name` names one of binparse's own
+    schemas (below schemas/): a name leading out of that folder is refused, never read."""
+    path = SCHEMAS_DIR / f"{schema_name}.ksy"
+    from ..core.paths import within
+    if not isinstance(schema_name, str) or not within(path, SCHEMAS_DIR):
+        raise FormatError("a struct fixture spec names one of binparse's schemas (below schemas/)",
+                          path="schema", expected="a name such as tidl/tidl_io_buf_desc_j7_08", found=schema_name)
+    schema = load_schema(path)
     params = params or {}
     from .serialize import build
     return build(schema, defaults(schema.root, params, values), params=params)
@@ -146,6 +152,8 @@ def build_spec(spec_path: str | os.PathLike[str]) -> tuple[Path, bytes]:
             end = patch["offset"] + len(raw)
             data.extend(bytes(max(0, end - len(data))))
             data[patch["offset"]:end] = raw
+    except FormatError as exc:  # (about the spec: named so)
+        raise exc.with_file(str(path)) from None
     except KeyError as exc:  # a field, parameter or key the schema needs and the spec does not give
         raise FormatError(f"the spec gives no {exc.args[0]!r}, which the schema needs", file=str(path),
                           hint="give it under values: or params:") from None

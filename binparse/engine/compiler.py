@@ -7,18 +7,17 @@
 `compile` loads the schema and every schema it imports, generates their typed accessor modules
 (`binparse.engine.codegen`, the same generator as binparse's own schemas) and imports them. The modules
 are kept in a cache folder keyed by the content of every schema involved and by binparse's own
-code, so a second process pays only the import: `$BINPARSE_CACHE`, else
-`$XDG_CACHE_HOME/binparse/ksy`, else `~/.cache/binparse/ksy` (one sub-folder per schema set; it
-is written through `binparse.core.writes`, and a folder that cannot be written just means compiling
-in memory every time).
+code, so a second process pays only the loading: `$BINPARSE_CACHE`, else
+`$XDG_CACHE_HOME/binparse/ksy`, else `~/.cache/binparse/ksy` (one sub-folder per schema set; see
+`binparse.engine.ksycache` for what makes an entry usable: a folder of this user's alone, each entry
+checked against its digest before it runs; a folder that cannot be used just means compiling in
+memory every time).
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -26,18 +25,12 @@ from typing import Any
 
 from ..core.buffers import BufferLike, byte_view
 from ..core.errors import BinparseError, SchemaError
+from . import ksycache
+from .expr.idents import module_name_of
+from .ksycache import cache_root
 
 _CODE_HASH: list[str] = []
 _MEMO: dict[str, Any] = {}
-MANIFEST = "manifest.txt"
-
-
-def cache_root() -> Path:
-    env = os.environ.get("BINPARSE_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "binparse" / "ksy"
 
 
 def _code_hash() -> str:
@@ -45,7 +38,7 @@ def _code_hash() -> str:
     if not _CODE_HASH:
         root = Path(__file__).parent
         h = hashlib.sha256()
-        for sub in ("codegen", "backends", "schema", "expr", "runtime"):
+        for sub in ("codegen", "backends", "schema", "expr", "runtime", "."):
             for p in sorted((root / sub).glob("*.py")):
                 h.update(p.name.encode())
                 h.update(p.read_bytes())
@@ -67,8 +60,8 @@ class Compiled:
     def __init__(self, module: ModuleType, schema_id: str, path: Path) -> None:
         self.module = module
         self.path = path
-        from .backends.numpy_backend import camel
-        self.root_class: Any = getattr(module, camel(schema_id))
+        from .expr.idents import root_class_name
+        self.root_class: Any = getattr(module, root_class_name(schema_id))
         self.id = schema_id
         self.import_path: list[Path] = []
         self._schema: Any = None
@@ -88,7 +81,7 @@ class Compiled:
             buf = source
         mv = byte_view(buf, file=file)
         try:
-            return self.root_class.from_buffer(mv, file=file, **params)
+            return self.root_class._open(mv, file, params)  # (a field may be called from_buffer)
         except BinparseError as exc:
             raise exc.with_file(file) if file else exc
 
@@ -123,17 +116,19 @@ def compile(path: str | os.PathLike[str], import_path: Sequence[str | os.PathLik
     main = Path(path).resolve()
     dirs = [Path(d).resolve() for d in import_path]
     key = hashlib.sha256(("\0".join([str(main), *map(str, dirs)])).encode()).hexdigest()[:24]
-    hit = _MEMO.get(f"{cache_root()}/{key}")
+    memo = f"{cache_root()}/{key}"
+    hit = _MEMO.get(memo)
     if hit is not None and hit[0] == _deps_digest(hit[1]):
         return hit[2]  # type: ignore[no-any-return]
     folder = cache_root() / key
-    compiled = _from_cache(folder, main)
-    if compiled is None:
-        compiled = _build(main, dirs, folder)
+    found = ksycache.read(folder, _deps_digest)
+    if found is not None:
+        digest, schema_id, codes, deps = found
+        compiled = Compiled(ksycache.load(f"binparse_ksy_{digest}", codes, module_name_of(schema_id)), schema_id, main)
+    else:
+        compiled, deps = _build(main, dirs, folder)
     compiled.import_path = dirs
-    found = _manifest(folder)
-    deps = found[2] if found is not None else [main]
-    _MEMO[f"{cache_root()}/{key}"] = (_deps_digest(deps), deps, compiled)
+    _MEMO[memo] = (_deps_digest(deps), deps, compiled)
     return compiled
 
 
@@ -144,98 +139,24 @@ def _deps_digest(deps: Sequence[Path]) -> str:
         return ""
 
 
-def _manifest(folder: Path) -> tuple[str, str, list[Path]] | None:
-    """(digest, root schema id, the schema files) a cache folder's manifest names, or None."""
-    try:
-        lines = (folder / MANIFEST).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    if len(lines) < 3:
-        return None
-    return lines[0], lines[1], [Path(p) for p in lines[2:]]
-
-
-def _from_cache(folder: Path, main: Path) -> Compiled | None:
-    """The compiled package in `folder`, if its manifest's schemas are unchanged (no YAML read)."""
-    found = _manifest(folder)
-    if found is None:
-        return None
-    digest, schema_id, deps = found
-    if _deps_digest(deps) != digest:
-        return None
-    try:
-        return Compiled(_import(folder, digest, schema_id), schema_id, main)
-    except Exception:  # a cache someone changed or cut short: build it again
-        return None
-
-
-def _build(main: Path, dirs: list[Path], folder: Path) -> Compiled:
-    from .codegen.write import closure, package_of
+def _build(main: Path, dirs: list[Path], folder: Path) -> tuple[Compiled, list[Path]]:
+    from .codegen.write import ask_compile, closure, package_of
     from .schema import load_schema
     schema = load_schema(main, import_path=dirs)
     schemas = closure([schema])
     deps = [Path(s.file) for s in schemas]
     digest = _digest(deps)
-    files = package_of(schemas, folder / f"pkg_{digest}")
-    manifest = "\n".join([digest, schema.id, *map(str, deps)]) + "\n"
-    try:
-        from ..core.writes import confined, write_text
-        with confined(cache_root()):
-            for p, text in files.items():
-                p.parent.mkdir(parents=True, exist_ok=True)
-                write_text(p, text)
-            write_text(folder / MANIFEST, manifest)
-        importlib.invalidate_caches()
-        return Compiled(_import(folder, digest, schema.id), schema.id, main)
-    except (OSError, BinparseError):
-        return Compiled(_import_texts(files, digest, schema.id), schema.id, main)
-
-
-def _import(folder: Path, digest: str, schema_id: str) -> ModuleType:
-    pkg_dir = folder / f"pkg_{digest}"
-    name = f"binparse_ksy_{digest}"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, pkg_dir / "__init__.py",
-                                                      submodule_search_locations=[str(pkg_dir)])
-        if spec is None or spec.loader is None:
-            raise SchemaError("cannot import the compiled schema", file=str(pkg_dir))
-        pkg = importlib.util.module_from_spec(spec)
-        sys.modules[name] = pkg
-        spec.loader.exec_module(pkg)
-    return importlib.import_module(f"{name}.{schema_id}")
-
-
-def _import_texts(files: dict[Path, str], digest: str, schema_id: str) -> ModuleType:
-    """Import generated modules from their texts, without a cache folder (one that cannot be written)."""
-    import types
-    name = f"binparse_ksy_{digest}"
-    pkg = types.ModuleType(name)
-    pkg.__path__ = []
-    sys.modules[name] = pkg
+    files = package_of(schemas, folder, check=False)
     texts = {p.stem: t for p, t in files.items() if p.name != "__init__.py"}
-
-    class Finder:
-        @staticmethod
-        def find_spec(fullname: str, path: Any = None, target: Any = None) -> Any:
-            prefix, _, mod = fullname.rpartition(".")
-            if prefix != name or mod not in texts:
-                return None
-            return importlib.util.spec_from_loader(fullname, Loader())  # type: ignore[arg-type]
-
-    class Loader:
-        def create_module(self, spec: Any) -> None:
-            return None
-
-        def exec_module(self, module: ModuleType) -> None:
-            exec(compile_text(texts[module.__name__.rpartition(".")[2]], module.__name__), module.__dict__)
-
-    sys.meta_path.append(Finder())
-    return importlib.import_module(f"{name}.{schema_id}")
-
-
-def compile_text(text: str, name: str) -> Any:
-    import builtins
-    return builtins.compile(text, f"<{name}>", "exec")
+    ask_compile(sum(map(len, texts.values())), str(main))
+    try:
+        codes = ksycache.codes_of(texts, folder)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise SchemaError(f"binparse wrote Python from this schema that does not compile ({type(exc).__name__}): "
+                          "please report it", file=str(main)) from None
+    ksycache.write(folder, schema.id, texts, codes, deps, digest)
+    module = ksycache.load(f"binparse_ksy_{digest}", codes, module_name_of(schema.id))
+    return Compiled(module, schema.id, main), deps
 
 
 __all__ = ["Compiled", "cache_root", "compile"]

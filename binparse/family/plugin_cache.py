@@ -23,7 +23,6 @@ it is a regular file of at most 1 MiB (never a link, FIFO or device), and writte
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 HEADER = "binparse families 2"
@@ -47,21 +46,12 @@ def render(state: str, rows: list[Row]) -> str:
 
 
 def _read(path: Path) -> str | None:
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    from ..core.paths import read_unlinked
+    got = read_unlinked(path, MAX_BYTES)
     try:
-        fd = os.open(path, flags)
-    except OSError:
+        return None if got is None else got[1].decode("utf-8")
+    except UnicodeDecodeError:
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(MAX_BYTES + 1).decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    finally:
-        os.close(fd)
 
 
 def _installed(source: str) -> bool:

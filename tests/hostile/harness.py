@@ -31,6 +31,37 @@ ADDRESS_CAP = 3 << 30
 REPO = Path(__file__).resolve().parents[2]
 
 
+# The loop of a batch's child script (test_generated.py, test_schemas.py): each of JOBS run in a
+# process forked from the batch's, `one(job)` its result (a list), `failed(text, seconds)` the result of
+# one that said nothing; each result gets the job's own peak RSS (os.wait4) appended.
+FORKED = r"""
+results = []
+for k, job in enumerate(JOBS):
+    sys.__stderr__.write(f"START {k}\n")
+    sys.__stderr__.flush()
+    r, w = os.pipe()
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            got = json.dumps(one(job)).encode()
+        except BaseException as exc:
+            got = json.dumps(failed(f"harness: {type(exc).__name__}: {exc}", 0)).encode()
+        os.write(w, got)
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        got = f.read()
+    _, status, usage = os.wait4(pid, 0)
+    # nothing said: the watchdog ended it (or a signal), a hang or a crash, with where it was on stderr
+    result = json.loads(got) if got else failed(f"ended (status {status})", round(time.monotonic() - start, 3))
+    results.append(result + [usage.ru_maxrss * 1024])
+with open(sys.argv[2], "w") as f:
+    json.dump(results, f)
+"""
+
+
 def bound(input_size: int) -> int:
     """Peak-memory bound for an input of `input_size` bytes (bytes)."""
     return FACTOR * input_size + ALLOWANCE
@@ -131,4 +162,4 @@ def within(result: Result, input_size: int) -> bool:
     return not result.killed and result.peak_rss <= bound(input_size)
 
 
-__all__ = ["ALLOWANCE", "FACTOR", "Result", "bound", "run", "run_cli", "run_python", "within"]
+__all__ = ["ALLOWANCE", "FACTOR", "FORKED", "Result", "bound", "run", "run_cli", "run_python", "within"]

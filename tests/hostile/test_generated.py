@@ -28,7 +28,7 @@ import pytest
 
 from ..conftest import FULL
 from . import generator
-from .harness import INTERPRETER, Result, bound, run
+from .harness import FORKED, INTERPRETER, Result, bound, run
 
 SECONDS = 10.0
 EVERY = os.environ.get("BINPARSE_HOSTILE", "") == "all" or FULL  # the whole run (CONTRIBUTING.md "Slow tests")
@@ -94,34 +94,12 @@ for args in given["warm"]:  # each reader's own sample first, here: what the chi
             main(args)
         except BaseException:
             pass
-results = []
-jobs = given["jobs"]
-for k, args in enumerate(jobs):
-    sys.__stderr__.write(f"START {k}\n")
-    sys.__stderr__.flush()
-    r, w = os.pipe()
-    start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            got = json.dumps(one(args)).encode()
-        except BaseException as exc:
-            got = json.dumps([f"harness: {type(exc).__name__}", 0, "", "", False, False]).encode()
-        os.write(w, got)
-        os._exit(0)
-    os.close(w)
-    with os.fdopen(r, "rb") as f:
-        got = f.read()
-    _, status, usage = os.wait4(pid, 0)
-    if got:
-        result = json.loads(got)
-    else:  # the watchdog ended it (or a signal): a hang or a crash, with where it was on stderr
-        result = [f"ended (status {status})", round(time.monotonic() - start, 3), "", "", False, False]
-    results.append(result + [usage.ru_maxrss * 1024])
-with open(sys.argv[2], "w") as f:
-    json.dump(results, f)
-"""
+JOBS = given["jobs"]
+
+
+def failed(text, seconds):
+    return [text, seconds, "", "", False, False]
+""" + FORKED
 
 
 ONE = generator.REPO / "fixtures" / "tidl" / "io_08x" / "input_1_im_info.expected.npy"  # a small array to pack

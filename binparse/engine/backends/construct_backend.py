@@ -16,32 +16,74 @@ import construct as c
 from ...core.errors import FormatError, ValidationError
 from .. import expr as ex
 from ..schema.model import Attr, Schema, TypeDef, is_builtin
+from ..expr.values import KaitaiTypeError
 from .numpy_backend import resolve_enums
 
 
 class _CtxScope:
-    """Kaitai names over a construct context (`_parent` is construct's `_`)."""
+    """Kaitai names over a construct context (`_parent` is construct's `_`); `x.name` goes through
+    `binparse.engine.expr.values.member` (a record here is construct's container: a mapping)."""
 
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
 
     def lookup(self, name: str) -> Any:
-        if name == "_parent":
-            return self.ctx._
-        if name == "_root":
-            return self.ctx._root
-        if name in self.ctx:
-            return self.ctx[name]
-        parent = self.ctx.get("_")
+        ctx = self.ctx
+        if name[:1] == "_":
+            if name == "_parent":
+                return ctx.get("_")
+            if name == "_root":
+                return ctx.get("_root")
+            if name == "_io":
+                return _Stream(ctx.get("_io"))
+            if name == "_index":
+                return ctx.get("_index")
+            raise KaitaiTypeError(f"{name} is not known when building bytes")
+        if name in ctx:
+            return ctx[name]
+        parent = ctx.get("_")
         if isinstance(parent, _ParamContext) and name in parent.params:
             return parent.params[name]
-        return self.ctx._params[name]  # the root type's params: keyword arguments of parse/build
-
-    def attr(self, obj: Any, name: str) -> Any:
-        return obj[name] if isinstance(obj, dict) else getattr(obj, name)
+        params = ctx.get("_params")  # the root type's params: keyword arguments of parse/build
+        if isinstance(params, dict) and name in params:
+            return params[name]
+        raise KaitaiTypeError(f"'{name}' has no value here (give it, or the field it is computed from)")
 
     def enum_value(self, enum: str, member: str) -> int:
         raise KeyError(f"{enum}::{member}")
+
+
+class _Stream:
+    """`_io` of a construct context: Kaitai's `pos`, `size` and `eof` of the stream being read or written."""
+
+    def __init__(self, stream: Any) -> None:
+        self._s = stream
+
+    def pos(self) -> int:
+        return int(self._s.tell())
+
+    def size(self) -> int:
+        here = self._s.tell()
+        end = self._s.seek(0, 2)
+        self._s.seek(here)
+        return int(end)
+
+    def is_eof(self) -> bool:
+        return self.pos() >= self.size()
+
+
+def _run(e: ex.Expr, ctx: Any) -> Any:
+    """`e` evaluated in a construct context; what the expression cannot do is construct's error."""
+    try:
+        return ex.evaluate(e, _CtxScope(ctx))
+    except c.ConstructError:
+        raise
+    except Exception as exc:  # noqa: BLE001  (an expression over the values: a key missing, a division by zero)
+        raise c.ExplicitError(f"cannot evaluate {_shown(e)}: {exc}") from None
+
+
+def _shown(e: ex.Expr) -> str:
+    return "the expression" if len(repr(e)) > 200 else repr(e)
 
 
 def _fn(e: ex.Expr | None, t: TypeDef) -> Any:
@@ -50,7 +92,7 @@ def _fn(e: ex.Expr | None, t: TypeDef) -> Any:
     assert e is not None
     if e[0] == "num":
         return e[1]
-    return lambda ctx: ex.evaluate(e, _CtxScope(ctx))
+    return lambda ctx: _run(e, ctx)
 
 
 def _substitute(e: ex.Expr, values: dict[str, int]) -> ex.Expr:
@@ -104,6 +146,7 @@ class _Builder:
         self.instances = instances  # building writes the seq only: instances are derived data
         self.checks = checks
         self.done: dict[int, c.Construct] = {}
+        self.busy: set[int] = set()
 
     def fn(self, e: ex.Expr | None, t: TypeDef) -> Any:
         """Like `_fn`, with the root type's fixed params substituted first."""
@@ -115,6 +158,12 @@ class _Builder:
         key = id(t) * 2 + nested
         if key in self.done:
             return self.done[key]
+        if id(t) in self.busy:  # construct's objects are made whole, each type once: one that holds itself cannot be
+            from ...core.errors import SchemaError
+            raise SchemaError(f"type '{t.path}' holds itself: binparse builds bytes from values (fixtures) for "
+                              "schemas without such types; it reads them", file=t.schema.file, line=t.line,
+                              path=t.path)
+        self.busy.add(id(t))
         # Lazy so types may refer to each other; params become Computed from the caller's args.
         members: list[c.Construct] = []
         for a in t.seq:
@@ -128,6 +177,7 @@ class _Builder:
                 members.append(a.id / c.Pointer(_stream_relative(self.fn(a.pos, t)), self.attr(a, t)))
         struct = c.Struct(*members)
         self.done[key] = struct
+        self.busy.discard(id(t))
         return struct
 
     def user(self, name: str, args: tuple[ex.Expr, ...], t: TypeDef) -> c.Construct:
@@ -195,11 +245,10 @@ class _Builder:
             if value is None:  # absent (`if` false)
                 return True
             values = value if isinstance(value, list) else [value]
-            scope = _CtxScope(ctx)
 
             def ev(e: ex.Expr | None) -> Any:
                 e2 = resolve_enums(e, t)
-                return None if e2 is None else ex.evaluate(e2, scope)
+                return None if e2 is None else _run(e2, ctx)
             for x in values:
                 if v.eq is not None and x != ev(v.eq):
                     return False
@@ -309,6 +358,11 @@ def build(schema: Schema, values: dict[str, Any], **params: int) -> bytes:
         return bytes(construct_for(schema, instances=False).build(values, **params))
     except c.ConstructError as exc:
         raise FormatError(f"cannot build {schema.id}: {exc}", path=getattr(exc, "path", None)) from None
+    except KeyError as exc:  # a field the values do not give
+        raise FormatError(f"cannot build {schema.id}: the values give no {exc.args[0]!r}, which the schema needs",
+                          hint="give it in the values") from None
+    except (TypeError, ValueError, OverflowError) as exc:  # a value the field's type cannot hold
+        raise FormatError(f"cannot build {schema.id}: a value does not fit the schema ({exc})") from None
 
 
 def to_plain(obj: Any, t: TypeDef) -> Any:

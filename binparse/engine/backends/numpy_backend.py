@@ -8,8 +8,6 @@ accessor runtime using the same field specs.
 
 from __future__ import annotations
 
-import re
-import weakref
 from typing import Any
 
 import numpy as np
@@ -19,86 +17,90 @@ from ...core.errors import FormatError
 from ..runtime import FieldSpec, StaticLayout, ValidSpec, record_dtype, static_eval, static_layout
 from .. import expr as ex
 from ..expr import Expr
+from ..expr.trees import MAX_DEPTH, depth
+from .classnames import camel as camel, class_name as class_name, enum_class_name as enum_class_name
+from .classnames import ref_name as ref_name, root_class_name as root_class_name
 from ..schema.model import Attr, TypeDef, TypeRef, Valid, bits_type
-
-
-def camel(name: str) -> str:
-    """CamelCase of a Kaitai name, as the Kaitai compiler names classes and enums."""
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part)
-
-
-# per schema (by id, with a weak reference that tells a schema from a later one at the same id)
-_NAMES: dict[int, tuple[weakref.ref[Any], dict[int, str]]] = {}
-
-
-def class_name(t: TypeDef) -> str:
-    """Python class name of a type: its CamelCase name, or, when two types of its schema would
-    share that name, the CamelCase of its whole path (`OuterInner`)."""
-    entry = _NAMES.get(id(t.schema))
-    names = entry[1] if entry is not None and entry[0]() is t.schema else None
-    if names is None or id(t) not in names:
-        types = t.schema.root.all_types()
-        counts: dict[str, int] = {}
-        for x in types:
-            counts[camel(x.name)] = counts.get(camel(x.name), 0) + 1
-        names = {}
-        taken = {camel(x.name) for x in types if counts[camel(x.name)] == 1}
-        for x in types:
-            name = camel(x.name)
-            if counts[name] > 1 and x.parent is not None:
-                name = "".join(camel(p) for p in x.path.split("::"))
-                while name in taken:
-                    name += "_"
-                taken.add(name)
-            names[id(x)] = name
-        _NAMES[id(t.schema)] = (weakref.ref(t.schema), names)
-    return names[id(t)]
-
-
-def ref_name(target: TypeDef, schema: Any) -> str:
-    """The name `target`'s class has in the generated module of `schema` (an imported class whose
-    name a class of this schema already has is imported under `Name_schemaid`)."""
-    name = class_name(target)
-    if target.schema is schema:
-        return name
-    local = {class_name(x) for x in schema.root.all_types()}
-    return f"{name}_{target.schema.id}" if name in local else name
 
 
 def _is_node(e: Any) -> bool:
     return isinstance(e, tuple) and bool(e) and isinstance(e[0], str)
 
 
-def resolve_enums(e: Expr | None, t: TypeDef, busy: frozenset[str] = frozenset()) -> Expr | None:
+def resolve_enums(e: Expr | None, t: TypeDef) -> Expr | None:
     """Replace enum literals (`kinds::a`) by their numbers and names of constant value instances
     (`max_alg_in_bufs: {value: 32}`) by their values, so sizes fold to constants."""
     if e is None:
         return None
     if e[0] == "enum":
         enum = t.resolve_enum(e[1])
-        value = {m: k for k, m in enum.members.items()}[e[2]]
-        return ("num", value)
+        memo = _memo(t, "enums")
+        if id(enum) not in memo:
+            memo[id(enum)] = (enum, {m: k for k, m in enum.members.items()})
+        return ("num", memo[id(enum)][1][e[2]])
     if e[0] == "name":
-        inst = next((a for a in t.instances if a.id == e[1] and a.kind == "value" and a.cond is None), None)
-        if inst is not None and inst.value is not None and inst.enum is None and e[1] not in busy:
-            inner = resolve_enums(inst.value, t, busy | {e[1]})
-            assert inner is not None
-            folded = _fold(inner)
-            if folded is not None:
-                return folded
-            if ex.names(inner) <= {p.id for p in t.params}:
-                return inner  # a value over params only: inline it so layouts stay static
-        return e
+        inlined = _inlined(t, e[1])
+        return e if inlined is None else inlined
     parts: list[Any] = []
     for p in e[1:]:
         if _is_node(p):
-            parts.append(resolve_enums(p, t, busy))
+            parts.append(resolve_enums(p, t))
         elif isinstance(p, tuple):
-            parts.append(tuple(resolve_enums(x, t, busy) for x in p))
+            parts.append(tuple(resolve_enums(x, t) for x in p))
         else:
             parts.append(p)
     out = (e[0], *parts)
     return _fold(out) or out
+
+
+def _value_instance(t: TypeDef, name: str) -> Attr | None:
+    a = t.attr(name)
+    ok = a is not None and a.kind == "value" and a.cond is None and a.value is not None and a.enum is None
+    return a if ok else None
+
+
+_INLINED_NODES = 256  # a params-only value larger than this stays a name (a chain of them would grow without bound)
+
+
+def _inlined(t: TypeDef, name: str) -> Expr | None:
+    """What a value instance `name` of `t` stands for in sizes and counts: the constant it folds to, or
+    its expression when that reads params only (so layouts stay static); None to keep the name. Worked
+    out once per instance, the instances it names first (a walk, no recursion): a chain of instances
+    that each name the one before twice costs as many steps as it has instances."""
+    memo = _memo(t, "inlined")
+    if name in memo:
+        return memo[name]  # type: ignore[no-any-return]
+    order: list[str] = []
+    seen: set[str] = set()
+    todo: list[tuple[str, bool]] = [(name, False)]
+    while todo:
+        n, after = todo.pop()
+        if after:
+            order.append(n)
+            continue
+        if n in memo or n in seen:
+            continue
+        seen.add(n)
+        inst = _value_instance(t, n)
+        if inst is None:
+            memo[n] = None
+            continue
+        todo.append((n, True))
+        todo += [(d, False) for d in sorted(ex.names(inst.value or ("num", 0))) if d not in memo and d not in seen]
+    params = {p.id for p in t.params}
+    for n in order:  # each instance after those it names: resolving its value finds them in the memo
+        inst = _value_instance(t, n)
+        assert inst is not None and inst.value is not None
+        memo[n] = None  # (an instance that names itself, through others, stays a name)
+        inner = resolve_enums(inst.value, t)
+        assert inner is not None
+        folded = _fold(inner)
+        if folded is not None:
+            memo[n] = folded
+        elif ex.names(inner) <= params and len(ex.nodes(inner)) <= _INLINED_NODES and \
+                depth(inner) <= MAX_DEPTH:
+            memo[n] = inner  # a value over params only: inlined, so layouts stay static
+    return memo.get(name)
 
 
 def _fold(e: Expr | None) -> Expr | None:
@@ -226,8 +228,19 @@ def field_spec(a: Attr, t: TypeDef) -> FieldSpec:
                      switch_on=resolve_enums(a.switch.on, t), cases=tuple(cases), default=default, **common)
 
 
+def _memo(t: TypeDef, what: str) -> dict[Any, Any]:
+    """A table kept on the type for work done once per type (specs, layouts, dtypes): what a schema
+    costs to compile grows with the schema, not with how often its types are named."""
+    table: dict[Any, Any] = t.__dict__.setdefault("_nb_" + what, {})
+    return table
+
+
 def field_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
-    return tuple(field_spec(a, t) for a in t.seq)
+    memo = _memo(t, "specs")
+    if len(t.seq) not in memo:
+        memo[len(t.seq)] = tuple(field_spec(a, t) for a in t.seq)
+    out: tuple[FieldSpec, ...] = memo[len(t.seq)]
+    return out
 
 
 def instance_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
@@ -236,7 +249,11 @@ def instance_specs(t: TypeDef) -> tuple[FieldSpec, ...]:
 
 def _namespace(t: TypeDef) -> dict[str, Any]:
     """Names of user types → functions giving their static layout for given params."""
+    memo = _memo(t.schema.root, "namespace")
+    if "ns" in memo:
+        return memo["ns"]  # type: ignore[no-any-return]
     ns: dict[str, Any] = {}
+    memo["ns"] = ns
     roots = [t.schema.root] + [s.root for s in t.schema.all_imports()]
     for root in roots:
         for sub in root.all_types():
@@ -249,22 +266,45 @@ def _layout_fn(t: TypeDef) -> Any:
 
 
 _LAYING: set[int] = set()  # types whose layout is being worked out (a type that holds itself has none)
+_CYCLES = [0]
 
 
 def type_layout(t: TypeDef, params: dict[str, Any] | None = None) -> StaticLayout | None:
     """Static layout of `t` for the given params, or None when it depends on the data."""
     if id(t) in _LAYING:
+        _CYCLES[0] += 1  # what depends on this is not kept (worked out again outside the circle)
         return None
+    key = _params_key(params)
+    memo = _memo(t, "layouts")
+    if key is not None and key in memo:
+        return memo[key]  # type: ignore[no-any-return]
     _LAYING.add(id(t))
+    before = _CYCLES[0]
     try:
-        return static_layout(field_specs(t), params or {}, _namespace(t))
+        lay = static_layout(field_specs(t), params or {}, _namespace(t))
     finally:
         _LAYING.discard(id(t))
+    if key is not None and _CYCLES[0] == before:  # worked out whole (not through a type that holds itself)
+        memo[key] = lay
+    return lay
+
+
+def _params_key(params: dict[str, Any] | None) -> Any:
+    try:
+        key = tuple(sorted((params or {}).items()))
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def type_dtype(t: TypeDef, params: dict[str, Any] | None = None) -> np.dtype[Any] | None:
     """Structured dtype of a fixed-size type (explicit offsets and itemsize), else None."""
     params = params or {}
+    key = _params_key(params)
+    memo = _memo(t, "dtypes")
+    if key is not None and key in memo:
+        return memo[key]  # type: ignore[no-any-return]
     lay = type_layout(t, params)
     if lay is None:
         return None
@@ -274,7 +314,10 @@ def type_dtype(t: TypeDef, params: dict[str, Any] | None = None) -> np.dtype[Any
             sub = t.resolve_type(a.user.name)
             args = {p.id: static_eval(x, params) for p, x in zip(sub.params, f.args)}
             ns[f.user or ""] = type_dtype(sub, args)
-    return record_dtype(field_specs(t), lay, params, ns)
+    dt = record_dtype(field_specs(t), lay, params, ns)
+    if key is not None:
+        memo[key] = dt
+    return dt
 
 
 def read_record(t: TypeDef, buf: Any, offset: int = 0, params: dict[str, Any] | None = None) -> np.ndarray:

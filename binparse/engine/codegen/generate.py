@@ -18,7 +18,9 @@ from ..runtime import Accessor, FieldSpec
 from ..schema import Schema, TypeDef, source_hash
 from ..schema.model import Attr
 from ..schema.types import BYTES, Types, kind_of
-from .literals import dtype_literal, literal, np_scalar, py_doc, spec_literal
+from .literals import Dtypes, np_scalar, py_doc, spec_literal
+from ..expr.idents import comment, doc_body, literal, member_name, module_name_of
+from ..expr.idents import literal as _lit
 from .pytypes import RESERVED, annotation, field_annotation, pyname
 from .reader import Compiled, Reader, why_not
 from .readgen import ReaderSupport, nullable
@@ -30,7 +32,7 @@ def module_name(schema: Schema, package: str = "binparse.engine.accessors") -> s
     """The module a schema's classes are imported from: under `package` by the schema's path, or,
     in a user package (`package=""`), the sibling module named by its id (a relative import)."""
     if not package:
-        return f".{schema.id}"
+        return f".{module_name_of(schema.id)}"
     return f"{package}." + schema.name.replace("/", ".")
 
 
@@ -44,9 +46,11 @@ class _Module(ReaderSupport):
         self.package = package
         self.source = source
         self.types = Types(schema.root)
+        self._conditional: dict[TypeDef, frozenset[str]] = {}  # per type: its fields and instances with `if`
         self.imports: dict[str, str] = {}  # name in this module -> "module:Class"
         self.out: list[str] = []
         self.tables: list[str] = []  # module-level constants (enum member docs)
+        self.dtypes = Dtypes()  # module-level constants: the dtypes nested in records, each written once
         self.tail: list[str] = []  # after every class: the enums each class's fields name
         self.scans: list[str] = []  # compiled readers (codegen.reader)
         self.structs: dict[str, str] = {}  # their struct unpackers
@@ -73,9 +77,10 @@ class _Module(ReaderSupport):
         return self.enum_def_ref(t, t.resolve_enum(enum))
 
     def enum_def_ref(self, t: TypeDef, e: Any) -> str:
-        ref = f"{self.ref(t.enum_owner(e))}.{nb.camel(e.name)}"
-        if ref.partition(".")[0] in {nb.camel(x) for x in t.enums}:  # inside `t`'s class body its own enum of
-            alias = "_" + ref.replace(".", "_")  # that name would hide the class: a module-level alias (typing)
+        owner = t.enum_owner(e)
+        ref = f"{self.ref(owner)}.{nb.enum_class_name(owner, e)}"
+        if ref.partition(".")[0] in {nb.enum_class_name(t, x) for x in t.enums.values()}:  # inside `t`'s class
+            alias = "_" + ref.replace(".", "_")  # body its own enum of that name would hide the class: an alias
             self.aliases[alias] = ref
             return alias
         return ref
@@ -102,24 +107,24 @@ class _Module(ReaderSupport):
         w(py_doc(t.doc, t.doc_ref, "    "))
         slots_at = len(self.out)
         w("\n    __slots__ = ()\n")
-        w(f"    _SCHEMA: ClassVar[str] = {self.schema.name!r}\n")
-        w(f"    _TYPE_PATH: ClassVar[str] = {t.path!r}\n")
+        w(f"    _SCHEMA: ClassVar[str] = {_lit(self.schema.name)}\n")
+        w(f"    _TYPE_PATH: ClassVar[str] = {_lit(t.path)}\n")
         if self.schema.debug:
             w("    _DEBUG: ClassVar[bool] = True\n")
         if t.webide_repr is not None:  # an escaped literal, never the schema's text as code
-            w(f"    _REPR: ClassVar[str | None] = {t.webide_repr!r}\n")
+            w(f"    _REPR: ClassVar[str | None] = {_lit(t.webide_repr)}\n")
         if t.params:
-            w(f"    _PARAMS: ClassVar[tuple[str, ...]] = {tuple(p.id for p in t.params)!r}\n")
+            w(f"    _PARAMS: ClassVar[tuple[str, ...]] = {_lit(tuple(p.id for p in t.params))}\n")
         w("    _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (\n")
         for f in fields:
             w(f"        {spec_literal(f)},\n")
         w("    )\n")
         if t.instances:
-            w(f"    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = {tuple(a.id for a in t.instances)!r}\n")
+            w(f"    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = {_lit(tuple(a.id for a in t.instances))}\n")
             raw = tuple(a.id for a in t.instances if a.kind == "value" and a.enum is None
                         and self.types.attr_type(t, a) in (BYTES, ("array", BYTES)))
             if raw:  # value instances whose values are byte arrays (shown as bytes, not as lists of numbers)
-                w(f"    _BYTES_VALUES: ClassVar[tuple[str, ...]] = {raw!r}\n")
+                w(f"    _BYTES_VALUES: ClassVar[tuple[str, ...]] = {_lit(raw)}\n")
         if insts:
             w("    _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = (\n")
             for f in insts:
@@ -127,16 +132,16 @@ class _Module(ReaderSupport):
             w("    )\n")
         if t.endian_on is not None:
             cases = tuple((nb._key(k, t) if k is not None else None, v == "le") for k, v in t.endian_cases)
-            w(f"    _ENDIAN: ClassVar[Any] = ({nb.resolve_enums(t.endian_on, t)!r}, {cases!r})\n")
+            w(f"    _ENDIAN: ClassVar[Any] = ({_lit(nb.resolve_enums(t.endian_on, t))}, {_lit(cases)})\n")
         elif calc:
             w("    _INHERITS_ENDIAN: ClassVar[bool] = True\n")
         if not t.params:
             lay = nb.type_layout(t)
             if lay is not None:
-                w(f"    _STATIC: ClassVar[StaticLayout | None] = {lay!r}\n")
+                w(f"    _STATIC: ClassVar[StaticLayout | None] = {_lit(lay)}\n")
                 dt = nb.type_dtype(t) if not calc else None
                 if dt is not None:
-                    w(f"    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({dtype_literal(dt)})\n")
+                    w(f"    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({self.dtypes.literal(dt)})\n")
         elif _static_by_params(t):
             w("    _STATIC_BY_PARAMS: ClassVar[bool] = True\n")
         slots: list[str] = []
@@ -154,13 +159,13 @@ class _Module(ReaderSupport):
                                  f"_many_{cls} = {cls}._MANY = _rt.many_of({cls})\n")
             self.out[slots_at] = f"\n    __slots__ = {literal(tuple(slots))}\n"
         for e in t.enums.values():
-            self.emit_enum(cls, e)
+            self.emit_enum(cls, e, t)
         for p in t.params:
             typ = annotation(self, t, self.types.param_type(t, p.type, p.enum))
             w(f"\n    @{self.prop}\n")
             w(f"    def {pyname(p.id)}(self) -> {typ}:\n")
             w(py_doc(p.doc or f"Param '{p.id}' ({p.type})."))
-            w(f"        return self._params[{p.id!r}]  # type: ignore[no-any-return]\n")
+            w(f"        return self._params[{_lit(p.id)}]  # type: ignore[no-any-return]\n")
         attrs = t.seq + [x for x in t.instances if x.kind != "value"]
         self.slow, self.annotations, self.lazy = [], [], []
         for i, (a, f) in enumerate(zip(attrs, fields + insts)):
@@ -177,30 +182,37 @@ class _Module(ReaderSupport):
         enums = {f.enum for f in fields + insts if f.enum} | {c.enum for f in fields + insts
                                                                for _, c in f.cases if c.enum}
         if enums:
-            table = ", ".join(f"{e!r}: {self.enum_ref(t, e)}" for e in sorted(enums))
+            table = ", ".join(f"{_lit(e)}: {self.enum_ref(t, e)}" for e in sorted(enums))
             self.tail.append(f"{cls}._ENUMS = {{{table}}}\n")
 
-    def emit_enum(self, cls: str, e: Any) -> None:
+    def emit_enum(self, cls: str, e: Any, t: TypeDef) -> None:
         w = self.out.append
-        w(f"\n    class {nb.camel(e.name)}(IntEnum):\n")
+        name = nb.enum_class_name(t, e)
+        w(f"\n    class {name}(IntEnum):\n")
         w(py_doc(e.doc, None, "        "))
         for value, member in sorted(e.members.items()):  # a member called `name` or `value` hides Enum's (typing)
-            w(f"        {pyname(member)} = {value}" + ("  # type: ignore[assignment]\n" if member in ("name", "value")
-                                                     else "\n"))
+            w(f"        {member_name(member)} = {_lit(value)}" + ("  # type: ignore[assignment]\n"
+                                                                 if member in ("name", "value") else "\n"))
         if e.docs:
-            table = f"_DOCS_{cls}_{nb.camel(e.name)}"
-            self.tables.append(f"{table}: dict[int, str] = {dict(sorted(e.docs.items()))!r}\n")
+            table = f"_DOCS_{cls}_{name}"
+            self.tables.append(f"{table}: dict[int, str] = {_lit(dict(sorted(e.docs.items())))}\n")
             w("\n        @property\n")
             w("        def doc(self) -> str:\n")
             w('            """The schema\'s doc of this member (for vendor enums, the vendor\'s own name)."""\n')
             w(f"            return {table}.get(self.value, \"\")\n")
+
+    def conditional(self, t: TypeDef) -> frozenset[str]:
+        found = self._conditional.get(t)
+        if found is None:
+            found = self._conditional[t] = frozenset(x.id for x in (*t.seq, *t.instances) if x.cond is not None)
+        return found
 
     def emit_value(self, t: TypeDef, a: Attr) -> None:
         assert a.value is not None
         if self.compiled:
             self.emit_kept_value(t, a)
             return
-        code = ex.to_python(a.value, lambda n: _name(n, t), lambda e, m: f"{self.enum_ref(t, e)}.{pyname(m)}",
+        code = ex.to_python(a.value, lambda n: _name(n, t), lambda e, m: f"{self.enum_ref(t, e)}.{member_name(m)}",
                             kind_of(self.types, t))
         w = self.out.append
         w(f"\n    @{self.prop}\n")
@@ -210,37 +222,37 @@ class _Module(ReaderSupport):
             w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
             w(py_doc(a.doc, a.doc_ref))
             self.cond_guard(t, a)
-            w(f"        v = int(self._value(lambda: {code}, {a.id!r}))\n")
+            w(f"        v = int(self._value(lambda: {code}, {_lit(a.id)}))\n")
             w(f"        return {enum}(v) if v in {enum}._value2member_map_ else v\n")
             return
         typ = annotation(self, t, self.types.attr_type(t, a))
         if typ == "NDArray[np.uint8]":  # a byte array an expression makes is `bytes`, one it names a view
             typ += " | bytes"
-        if a.cond is not None or nullable(a.value, t):
+        if a.cond is not None or nullable(a.value, self.conditional(t)):
             typ += " | None"
         w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
         self.cond_guard(t, a)
-        w(f"        hit = self._cache.get({('v', a.id)!r}, self)\n")
+        w(f"        hit = self._cache.get({_lit(('v', a.id))}, self)\n")
         w("        if hit is self:\n")
-        w(f"            hit = self._cache[{('v', a.id)!r}] = self._value(lambda: {code}, {a.id!r})\n")
-        w(f"        return cast({typ!r}, hit)\n")
+        w(f"            hit = self._cache[{_lit(('v', a.id))}] = self._value(lambda: {code}, {_lit(a.id)})\n")
+        w(f"        return cast({_lit(typ)}, hit)\n")
 
     def cond_guard(self, t: TypeDef, a: Attr) -> None:
         if a.cond is not None:
-            cond = ex.to_python(a.cond, lambda n: _name(n, t), lambda e, m: f"{self.enum_ref(t, e)}.{pyname(m)}",
+            cond = ex.to_python(a.cond, lambda n: _name(n, t), lambda e, m: f"{self.enum_ref(t, e)}.{member_name(m)}",
                                 kind_of(self.types, t))
-            self.out.append(f"        if not self._value(lambda: {cond}, {a.id!r}):\n            return None\n")
+            self.out.append(f"        if not self._value(lambda: {cond}, {_lit(a.id)}):\n            return None\n")
 
     def emit_property(self, t: TypeDef, a: Attr, f: FieldSpec, i: int) -> None:
         """One typed property over getter `i` (seq fields first, then pos instances); a seq field a
         compiled reader sets is a slot (its interpreter getter in `_SLOW`, for records it cannot read)."""
         typ, call, wrap = self.prop_parts(t, a, f, i)
-        body = f"{wrap}({call})" if wrap else call if call.startswith("self._array") else f"cast({typ!r}, {call})"
+        body = f"{wrap}({call})" if wrap else call if call.startswith("self._array") else f"cast({_lit(typ)}, {call})"
         w = self.out.append
         reader = self.reader
         if reader is not None and i < len(t.seq):
-            self.slow.append(f"{pyname(a.id)!r}: lambda self: {call}")
+            self.slow.append(f"{_lit(pyname(a.id))}: lambda self: {call}")
             hides = "  # type: ignore[assignment, unused-ignore]" if hasattr(Accessor, pyname(a.id)) else ""
             self.annotations.append(f"    {pyname(a.id)}: {typ}{hides}\n")
             return
@@ -304,8 +316,8 @@ class _Module(ReaderSupport):
         for t in types:
             self.emit_type(t)
         s = self.schema
-        head = [HEADER.format(source=self.source), f"# Source sha256: {source_hash(s)}\n",
-                f'"""{_one_line(s.title or s.id)}: typed accessors generated from {self.source}."""\n\n',
+        head = [HEADER.format(source=comment(self.source)), f"# Source sha256: {source_hash(s)}\n",
+                f'"""{_one_line(f"{s.title or s.id}: typed accessors generated from {self.source}.")}"""\n\n',
                 "from __future__ import annotations\n\n",
                 "from collections.abc import Sequence\n", "from enum import IntEnum\n",
                 "from typing import Any, ClassVar, cast" + (", no_type_check" if self.compiled else "") + "\n\n",
@@ -329,10 +341,12 @@ class _Module(ReaderSupport):
             head.append("_property = property\n")
         if self.structs:
             head.append("import struct as _struct\n")
-            head.append("\n" + "".join(f"{n} = _struct.Struct({literal(fmt)}).unpack_from\n"
+            head.append("\n" + "".join(f"{n} = _struct.Struct({_lit(fmt)}).unpack_from\n"
                                        for n, fmt in sorted(self.structs.items())))
         if self.tables:
             head.append("\n" + "".join(self.tables))
+        if self.dtypes.lines:
+            head.append("\n" + "".join(self.dtypes.lines))
         if self.scans:
             head.append("\n\n" + "\n\n".join(self.scans))
         body = "".join(self.out)
@@ -340,11 +354,11 @@ class _Module(ReaderSupport):
         aliases = [f"{a} = {ref}\n" for a, ref in sorted(self.aliases.items())]
         tail = "".join(["\n\n", *imports, "\n" if imports and (self.tail or aliases) else "", *aliases,
                         "\n" if aliases and self.tail else "", *self.tail, *consts])
-        return "".join(head) + body + tail.rstrip("\n") + f"\n\n__all__ = {names!r}\n"
+        return "".join(head) + body + tail.rstrip("\n") + f"\n\n__all__ = {_lit(names)}\n"
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split()).replace("\\", "\\\\").replace('"""', "'''").rstrip('"')
+    return doc_body(" ".join(str(text).split()))
 
 
 def _fixed_size(f: FieldSpec) -> bool:
@@ -359,7 +373,7 @@ def _name(n: str, t: TypeDef) -> str:
     if n == "_sizeof":
         return "(self._nbytes_end() - self._off)"
     if n in {p.id for p in t.params}:
-        return f"self._params[{n!r}]"
+        return f"self._params[{_lit(n)}]"
     return f"self.{pyname(n)}"
 
 

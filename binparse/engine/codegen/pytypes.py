@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import keyword
 from typing import TYPE_CHECKING, Protocol
 
+from ..expr.idents import attr_name
 from ..schema import EnumDef, TypeDef
 from ..schema.types import KType
 
@@ -19,8 +19,9 @@ RESERVED: set[str] = set()
 
 
 def pyname(name: str) -> str:
-    """The Python attribute of a schema id: a Python keyword gets a trailing `_` (`class` → `class_`)."""
-    return name + "_" if keyword.iskeyword(name) else name
+    """The Python attribute of a schema id: a Python keyword gets a trailing `_` (`class` → `class_`;
+    `binparse.engine.expr.idents`, the one naming scheme)."""
+    return attr_name(name)
 
 
 class Refs(Protocol):

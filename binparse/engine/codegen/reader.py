@@ -30,7 +30,7 @@ from ..backends import numpy_backend as nb
 from ..runtime import FieldSpec
 from ..runtime.specs import respec
 from ..schema import TypeDef
-from .literals import literal
+from ..expr.idents import literal
 from .pytypes import pyname
 from .readexpr import OBJECT, READER, Site
 from .readfield import Fields

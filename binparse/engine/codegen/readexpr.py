@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import expr as ex
+from ..expr.idents import literal, member_name
+from ..runtime.compiled import CompiledRecord
 from ..schema import TypeDef
 from ..schema.types import KType, TypeProblem, Types
 from .pytypes import pyname
@@ -29,6 +31,11 @@ def _stream_names(e: Any) -> Any:
     return (e[0], *(tuple(_stream_names(x) for x in p) if isinstance(p, tuple) and p and isinstance(p[0], tuple)
                     else _stream_names(p) for p in e[1:]))
 
+
+# names the record classes' base gives a meaning to (methods, properties): never read as a direct
+# attribute of a record an expression names (through `values.member`, the whitelist, instead)
+HIDDEN = frozenset(n for n in dir(CompiledRecord) if not n.startswith("_")) | frozenset(
+    n for n in dir(CompiledRecord) if n.startswith("_") and n not in ("_parent", "_root", "_io"))
 
 READER = "reader"  # a name inside a compiled reader (locals above)
 OBJECT = "object"  # a name in a property of a record (`self`'s attributes)
@@ -64,7 +71,7 @@ class Site:
         if n == "_sizeof":
             return "(self._nbytes_end() - self._off)"
         if n in self.params:
-            return f"params[{n!r}]" if self.local_params else f"self._params[{n!r}]"
+            return f"params[{literal(n)}]" if self.local_params else f"self._params[{literal(n)}]"
         if self.growing is not None and n == self.growing[0]:
             return self.growing[1]
         return f"self.{pyname(n)}"
@@ -81,7 +88,7 @@ class Site:
                 return None
             if k[0] in ("int", "enum"):
                 return "int"
-            if k[0] in ("user", "struct"):
+            if k[0] == "user":  # a record of one type (a union, "struct", is asked through the whitelist)
                 return "user"
             return k[0] if k[0] in ("float", "bool", "str", "array", "bytes") else None
 
@@ -97,7 +104,7 @@ class Site:
         if self.where == READER and not self.own_io:
             e = _stream_names(e)
         return ex.to_python(e, lambda n: self.name(n, elem, own),
-                            lambda en, m: f"{self.enum_ref(self.t, en)}.{pyname(m)}", self.kind(local))
+                            lambda en, m: f"{self.enum_ref(self.t, en)}.{member_name(m)}", self.kind(local), HIDDEN)
 
     def plain_value(self, e: Any) -> bool:
         """Whether `e` is a little arithmetic on the record's own seq fields and params (no other

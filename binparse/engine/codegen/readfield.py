@@ -15,7 +15,7 @@ from typing import Any
 from ..expr.encodings import python_codec
 from ..runtime import FieldSpec
 from ..schema import TypeDef
-from .literals import literal
+from ..expr.idents import literal
 from .readexpr import Site
 from .readrepeat import Code, NotCompiled, Repeats
 

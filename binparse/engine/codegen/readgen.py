@@ -13,7 +13,8 @@ from ..runtime import FieldSpec
 from ..schema import Schema, TypeDef
 from ..schema.model import Attr
 from ..schema.types import Types
-from .literals import literal, py_doc
+from ..expr.idents import literal
+from .literals import py_doc
 from .pytypes import annotation, pyname
 from .readexpr import OBJECT, Site
 from .reader import why_not
@@ -40,6 +41,7 @@ class ReaderSupport:
         def ref(self, t: TypeDef) -> str: ...
         def enum_ref(self, t: TypeDef, enum: str) -> str: ...
         def enum_def_ref(self, t: TypeDef, e: Any) -> str: ...
+        def conditional(self, t: TypeDef) -> frozenset[str]: ...
 
     def unpacker(self, fmt: str) -> str:
         name = "_U_" + "".join(c if c.isalnum() else {"<": "l", ">": "b"}.get(c, "_") for c in fmt)
@@ -101,16 +103,16 @@ class ReaderSupport:
             typ = annotation(self, t, self.types.attr_type(t, a))
             if typ == "NDArray[np.uint8]":  # a byte array an expression makes is `bytes`, one it names a view
                 typ += " | bytes"
-        if a.cond is not None or nullable(a.value, t):
+        if a.cond is not None or nullable(a.value, self.conditional(t)):
             typ += " | None"
         if self.reader is not None and a in self.eager(t):  # a slot its reader sets; else worked out when asked for
             self.annotations.append(f"    {pyname(a.id)}: {typ}\n")
-            self.lazy.append(f"{pyname(a.id)!r}: {nb.class_name(t)}._value_{a.id}")
+            self.lazy.append(f"{literal(pyname(a.id))}: {nb.class_name(t)}._value_{a.id}")
             w(f"\n    def _value_{a.id}(self: Any) -> {typ}:\n")
             w("        try:\n")
             w(f"            return {self.value_code(t, a)}  # type: ignore[no-any-return, unused-ignore]\n")
             w("        except Exception as exc:\n")
-            w(f"            raise self._value_error(exc, {a.id!r}) from None\n")
+            w(f"            raise self._value_error(exc, {literal(a.id)}) from None\n")
             return
         cheap = site.plain_value(a.value) and (a.cond is None or site.plain_value(a.cond))
         w(f"\n    @{self.prop if cheap else '_kept'}\n")  # a little arithmetic on the seq: worked out each time
@@ -119,7 +121,7 @@ class ReaderSupport:
         w("        try:\n")
         w(f"            return {self.value_code(t, a)}  # type: ignore[no-any-return, unused-ignore]\n")
         w("        except Exception as exc:\n")
-        w(f"            raise self._value_error(exc, {a.id!r}) from None\n")
+        w(f"            raise self._value_error(exc, {literal(a.id)}) from None\n")
 
     def value_code(self, t: TypeDef, a: Attr, enum: bool = True, reader: bool = False) -> str:
         """The source of value instance `a`'s value (its enum, its `if`), in a property of `t` (`reader`:
@@ -163,10 +165,11 @@ class ReaderSupport:
 
 
 
-def nullable(e: ex.Expr, t: TypeDef) -> bool:
-    """Whether an expression may give null: `null` itself, or a field or instance of `t` with `if`."""
+def nullable(e: ex.Expr, conditional: frozenset[str]) -> bool:
+    """Whether an expression may give null: `null` itself, or a field or instance of its type with `if`
+    (`conditional`: their ids; a set, so that a type of n instances is written in time linear in n)."""
     names = ex.names(e)
-    return "null" in names or any(x.cond is not None for x in t.seq + t.instances if x.id in names)
+    return "null" in names or not conditional.isdisjoint(names)
 
 
 __all__ = ["ReaderSupport", "nullable"]

@@ -14,7 +14,7 @@ from ..backends import numpy_backend as nb
 from ..runtime import FieldSpec
 from ..schema import TypeDef
 from ..schema.types import KType
-from .literals import literal
+from ..expr.idents import literal
 from .readexpr import Site
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from ...core.paths import read_text
+from ..expr.idents import module_name_of
 from ..schema import SCHEMAS_DIR, Schema, load_all, load_schema
 from .generate import generate, module_path
 
@@ -61,9 +62,13 @@ def generate_all(schemas_root: Path | None = None, out_root: Path = ACCESSORS_DI
 
 
 def _write(files: dict[Path, str], check: bool) -> list[Path]:
+    from ...core.writes import check_target
     changed = []
     for path, text in files.items():
-        old = path.read_text(encoding="utf-8") if path.exists() else None
+        # the target is looked at (lstat) before anything there is read: a link, FIFO or device is
+        # refused unread, a regular file compared
+        mode = check_target(path)[1] if path.parent.is_dir() else None
+        old = path.read_text(encoding="utf-8") if mode is not None else None
         if old != text:
             changed.append(path)
             if not check:  # an unpredictable temporary name, never a planted `.tmp` link (binparse.core.writes)
@@ -99,18 +104,46 @@ def package_files(paths: Sequence[str | os.PathLike[str]], out_dir: Path,
     return package_of(closure(schemas), out_dir)
 
 
-def package_of(schemas: Sequence[Schema], out_dir: Path) -> dict[Path, str]:
+def package_of(schemas: Sequence[Schema], out_dir: Path, check: bool = True) -> dict[Path, str]:
+    """The modules of a package (path → text); `check`: each compiled first (`compiled`)."""
     files: dict[Path, str] = {}
     ids: dict[str, Schema] = {}
     for s in schemas:
-        other = ids.setdefault(s.id, s)
+        other = ids.setdefault(module_name_of(s.id), s)
         if other is not s:
             from ...core.errors import SchemaError
             raise SchemaError(f"two schemas have the id '{s.id}' ({other.file} and {s.file}): a package holds one "
                               f"module per id", file=s.file)
-        files[out_dir / f"{s.id}.py"] = generate(s, package="", source=Path(s.file).name)
+        text = generate(s, package="", source=Path(s.file).name)
+        files[out_dir / f"{module_name_of(s.id)}.py"] = compiled(text, s) if check else text
     files[out_dir / "__init__.py"] = PACKAGE_INIT
     return files
+
+
+# bytes of memory Python's compile() takes per character of source (measured: some 95 for generated modules)
+COMPILE_COST = 100
+
+
+def ask_compile(chars: int, file: str) -> None:
+    """Ask the budget for compiling `chars` characters of generated source: a schema of thousands of
+    types makes a module whose compiling takes hundreds of megabytes (exit 2 past the budget)."""
+    from ...core import budget
+    budget.ask(COMPILE_COST * chars, f"compiling the {chars:,} characters of Python generated from the schema",
+               file=file, transient=True)
+
+
+def compiled(text: str, schema: Schema) -> str:
+    """`text` once Python compiles it (`compile()`): a module that does not is never written nor
+    imported, and never reported as written (a `SchemaError` naming the schema: binparse's fault)."""
+    ask_compile(len(text), schema.file)
+    try:
+        compile(text, f"<{schema.id}>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        from ...core.errors import SchemaError
+        where = f" (line {exc.lineno})" if isinstance(exc, SyntaxError) and exc.lineno else ""
+        raise SchemaError(f"binparse wrote Python from this schema that does not compile{where}: "
+                          f"{type(exc).__name__}; nothing written. Please report it", file=schema.file) from None
+    return text
 
 
 def write_package(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.PathLike[str],
@@ -120,4 +153,5 @@ def write_package(paths: Sequence[str | os.PathLike[str]], out_dir: str | os.Pat
     return _write(package_files(paths, out, import_path), check=False)
 
 
-__all__ = ["ACCESSORS_DIR", "closure", "generate_all", "package_files", "package_of", "write_all", "write_package"]
+__all__ = ["ACCESSORS_DIR", "ask_compile", "closure", "generate_all", "package_files", "package_of", "write_all",
+           "write_package"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from keyword import iskeyword
 from typing import Any
 
 import numpy as np
@@ -58,14 +57,14 @@ def _placeholder(acc: Any, spec: str, depth: int) -> str:
     raw = False
     try:
         for name in path.split("."):
-            if not hasattr(v, "_FIELDS"):
+            if not hasattr(v, "_FIELDS") or isinstance(v, type):
                 return ""
             owner = v
-            v = v._parent if name == "_parent" else getattr(v, name + "_" if iskeyword(name) else name)
+            v = v._ks_member(name)  # a declared member or Kaitai's `_parent`…: the one whitelist dispatch
             field = next((f for f in (*owner._FIELDS, *owner._INSTANCES) if f.name == name), None)
             raw = field is not None and field.kind in ("bytes", "contents", "switch") or \
                 name in getattr(owner, "_BYTES_VALUES", ())  # bytes, not a repeat of u1
-    except (BinparseError, AttributeError, RecursionError):
+    except (BinparseError, AttributeError, TypeError, RecursionError):  # (TypeError: a name no record declares)
         return ""
     return _text(v, opts, depth, raw)
 

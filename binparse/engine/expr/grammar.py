@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .trees import MAX_DEPTH as MAX_DEPTH, depth as depth, names as names, nodes as nodes
+
 Expr = tuple[Any, ...]
 
 
@@ -100,10 +102,24 @@ def _fstring_end(text: str, start: int) -> int:
     raise ExprError("unterminated f-string")
 
 
+# How deep an expression may nest: parentheses, brackets, arguments, `? :` and unary operators while
+# parsing (MAX_NEST), and the tree once parsed (MAX_DEPTH: `a + b + c …` and `x.a.b.c …` are loops of
+# the parser but nest the tree). Deeper is a SchemaError at load, never a RecursionError later (Kaitai's
+# gallery and test formats nest 21 deep at most).
+MAX_NEST = 32
+_MAX_LITERAL = 2048  # characters of an integer literal (8,192 bits in hexadecimal: values.MAX_INT_BITS)
+
+
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, nest: int = 0) -> None:
         self.toks = _tokens(text)
         self.i = 0
+        self.nest = nest
+
+    def deeper(self) -> None:
+        self.nest += 1
+        if self.nest > MAX_NEST:
+            raise ExprError(f"the expression nests deeper than {MAX_NEST} levels")
 
     def peek(self, k: int = 0) -> tuple[str, str]:
         return self.toks[min(self.i + k, len(self.toks) - 1)]
@@ -126,13 +142,15 @@ class _Parser:
         return e
 
     def test(self) -> Expr:
+        self.deeper()
         cond = self.or_test()
         if self.at("?"):
             self.take()
             a = self.test()
             self.take(":")
             b = self.test()
-            return ("cond", cond, a, b)
+            cond = ("cond", cond, a, b)
+        self.nest -= 1
         return cond
 
     def or_test(self) -> Expr:
@@ -152,7 +170,10 @@ class _Parser:
     def not_test(self) -> Expr:
         if self.at("not"):
             self.take()
-            return ("un", "not", self.not_test())
+            self.deeper()
+            inner = self.not_test()
+            self.nest -= 1
+            return ("un", "not", inner)
         return self.comparison()
 
     def comparison(self) -> Expr:
@@ -179,7 +200,9 @@ class _Parser:
         kind, tok = self.peek()
         if kind == "op" and tok in ("-", "+", "~"):
             self.take()
+            self.deeper()
             inner = self.factor()
+            self.nest -= 1
             if tok == "+":
                 return inner
             if tok == "-" and inner[0] == "num" and not isinstance(inner[1], bool):
@@ -219,12 +242,15 @@ class _Parser:
             return ("str", text)
         if kind == "fstr":
             self.take()
-            return ("fstr", _fstring_parts(tok))
+            return ("fstr", _fstring_parts(tok, self.nest))
         self.take()
         if kind == "int":
             digits = tok.replace("_", "")
             if digits[:2].lower() in ("0x", "0b", "0o") and len(digits) == 2:
                 raise ExprError(f"no digits in {tok!r}")
+            if len(digits) > _MAX_LITERAL:
+                raise ExprError(f"an integer literal of {len(digits):,} digits (binparse follows integers of up "
+                                f"to {_MAX_LITERAL} digits)")
             return ("num", int(digits, 0))
         if kind == "float":
             return ("num", float(tok))
@@ -306,7 +332,7 @@ class _Parser:
                 return e
 
 
-def _fstring_parts(body: str) -> tuple[Expr, ...]:
+def _fstring_parts(body: str, nest: int = 0) -> tuple[Expr, ...]:
     parts: list[Expr] = []
     text, i = "", 0
     while i < len(body):
@@ -322,7 +348,7 @@ def _fstring_parts(body: str) -> tuple[Expr, ...]:
             if text:
                 parts.append(("str", unescape(text)))
                 text = ""
-            parts.append(_Parser(body[i + 1:j - 1]).parse())
+            parts.append(_Parser(body[i + 1:j - 1], nest + 1).parse())
             i = j
         else:
             text += c
@@ -335,11 +361,22 @@ def _fstring_parts(body: str) -> tuple[Expr, ...]:
 def parse(text: str | int | float | bool) -> Expr:
     """Parse an expression (a YAML scalar) into an AST; raises `ExprError`."""
     if isinstance(text, (bool, int, float)):
+        if isinstance(text, int) and text.bit_length() > 4 * _MAX_LITERAL:
+            raise ExprError(f"an integer literal of {text.bit_length():,} bits (binparse follows integers of up to "
+                            f"{4 * _MAX_LITERAL:,} bits)")
         return ("num", text)
     try:
-        return _Parser(str(text).strip()).parse()
+        e = _Parser(str(text).strip()).parse()
+    except ExprError:
+        raise
     except RecursionError:
         raise ExprError("the expression nests deeper than binparse follows") from None
+    except (IndexError, ValueError) as exc:  # an f-string cut short, a literal Python cannot make
+        raise ExprError(f"not an expression ({exc})") from None
+    if depth(e) > MAX_DEPTH:
+        raise ExprError(f"the expression nests deeper than {MAX_DEPTH} levels (a chain of that many "
+                        "operators or members): split it into value instances")
+    return e
 
 
 def parse_type(text: str) -> tuple[str, tuple[Expr, ...]]:
@@ -359,30 +396,3 @@ def parse_type(text: str) -> tuple[str, tuple[Expr, ...]]:
         raise ExprError(f"unexpected {p.peek()[1]!r} in a type reference")
     return name, tuple(args)
 
-
-def names(e: Expr) -> set[str]:
-    """Bare names an expression reads (not attributes of them)."""
-    if e[0] == "name":
-        return {e[1]}
-    out: set[str] = set()
-    for part in e[1:]:
-        if isinstance(part, tuple):
-            if part and isinstance(part[0], str):
-                out |= names(part)
-            else:  # a tuple of ASTs (list items, call arguments, f-string parts)
-                for p in part:
-                    out |= names(p)
-    return out
-
-
-def nodes(e: Expr) -> list[Expr]:
-    """Every node of an AST, the root first."""
-    out = [e]
-    for part in e[1:]:
-        if isinstance(part, tuple):
-            if part and isinstance(part[0], str):
-                out.extend(nodes(part))
-            else:
-                for p in part:
-                    out.extend(nodes(p))
-    return out

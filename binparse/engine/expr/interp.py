@@ -1,4 +1,8 @@
-"""The expression interpreter: an AST evaluated against a scope, with `values`' semantics."""
+"""The expression interpreter: an AST evaluated against a scope, with `values`' semantics.
+
+A scope answers only for names (`lookup`: the record's own fields, instances, params and Kaitai's
+`_root`, `_parent`, `_io`, `_index`, …) and enum literals; `obj.name` on any value goes through
+`values.member`, the one whitelist dispatch (a record's declared members, Kaitai's built-in methods)."""
 
 from __future__ import annotations
 
@@ -12,7 +16,6 @@ if TYPE_CHECKING:  # the grammar (its regular expressions) is imported only wher
 
 class Scope(Protocol):
     def lookup(self, name: str) -> Any: ...
-    def attr(self, obj: Any, name: str) -> Any: ...
     def enum_value(self, enum: str, member: str) -> Any: ...
 
 
@@ -25,23 +28,18 @@ class DictScope:
     def lookup(self, name: str) -> Any:
         return self.values[name] if name in self.values else self.params[name]
 
-    def attr(self, obj: Any, name: str) -> Any:
-        return obj[name]
-
     def enum_value(self, enum: str, member: str) -> int:
         raise KeyError(enum)
+
+
+# nodes whose integer value is bounded on its own (a literal, a file's number, a param, a value instance):
+# `a * b` of two of them needs no check (values.MAX_INT_BITS); a product of products does
+ATOMS = ("num", "name", "attr", "index")
 
 
 def is_byte_literal(items: tuple[Expr, ...]) -> bool:
     """Kaitai's rule: an array literal of integer literals 0..255 is a byte array."""
     return bool(items) and all(i[0] == "num" and type(i[1]) is int and 0 <= i[1] <= 255 for i in items)
-
-
-def member(obj: Any, name: str, scope: Scope) -> Any:
-    try:
-        return v.attribute(obj, name)
-    except v.NotBuiltin:
-        return scope.attr(obj, name)
 
 
 def evaluate(e: Expr, scope: Scope) -> Any:
@@ -60,9 +58,11 @@ def evaluate(e: Expr, scope: Scope) -> Any:
         a, b = evaluate(e[2], scope), evaluate(e[3], scope)
         if type(a) is int and type(b) is int and o in _INT_FAST:
             return _INT_FAST[o](a, b)
+        if o == "*" and type(a) is int and type(b) is int and e[2][0] in ATOMS and e[3][0] in ATOMS:
+            return a * b  # two atoms: bounded (`python.ATOMS`); a product of products goes through values.mul
         return v.BINARY[o](a, b)
     if op == "attr":
-        return member(evaluate(e[1], scope), e[2], scope)
+        return v.member(evaluate(e[1], scope), e[2])
     if op == "index":
         return v.index(evaluate(e[1], scope), evaluate(e[2], scope))
     if op == "enum":
@@ -76,12 +76,7 @@ def evaluate(e: Expr, scope: Scope) -> Any:
         return evaluate(e[2], scope) if evaluate(e[1], scope) else evaluate(e[3], scope)
     if op == "call":
         obj = evaluate(e[1], scope)
-        args = [evaluate(a, scope) for a in e[3]]
-        try:
-            return v.call(obj, e[2], args)
-        except v.NotBuiltin:
-            method = scope.attr(obj, e[2])
-            return method(*args)
+        return v.call(obj, e[2], [evaluate(a, scope) for a in e[3]])
     if op == "list":
         return v.list_value([evaluate(i, scope) for i in e[1]], is_byte_literal(e[1]))
     if op == "cast":
@@ -99,8 +94,7 @@ def evaluate(e: Expr, scope: Scope) -> Any:
     raise ExprError(f"unknown expression node {op!r}")
 
 
-_INT_FAST = {
-    "+": int.__add__, "-": int.__sub__, "*": int.__mul__, "/": int.__floordiv__, "%": int.__mod__,
-    "<<": int.__lshift__, ">>": int.__rshift__, "&": int.__and__, "|": int.__or__, "^": int.__xor__,
+_INT_FAST = {  # `*` and `<<` go through `values`, which bounds the integers they make
+    "+": int.__add__, "-": int.__sub__, "/": int.__floordiv__, "%": int.__mod__, ">>": int.__rshift__, "&": int.__and__, "|": int.__or__, "^": int.__xor__,
     "==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
 }

@@ -109,8 +109,30 @@ def _int(v: Any, op: str) -> int:
     raise KaitaiTypeError(f"operator {op!r} takes integers, not {type(v).__name__}")
 
 
+# The largest integer an expression may make (bits): Kaitai's Python has unbounded integers, but `1 << n`
+# with n from a file, or `x * x` over and over, would take the machine's memory, and Python prints
+# no integer of more than 4,300 digits. Past this an expression is a FormatError (exit 2).
+MAX_INT_BITS = 8192
+
+
+class TooLarge(KaitaiTypeError):
+    """An integer an expression would make is larger than MAX_INT_BITS (checked before it is made)."""
+
+
+def _too_large(bits: int, op: str) -> TooLarge:
+    return TooLarge(f"operator {op!r} would make an integer of about {bits:,} bits: binparse follows integers "
+                    f"of up to {MAX_INT_BITS:,} bits")
+
+
+_FREE_TEXT = 1 << 12  # characters of a string an expression makes without asking the budget
+
+
 def add(a: Any, b: Any) -> Any:
     if isinstance(a, str) and isinstance(b, str):
+        n = len(a) + len(b)
+        if n > _FREE_TEXT:  # `s + s` over a chain of value instances doubles: the budget is asked
+            from ...core import budget
+            budget.ask(4 * n, f"a string of {n:,} characters an expression makes")
         return a + b
     return _num(a, "+") + _num(b, "+")
 
@@ -120,7 +142,21 @@ def sub(a: Any, b: Any) -> Any:
 
 
 def mul(a: Any, b: Any) -> Any:
-    return _num(a, "*") * _num(b, "*")
+    x, y = _num(a, "*"), _num(b, "*")
+    if type(x) is int and type(y) is int and x.bit_length() + y.bit_length() > MAX_INT_BITS:
+        raise _too_large(x.bit_length() + y.bit_length(), "*")
+    return x * y
+
+
+def checked(v: Any) -> Any:
+    """A value an expression made, refused when it is an integer over MAX_INT_BITS (a chain of
+    value instances, each adding a bit, is bounded here)."""
+    if type(v) is int and not -_BIG < v < _BIG:
+        raise _too_large(v.bit_length(), "value")
+    return v
+
+
+_BIG = 1 << MAX_INT_BITS
 
 
 def div(a: Any, b: Any) -> Any:
@@ -136,7 +172,10 @@ def mod(a: Any, b: Any) -> Any:
 
 
 def shl(a: Any, b: Any) -> int:
-    return _int(a, "<<") << _int(b, "<<")
+    x, n = _int(a, "<<"), _int(b, "<<")
+    if n > 0 and x and x.bit_length() + n > MAX_INT_BITS:
+        raise _too_large(x.bit_length() + n, "<<")
+    return x << n
 
 
 def shr(a: Any, b: Any) -> int:
@@ -189,10 +228,6 @@ def to_s(v: Any) -> str:
     raise KaitaiTypeError(f"an f-string takes integers and strings, not {type(v).__name__}")
 
 
-class NotBuiltin(Exception):
-    """`obj.name` is not a built-in method of obj's type: ask the scope (a record's field)."""
-
-
 def _decode(data: Any, encoding: str) -> str:
     from .encodings import decode
     return decode(as_bytes(data), encoding)
@@ -207,7 +242,8 @@ def _stream_attr(obj: Any, name: str) -> Any:
 
 
 def attribute(obj: Any, name: str) -> Any:
-    """`obj.name` for the built-in types (methods without arguments); raises `NotBuiltin` for a record."""
+    """`obj.name` for the built-in types (Kaitai's methods without arguments); anything else is a
+    `KaitaiTypeError` (a record's members: `member`)."""
     if isinstance(obj, IntEnum):
         if name == "to_i":
             return int(obj)
@@ -244,15 +280,18 @@ def attribute(obj: Any, name: str) -> Any:
                 return py(obj[len(obj) - 1])
             items = plain(obj)
             return min(items) if name == "min" else max(items)
-    elif callable(getattr(obj, "is_eof", None)):  # Kaitai's own stream object
+    elif callable(getattr(obj, "is_eof", None)):  # a stream (`_io`): binparse's, or Kaitai's own
         return _stream_attr(obj, name)
-    else:
-        raise NotBuiltin(name)
-    raise KaitaiTypeError(f"{type(obj).__name__} has no method {name!r}")
+    raise KaitaiTypeError(f"{_kind(obj)} has no method {name!r}")
+
+
+def _kind(obj: Any) -> str:
+    return "a record" if isinstance(obj, dict) or hasattr(type(obj), "_ks_member") else \
+        "null" if obj is None else type(obj).__name__
 
 
 def call(obj: Any, name: str, args: Sequence[Any]) -> Any:
-    """`obj.name(args…)`: the built-in methods that take arguments."""
+    """`obj.name(args…)`: the built-in methods that take arguments (a record has none in Kaitai)."""
     obj = py(obj)
     args = [py(a) for a in args]
     if isinstance(obj, str):
@@ -270,9 +309,7 @@ def call(obj: Any, name: str, args: Sequence[Any]) -> Any:
             return as_bytes(obj).find(bytes([args[0]]))
     elif isinstance(obj, (list, tuple)) and name == "to_s" and len(args) == 1:
         return _decode(bytes(obj), args[0])
-    elif not isinstance(obj, (int, float)) and not _is_seq(obj):
-        raise NotBuiltin(name)
-    raise KaitaiTypeError(f"{type(obj).__name__} has no method {name}() taking {len(args)} argument(s)")
+    raise KaitaiTypeError(f"{_kind(obj)} has no method {name}() taking {len(args)} argument(s)")
 
 
 def cast(v: Any, type_name: str) -> Any:
@@ -289,16 +326,31 @@ def list_value(items: Sequence[Any], literal_bytes: bool) -> Any:
 
 
 def member(obj: Any, name: str) -> Any:
-    """`obj.name` in generated code: a built-in method, else the record's attribute."""
-    try:
-        return attribute(obj, name)
-    except NotBuiltin:
-        return getattr(obj, name)
+    """`obj.name`: a declared member of a record, through its class's table (`_ks_member`, made from
+    the schema when the class is made: never a Python attribute the expression names), a field of
+    a record held as a mapping of its values (fixture building), or a built-in method of obj's type."""
+    record = getattr(type(obj), "_ks_member", None)
+    if record is not None:
+        return record(obj, name)
+    if isinstance(obj, dict):
+        return mapping_member(obj, name)
+    return attribute(obj, name)
+
+
+def mapping_member(obj: dict[str, Any], name: str) -> Any:
+    """`obj.name` of a record held as a mapping of its field values (construct's containers, fixture
+    specs): a key that is a Kaitai id, or `_parent`/`_root` where the mapping keeps them."""
+    if name[:1] != "_":
+        try:
+            return obj[name]
+        except KeyError:
+            raise KaitaiTypeError(f"the record has no field {name!r}") from None
+    key = {"_parent": "_", "_root": "_root"}.get(name)
+    if key is None or key not in obj:
+        raise KaitaiTypeError(f"{name} of this record is not known here")
+    return obj[key]
 
 
 def call_method(obj: Any, name: str, args: Sequence[Any]) -> Any:
     """`obj.name(args…)` in generated code."""
-    try:
-        return call(obj, name, args)
-    except NotBuiltin:
-        return getattr(obj, name)(*args)
+    return call(obj, name, args)

@@ -14,13 +14,14 @@ says the bytes are transformed (`process`).
 from __future__ import annotations
 
 from enum import IntEnum
-from keyword import iskeyword
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .. import expr as ex
+from ..expr.idents import attr_name, is_id
+from ..expr.values import KaitaiTypeError
 from ...core.buffers import BufferLike, byte_view
 from ...core.errors import BinparseError, FormatError
 from . import stream as st
@@ -33,6 +34,9 @@ from .specs import Expr, FieldSpec, Size, StaticLayout
 from .whole import Whole
 
 A = TypeVar("A", bound="Accessor")
+# How deep records may nest inside records as a file is read: a type that holds itself ends here (exit 2),
+# before Python's own recursion limit (a few frames a level) and before memory runs out
+MAX_DEPTH = 200
 
 
 class Accessor(Getters, Locate, Evaluate, Whole):
@@ -40,7 +44,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
 
     __slots__ = ("_mv", "_off", "_io_start", "_io_end", "_parent", "_root_of", "_params", "_file",
                  "_path", "_pbase", "_index", "_lay", "_pre", "_pkey", "_cache", "_ext", "_bit0", "_le",
-                 "_own_io", "_ok", "_u8", "__weakref__")
+                 "_own_io", "_ok", "_u8", "_depth", "__weakref__")
 
     _pbase: str  # a record a compiled reader made: the name of the field holding it (its path is worked out)
     _index: int | None  # the element of a repeat this record is (`_index`), else None
@@ -62,6 +66,34 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     _DEBUG: ClassVar[bool] = False  # `meta/ks-debug`: a repeat of records cut short by the data keeps those begun
     _IN_ORDER: ClassVar[bool] = False  # placing a field checks the `valid` and `contents` before it (a user's records)
     _REPR: ClassVar[str | None] = None  # the type's `-webide-representation` (how dumps name one record)
+    # what a schema expression may name of a record of this class: its declared fields and instances
+    # (Kaitai id -> Python attribute), made from the specs when the class is made (`__init_subclass__`)
+    _MEMBERS: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        names = [f.name for f in cls._FIELDS] + [f.name for f in cls._INSTANCES] + list(cls._INSTANCE_ORDER)
+        cls._MEMBERS = {n: attr_name(n) for n in names if is_id(n)}
+
+    def _ks_member(self, name: str) -> Any:
+        """`record.name` in a schema expression (`binparse.engine.expr.values.member`): a declared field,
+        instance or param of this record's type, or Kaitai's `_parent`, `_root`, `_io`, `_sizeof`;
+        anything else is a `KaitaiTypeError`, never a Python attribute."""
+        py = self._MEMBERS.get(name)
+        if py is not None:
+            return getattr(self, py)
+        if name in self._PARAMS:
+            return self._params[name]
+        if name == "_parent":
+            return self._parent
+        if name == "_root":
+            return self._root
+        if name == "_io":
+            return self._io
+        if name == "_sizeof":
+            return self._sizeof
+        raise KaitaiTypeError(f"a record of type '{self._TYPE_PATH}' has no field, instance or param {name!r}")
+
 
     @property
     def _root(self) -> Any:
@@ -96,8 +128,9 @@ class Accessor(Getters, Locate, Evaluate, Whole):
     def _open(cls: type[A], mv: memoryview, file: str | None, params: dict[str, Any]) -> A:
         """`cls.from_buffer(mv, file=file, **params)` for `binparse.open_as`: straight to `_over`
         (no keywords packed and unpacked) unless the class has a `from_buffer` of its own."""
-        if cls.from_buffer.__func__ is not _FROM_BUFFER:  # type: ignore[attr-defined]
-            return cls.from_buffer(mv, file=file, **params)
+        own = next((k.__dict__["from_buffer"] for k in cls.__mro__ if "from_buffer" in k.__dict__), None)
+        if isinstance(own, classmethod) and own.__func__ is not _FROM_BUFFER:  # a family's own (a field called
+            return cls.from_buffer(mv, file=file, **params)  # from_buffer is a property: the base's is used)
         return cls._over(mv, 0, file, params)
 
     @classmethod
@@ -144,6 +177,7 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         self._ok = None
         self._layout_state(params)
         self._pre = None  # the leading fields placed by params alone: worked out when a field is first located
+        self._depth = 0
 
     def _layout_state(self, params: dict[str, Any]) -> None:
         """The record's key of its params (`_pkey`) and its layout (`_lay`): fixed, or placed as it is read."""
@@ -207,6 +241,13 @@ class Accessor(Getters, Locate, Evaluate, Whole):
         obj._init(self._mv if mv is None else mv, off, start, end, self if parent is MISSING else parent,
                   root, args, self._file, path, index, bit0, le)
         obj._own_io = io is not None or mv is not None
+        depth = obj._depth = self._depth + 1  # records made inside records: bounded (a type that holds itself)
+        if depth > MAX_DEPTH:
+            err = FormatError(f"records nest deeper than {MAX_DEPTH} levels: binparse follows no deeper (a type that "
+                              "holds itself, with nothing in the data to end it soon)", file=self._file, path=path,
+                              offset=off)
+            err.kaitai = "RecursionError"  # type: ignore[attr-defined]
+            raise err
         if self._DEBUG and isinstance(obj._lay, StaticLayout) and off + obj._lay.size > end:
             obj._lay = []  # a record the data cuts short (ks-debug): its fields are placed one by one, each checked
         else:

@@ -33,7 +33,7 @@ from .readhelp import __all__ as _HELPERS
 from .specs import VARIES, StaticLayout
 
 BUSY: Any = "busy"  # `_ok` of a record while its compiled reader runs
-_DEFAULTS = {"_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": "", "_ok": True}
+_DEFAULTS = {"_depth": 0, "_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": "", "_ok": True}
 
 
 class CompiledRecord(Accessor):

@@ -8,12 +8,12 @@ stream (`_io`) and its byte order when `meta/endian` is a switch (`_is_le`).
 
 from __future__ import annotations
 
-from keyword import iskeyword
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .. import expr as ex
+from ..expr.values import KaitaiTypeError, checked
 from ...core.errors import BinparseError, FormatError
 from . import stream as st
 from .kept import DATA
@@ -66,20 +66,10 @@ class _Scope:
                 return a._nbytes_end() - a._off
         if name in a._params:
             return a._params[name]
-        try:
-            return getattr(a, name)
-        except AttributeError:
-            if iskeyword(name):  # a field called `class` is the property `class_`
-                return getattr(a, name + "_")
-            raise
-
-    def attr(self, obj: Any, name: str) -> Any:
-        if isinstance(obj, Evaluate):
-            if name == "_sizeof":
-                return obj._nbytes_end() - obj._off
-            if iskeyword(name):
-                name += "_"
-        return getattr(obj, name)
+        py = a._MEMBERS.get(name)  # the record's declared fields and instances (its class's table)
+        if py is None:
+            raise KaitaiTypeError(f"'{name}' is not a field, instance or param of {a._TYPE_PATH!r}")
+        return getattr(a, py)
 
     def enum_value(self, enum: str, member: str) -> int:  # generator resolves enum literals
         raise BinparseError(f"unresolved enum literal {enum}::{member}")
@@ -98,6 +88,7 @@ class Evaluate:
         _file: str | None
         _path: str
         _params: dict[str, Any]
+        _cache: dict[Any, Any]
         _parent: Any
         _own_io: bool
         _PARAMS: ClassVar[tuple[str, ...]]
@@ -109,11 +100,18 @@ class Evaluate:
         def _nbytes_end(self) -> int: ...
 
     def _value(self, fn: Any, name: str) -> Any:
-        """A value instance's expression, run: bad data gives a `FormatError` naming the instance."""
+        """A value instance's expression, run: bad data gives a `FormatError` naming the instance, kept
+        and raised again when the instance is asked again (an instance that names a failing one twice,
+        in a chain of them, is worked out once, not once per path to it)."""
+        failed = self._cache.get(("!", name))
+        if failed is not None:
+            raise failed.with_traceback(None)
         try:
-            return fn()
+            return checked(fn())
         except Exception as exc:
-            raise self._value_error(exc, name) from None
+            err = self._value_error(exc, name)
+            self._cache[("!", name)] = err
+            raise err from None
 
     def _value_error(self, exc: Exception, name: str) -> Exception:
         """The error to raise for value instance `name` whose expression raised `exc`."""
@@ -148,6 +146,8 @@ class Evaluate:
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise FormatError(f"the {what} of this field is not an integer", file=self._file, path=path,
                               expected=f"an integer {what}", found="null" if v is None else repr(v))
+        if v < 0:  # a negative size or count is no size: said here, once, for every way a field is placed
+            raise FormatError(f"negative {what}", file=self._file, path=path, expected=f"a {what} >= 0", found=int(v))
         return int(v)
 
     def _eval_at(self, e: Any, pos: Any, io: Any = None, index: Any = None, elem: Any = _NO_ELEM,

@@ -107,20 +107,31 @@ def static_layout(fields: Sequence[FieldSpec], params: dict[str, Any],
                         tuple(e[2] for e in entries), end)
 
 
+MAX_DTYPE = 2**31 - 1  # numpy's dimensions and this itemsize fit a C int: a larger record has no dtype
+
+
 def record_dtype(fields: Sequence[FieldSpec], lay: StaticLayout, params: dict[str, Any],
-                 namespace: dict[str, Any]) -> np.dtype[Any]:
-    """Structured dtype with explicit offsets and itemsize; arrays are sub-array fields."""
+                 namespace: dict[str, Any]) -> np.dtype[Any] | None:
+    """Structured dtype with explicit offsets and itemsize; arrays are sub-array fields. None when the
+    record or one of its counts is larger than numpy's dtypes take (MAX_DTYPE): it is read field by field."""
+    if lay.size > MAX_DTYPE or any(n is not None and n > MAX_DTYPE for n in lay.counts) or \
+            any(s is not None and s > MAX_DTYPE for s in lay.elem_sizes):
+        return None
     names, formats, offsets = [], [], []
     for f, n, size, off in zip(fields, lay.counts, lay.elem_sizes, lay.offsets):
         if size == ABSENT:
             continue
         if f.kind == "user" and f.size is None:
             target = namespace[f.user or ""]
+            if target is None:  # a record of no dtype inside
+                return None
             if isinstance(target, np.dtype):
                 base: Any = target
             else:
                 args = {p: static_eval(a, params) for p, a in zip(target._PARAMS, f.args)}
                 base = target._dtype_for(args)
+            if base is None:
+                return None
         elif f.kind in ("bytes", "contents", "switch", "user") or f.process is not None:
             base = ("u1", (size,)) if size else ("u1", (0,))
         elif f.kind == "str":

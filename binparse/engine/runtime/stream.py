@@ -126,6 +126,36 @@ def strip_and_terminate(mv: memoryview, start: int, end: int, pad: int | None, t
     return stop
 
 
+INFLATE = 1 << 20  # bytes `process: zlib` inflates at a time, each step asked of the budget before it is made
+
+
+def inflate(data: memoryview, file: str | None, path: str) -> memoryview:
+    """`process: zlib`: the inflated bytes (read-only), streamed: the budget is asked for each step
+    (what is made so far and the step) before the step is inflated, so a bomb stops at the budget
+    having made no more than it (`process` copies it once into the bytes that name the field, asked first)."""
+    d = zlib.decompressobj()
+    out = bytearray()
+    tail: bytes | memoryview = data
+    try:
+        while not d.eof:
+            budget.ask(len(out) + INFLATE, f"the zlib-decompressed bytes of {path}", file=file, path=path,
+                       transient=True)
+            chunk = d.decompress(tail, INFLATE)
+            out += chunk
+            tail = d.unconsumed_tail
+            if not chunk and not tail:
+                break
+        if not d.eof:  # as zlib.decompress, which Kaitai's Python calls: a stream cut short is an error
+            raise FormatError("zlib data is cut short (incomplete or truncated stream)", file=file, path=path)
+        budget.ask(len(out), f"the zlib-decompressed bytes of {path}", file=file, path=path)
+    except BaseException as exc:  # an error's traceback keeps this frame (the budget keeps what it refused, a value
+        del out[:]  # instance its error): the bytes made so far are freed now (a second read of the field would
+        if isinstance(exc, zlib.error):  # else hold them twice)
+            raise FormatError(f"zlib data is corrupt: {exc}", file=file, path=path) from None
+        raise
+    return memoryview(out).toreadonly()
+
+
 class Processed(bytes):
     """Bytes a `process` made, knowing the field they were made for (`origin`, its path): the
     stream of the records read from them, which `spans` names."""
@@ -136,24 +166,18 @@ class Processed(bytes):
 def process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes:
     """`process: xor(key)`, `rol(n)`, `ror(n)` or `zlib`: the bytes the field's value is made of (a copy,
     a `Processed` naming the field)."""
-    out = Processed(_process(name, args, data, file, path))
+    raw = _process(name, args, data, file, path)
+    if isinstance(raw, memoryview):  # inflated: copied once into the named bytes, the copy asked first
+        budget.ask(len(raw), f"the zlib-decompressed bytes of {path}, named", file=file, path=path, transient=True)
+    out = Processed(raw)
     out.origin = path
     return out
 
 
-def _process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes:
-    budget.ask(len(data), f"the processed bytes of {path}", file=file, path=path)
+def _process(name: str, args: list[Any], data: memoryview, file: str | None, path: str) -> bytes | memoryview:
     if name == "zlib":
-        d = zlib.decompressobj()
-        cap = budget.limit()
-        try:
-            out = d.decompress(bytes(data), cap + 1)
-        except zlib.error as exc:
-            raise FormatError(f"zlib data is corrupt: {exc}", file=file, path=path) from None
-        if len(out) > cap or d.unconsumed_tail:
-            budget.ask(cap + 1, f"the zlib-decompressed bytes of {path}", file=file, path=path)
-        budget.ask(len(out), f"the zlib-decompressed bytes of {path}", file=file, path=path)
-        return bytes(out)
+        return inflate(data, file, path)
+    budget.ask(len(data), f"the processed bytes of {path}", file=file, path=path)
     arr = np.frombuffer(data, np.uint8)
     if name == "xor":
         key = args[0]

@@ -154,8 +154,8 @@ class Whole:
     def _fields_records(self) -> list[Whole]:
         """Read every seq field; the records among them (to be read in turn)."""
         out: list[Whole] = []
-        for name in self.field_names():
-            v = getattr(self, name if not iskeyword(name) else name + "_")
+        for name in Whole.field_names.__func__(type(self)):  # type: ignore[attr-defined]  # (a field may be
+            v = getattr(self, name if not iskeyword(name) else name + "_")  # called field_names: the base's own)
             if isinstance(v, Whole):
                 out.append(v)
             elif isinstance(v, (RecordArray, ItemArray, list)):
@@ -177,7 +177,7 @@ class Whole:
         structs of arrays (one array per attribute, one entry per item): for a fixed layout all rows
         come from one numpy call (see `runtime.rows`), not a view per field.
         """
-        return self.to_row_blocks(((tuple(names), count),))[0]
+        return Whole.to_row_blocks(self, ((tuple(names), count),))[0]
 
     def to_row_blocks(self, blocks: tuple[tuple[tuple[str, ...], int], ...]) -> list[list[tuple[Any, ...]]]:
         """`to_rows` of several (names, count) blocks in one read (e.g. a struct's inputs and outputs)."""
@@ -236,7 +236,7 @@ class Whole:
 
     def field_info(self, name: str) -> tuple[int, int | None, int | None]:
         """(absolute offset, count, element size) of a seq field."""
-        i = self.field_names().index(name)
+        i = Whole.field_names.__func__(type(self)).index(name)  # type: ignore[attr-defined]
         return self._loc(i)
 
     def to_dict(self) -> dict[str, Any]:

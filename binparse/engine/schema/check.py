@@ -35,7 +35,55 @@ def check_references(root: TypeDef) -> None:
             check_attr(types, t, a, everything)
         if t.endian_on is not None:
             fail = _failer(t, None)
-            _check_expr(types, t, t.endian_on, fail, "endian", {}, everything)
+            for e in [t.endian_on, *(k for k, _ in t.endian_cases if k is not None)]:
+                _check_expr(types, t, e, fail, "endian", {}, everything)
+    check_holding_depth(root)
+
+
+MAX_HOLDING = 64  # types holding one another in their seq, each a different type: Kaitai's gallery goes 9 deep
+
+
+def check_holding_depth(root: TypeDef) -> None:
+    """Refuse types that hold one another (seq fields of user types, each type another) deeper than
+    MAX_HOLDING: what works out sizes and layouts walks such a chain, and would otherwise need Python's
+    recursion that deep. A type that holds itself is no chain (it is read up to the runtime's depth)."""
+    edges: dict[int, list[tuple[Attr, TypeDef]]] = {}
+    types = root.all_types()
+    for t in types:
+        out = edges[id(t)] = []
+        for a in t.seq:
+            for ref in [a.user] if a.user is not None else [r for _, r in a.switch.cases] if a.switch else []:
+                if is_builtin(ref.name):
+                    continue
+                try:
+                    out.append((a, t.resolve_type(ref.name)))
+                except KeyError:
+                    continue
+    depth: dict[int, int] = {}
+    on_path: set[int] = set()
+    for start in types:
+        if id(start) in depth:
+            continue
+        todo: list[tuple[TypeDef, int]] = [(start, 0)]
+        on_path.add(id(start))
+        while todo:
+            t, k = todo[-1]
+            out = [x for x in edges.get(id(t), []) if x[1].schema is root.schema]
+            if k < len(out):
+                todo[-1] = (t, k + 1)
+                a, target = out[k]
+                if id(target) not in depth and id(target) not in on_path:
+                    on_path.add(id(target))
+                    todo.append((target, 0))
+                continue
+            todo.pop()
+            on_path.discard(id(t))
+            depth[id(t)] = 1 + max((depth.get(id(x), 0) for _, x in out if id(x) not in on_path), default=0)
+            if depth[id(t)] > MAX_HOLDING:
+                a = out[0][0]
+                raise SchemaError(f"types hold one another more than {MAX_HOLDING} deep (from '{t.path}'): binparse "
+                                  "reads no schema whose records nest that deep", file=t.schema.file,
+                                  line=a.key_lines.get("type", a.line), key="type", path=f"{t.path}.{a.id}")
 
 
 def _failer(t: TypeDef, a: Attr | None) -> Fail:
@@ -83,7 +131,7 @@ def check_attr(types: Types, t: TypeDef, a: Attr, visible: set[str]) -> None:
         for e in get(a):
             if e is not None:
                 _check_expr(types, t, e, fail, key, local_until if key == "repeat-until" else
-                            local_valid if key == "valid" else {}, visible | mine)
+                            local_valid if key == "valid" else {}, visible, mine)
 
 
 _EXPRS: list[tuple[str, Callable[[Attr], list[Expr | None]], None]] = [
@@ -100,14 +148,24 @@ _EXPRS: list[tuple[str, Callable[[Attr], list[Expr | None]], None]] = [
 ]
 
 
+def _own_names(t: TypeDef) -> frozenset[str]:
+    """The params and instances of `t` (named anywhere in it), made once per type."""
+    n = len(t.params) + len(t.instances)
+    hit = t.__dict__.get("_own_names")
+    if hit is None or hit[0] != n:
+        hit = t.__dict__["_own_names"] = (n, frozenset([p.id for p in t.params] + [i.id for i in t.instances]))
+    return hit[1]
+
+
 def _check_expr(types: Types, t: TypeDef, e: Expr, fail: Fail, key: str, local: dict[str, KType],
-                visible: set[str]) -> None:
+                visible: set[str], mine: set[str] | frozenset[str] = frozenset()) -> None:
     from ..expr import names
-    known = visible | {p.id for p in t.params} | {i.id for i in t.instances} | SPECIAL_NAMES | set(local)
+    own = _own_names(t)
     for n in names(e):
-        if n not in known:
+        if n not in visible and n not in mine and n not in own and n not in SPECIAL_NAMES and n not in local:
             what = "an earlier field" if t.attr(n) is not None else "a field"
-            close = did_you_mean(n, known - SPECIAL_NAMES) if t.attr(n) is None else ""
+            known = visible | mine | own | set(local)  # (an error's list: made only when one is raised)
+            close = did_you_mean(n, known) if t.attr(n) is None else ""
             raise fail(f"expression names '{n}', which is not {what}, param or instance of '{t.path}'{close}", key, n)
     from ..expr import nodes
     for node in nodes(e):

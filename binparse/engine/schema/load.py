@@ -5,6 +5,9 @@ Every key Kaitai defines is read; descriptive keys (`doc`, `doc-ref`, `-`-prefix
 routine, an opaque type nobody supplied) and anything Kaitai itself refuses is a `SchemaError`
 naming the file, the line and the key. Imports resolve as in Kaitai: relative ones from the
 importing file's folder, absolute ones (`/name`) from the import path; circular imports are fine.
+An import is confined: the file it names, links followed and `..` resolved, must lie inside the
+importing file's folder, the main schema's folder or a folder of the import path; one that leads out
+is refused (a `SchemaError` naming the import, never the content of what it points at).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 from ...core.errors import SchemaError
 from ..expr import Expr, ExprError, parse
+from ..expr.idents import attr_name, is_id, member_name
 from ...core.paths import read_text
 from .attrs import AttrReader, descriptive, doc_text
 from .check import check_references
@@ -25,7 +29,7 @@ from .excerpt import did_you_mean, place
 from .model import EnumDef, Param, Schema, TypeDef, is_builtin, primitive
 from .yamlnodes import Node, Seq, read_yaml
 
-ID = re.compile(r"^[a-z][a-z0-9_]*$")
+MAX_NESTING = 32  # `types:` inside `types:` (Kaitai's gallery nests 6 deep)
 ROOT_KEYS = {"meta", "doc", "doc-ref", "seq", "types", "enums", "instances", "params", "to-string"}
 TYPE_KEYS = ROOT_KEYS
 META_KEYS = {"id", "title", "application", "file-extension", "xref", "license", "ks-version", "ks-debug",
@@ -41,6 +45,7 @@ class _Loader:
         self.import_path = [p.resolve() for p in import_path]
         self.unchecked: list[Schema] = []
         self.file = ""
+        self.roots: list[Path] = [Path(os.path.realpath(p)) for p in self.import_path]
         self.texts: dict[str, str] = {}  # file -> text (a schema error shows its line)
         self.path: str | None = None  # the type or field being read (a schema error names it)
 
@@ -70,13 +75,19 @@ class _Loader:
             return parse(value)
         except ExprError as exc:  # the caret under the token it stops at, when the message quotes one
             token = re.findall(r"'([^']+)'", str(exc))
-            needle = token[-1] if token and token[-1] in str(value) else str(value)
+            text = str(value) if not isinstance(value, int) or value.bit_length() < 8000 else ""
+            needle = token[-1] if token and token[-1] in text else text
             if token and token[-1] == "end of expression":
-                needle = str(value) + "\0"  # the caret after the expression
-            raise self.err(f"expression {value!r}: {exc}", node, key, needle=needle) from exc
+                needle = text + "\0"  # the caret after the expression
+            shown = f"of {value.bit_length():,} bits" if isinstance(value, int) and not isinstance(value, bool) \
+                and not text else repr(value) if len(text) <= 200 else f"{text[:100]!r}… ({len(text):,} characters)"
+            raise self.err(f"expression {shown}: {exc}", node, key, needle=needle) from None
 
     # -- files ---------------------------------------------------------------------------------
     def load(self, path: Path) -> Schema:
+        main = Path(os.path.realpath(path.resolve().parent))
+        if main not in self.roots:
+            self.roots.append(main)
         schema = self.read(path)
         while self.unchecked:  # every file of the import closure is read before types are resolved
             s = self.unchecked.pop(0)
@@ -103,7 +114,8 @@ class _Loader:
                         pass
                     for d in [Path(schema.file).parent, *self.import_path]:
                         if (d / f"{r.name}.ksy").is_file():
-                            schema.imports.append(self.read(d / f"{r.name}.ksy"))
+                            target = self.confined(d / f"{r.name}.ksy", Path(schema.file), r.name, None, 0)
+                            schema.imports.append(self.read(target))
                             break
 
     def read(self, path: Path) -> Schema:
@@ -138,16 +150,29 @@ class _Loader:
         tries += [d / f"{imp.lstrip('/')}.ksy" for d in self.import_path]
         for t in tries:
             if t.is_file():
-                return t
+                return self.confined(t, path, imp, imports, i)
         raise SchemaError(f"imported schema '{imp}' not found", file=self.file, line=imports.lines[i],
                           key="imports", needle=imp, expected=" or ".join(str(t) for t in tries),
                           hint="give the folder that holds it as an import path: import_path=[DIR]")
+
+    def confined(self, target: Path, importer: Path, imp: str, imports: Seq | None, i: int) -> Path:
+        """`target` once it is known to lie (links followed, `..` resolved) inside the importing file's
+        folder, the main schema's folder or the import path; else a `SchemaError` naming the import."""
+        real = Path(os.path.realpath(target))
+        own = Path(os.path.realpath(importer.parent))
+        if any(real.is_relative_to(root) for root in [own, *self.roots]):
+            return real
+        raise SchemaError(f"import '{imp}' leads outside the schema's folder and the import path (a '..' or a link): "
+                          "binparse reads only schemas inside them", file=self.file,
+                          line=imports.lines[i] if imports is not None else None, key="imports",
+                          needle=imp if imports is not None else None,
+                          hint="put the schema in the folder, or give its folder as an import path: import_path=[DIR]")
 
     def schema_head(self, data: Node, path: Path, text: str) -> Schema:
         self.keys(data, ROOT_KEYS, "the top level")
         meta = self.keys(data.get("meta"), META_KEYS, "meta", data, "meta")
         sid = meta.get("id")
-        if not isinstance(sid, str) or not ID.match(sid):
+        if not is_id(sid):
             raise self.err("meta/id must be a lower_snake_case name", meta, "id", found=sid)
         imports = meta.get("imports", Seq())
         if not isinstance(imports, Seq):
@@ -199,6 +224,12 @@ class _Loader:
     def typedef(self, name: str, node: Node, schema: Schema, parent: TypeDef | None, line: int) -> TypeDef:
         t = TypeDef(name=name, line=line, schema=schema, parent=parent,
                     doc=doc_text(node.get("doc")), doc_ref=doc_text(node.get("doc-ref")))
+        nesting, up = 0, parent
+        while up is not None:
+            nesting, up = nesting + 1, up.parent
+        if nesting > MAX_NESTING:
+            raise self.err(f"types nested more than {MAX_NESTING} deep (types: inside types:): binparse reads no "
+                           "schema nested that deep", node)
         rep = node.get("-webide-representation")
         t.webide_repr = rep if isinstance(rep, str) else None
         outer, self.path = self.path, t.path
@@ -211,7 +242,7 @@ class _Loader:
         if not isinstance(types, Node):
             raise self.err("types must be a mapping", node, "types")
         for tname, tnode in types.items():
-            if not isinstance(tname, str) or not ID.match(tname):
+            if not is_id(tname):
                 raise self.err("type names must be lower_snake_case", types, tname)
             self.keys(tnode, TYPE_KEYS, f"type '{tname}'", types, tname)
             t.types[tname] = self.typedef(tname, tnode, schema, t, types.lines[tname])
@@ -222,8 +253,8 @@ class _Loader:
         for i, item in enumerate(seq):
             if not isinstance(item, Node):
                 raise SchemaError("a seq item must be a mapping", file=self.file, line=seq.lines[i])
-            aid = item.get("id", f"_unnamed{i}")
-            if not isinstance(aid, str) or not ID.match(aid.lstrip("_")):
+            aid = item.get("id") if "id" in item else f"_unnamed{i}"  # binparse's name for a field with no id
+            if not isinstance(aid, str) or "id" in item and not is_id(aid):
                 raise SchemaError("a seq item's id must be lower_snake_case", file=self.file, line=seq.lines[i],
                                   key="id", found=aid, path=t.path)
             self.path = f"{t.path}.{aid}"
@@ -233,17 +264,21 @@ class _Loader:
         if not isinstance(inst, Node):
             raise self.err("instances must be a mapping", node, "instances")
         for iname, inode in inst.items():
-            if not isinstance(iname, str) or not ID.match(iname):
+            if not is_id(iname):
                 raise self.err("instance names must be lower_snake_case", inst, iname)
             if not isinstance(inode, Node):
                 raise self.err(f"instance '{iname}' must be a mapping", inst, iname)
             self.path = f"{t.path}.{iname}"
             t.instances.append(reader.attr(iname, inode, instance=True))
             self.path = t.path
-        ids = [a.id for a in t.seq + t.instances] + [p.id for p in t.params]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            raise self.err(f"duplicate id '{sorted(dup)[0]}'", node)
+        seen: dict[str, str] = {}
+        for aid in [a.id for a in t.seq + t.instances] + [p.id for p in t.params]:
+            other = seen.get(attr_name(aid))
+            if other is not None:
+                raise self.err(f"duplicate id '{aid}'" if other == aid else
+                               f"ids '{other}' and '{aid}' are both '{attr_name(aid)}' in Python (a keyword gets a "
+                               "trailing _): rename one", node)
+            seen[attr_name(aid)] = aid
         self.path = outer
         return t
 
@@ -253,7 +288,7 @@ class _Loader:
         for i, p in enumerate(items):
             p = self.keys(p, PARAM_KEYS, "a param", items)
             pid, ptype = p.get("id"), p.get("type")
-            if not isinstance(pid, str) or not ID.match(pid):
+            if not is_id(pid):
                 raise self.err("param id must be lower_snake_case", p, "id")
             try:
                 prim = primitive(str(ptype), "le") if ptype is not None else None
@@ -266,9 +301,10 @@ class _Loader:
         if not isinstance(items, Node):
             raise self.err("enums must be a mapping", node, key)
         for ename, enode in items.items():
-            if not isinstance(ename, str) or not ID.match(ename) or not isinstance(enode, Node):
+            if not is_id(ename) or not isinstance(enode, Node):
                 raise self.err("an enum is a lower_snake_case name mapping integers to ids", items, ename)
             e = EnumDef(ename, {}, {}, items.lines[ename])
+            py_names: dict[str, str] = {}  # Python name -> member id (two ids, one name: refused)
             for value, member in enode.items():
                 if isinstance(value, str) and value.strip().lstrip("-").isdigit():
                     value = int(value)
@@ -281,10 +317,16 @@ class _Loader:
                     if member.get("doc"):
                         e.docs[value] = str(member["doc"])
                     member = member.get("id")
-                if not isinstance(member, str) or not ID.match(member.lstrip("_")):
+                if not is_id(member):
                     raise self.err("enum member ids must be lower_snake_case", enode, value, found=member)
-                if member in e.members.values():
+                assert isinstance(member, str)
+                twin = py_names.get(member_name(member))
+                if twin == member:
                     raise self.err(f"enum member '{member}' appears twice", enode, value)
+                py_names[member_name(member)] = member
+                if twin is not None:
+                    raise self.err(f"enum members '{twin}' and '{member}' are both '{member_name(member)}' in Python "
+                                   "(a keyword, mro or doc gets a trailing _): rename one", enode, value)
                 e.members[value] = member
             t.enums[ename] = e
 

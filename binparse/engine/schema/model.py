@@ -272,8 +272,15 @@ class TypeDef:
         return self.schema.endian if key == "endian" else None
 
     def attr(self, name: str) -> Attr | None:
-        """The seq field or instance called `name`."""
-        return next((a for a in self.seq + self.instances if a.id == name), None)
+        """The seq field or instance called `name` (by an index made once the lists are complete)."""
+        n = len(self.seq) + len(self.instances)
+        index = self.__dict__.get("_by_id")
+        if index is None or index[0] != n:
+            table: dict[str, Attr] = {}
+            for a in self.seq + self.instances:
+                table.setdefault(a.id, a)
+            index = self.__dict__["_by_id"] = (n, table)
+        return index[1].get(name)
 
     def all_types(self) -> list[TypeDef]:
         """This type and every nested type, depth first."""

@@ -46,19 +46,32 @@ class Seq(list):  # type: ignore[type-arg]
     lines: list[int]
 
 
-MAX_NODES = 1_000_000  # YAML aliases may repeat a node without end ("billion laughs"): a schema is never this big
+# A schema's YAML nodes, its aliases expanded: Kaitai's largest gallery schema (dicom.ksy) has 8,338; a schema
+# past this is refused (exit 3) before anything is made of it, so that loading and compiling stay within seconds
+MAX_NODES = 40_000
+# YAML's escapes (`"\ud800"`) name characters; a surrogate alone is none (YAML 1.2 and libyaml refuse it, PyYAML's
+# own scanner lets it through): refused, so that no text of a schema is one Python cannot encode
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _scalar(node: yaml.Node) -> None:
+    if isinstance(node, yaml.ScalarNode) and _SURROGATE.search(node.value):
+        raise SchemaError("not valid YAML: a lone surrogate (an escape \\uD800 to \\uDFFF alone) is no Unicode "
+                          "character", line=node.start_mark.line + 1)
 
 
 def _convert(node: yaml.Node, loader: KsyLoader, count: list[int] | None = None) -> Any:
     count = count if count is not None else [0]
     count[0] += 1
     if count[0] > MAX_NODES:
-        raise SchemaError(f"more than {MAX_NODES:,} YAML nodes once its aliases are expanded: not a schema",
+        raise SchemaError(f"more than {MAX_NODES:,} YAML nodes once its aliases are expanded: binparse reads no "
+                          "schema that large (Kaitai's largest gallery schema has some 8,000)",
                           line=node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         out = Node()
         out.line, out.lines = node.start_mark.line + 1, {}
         for k, v in node.value:
+            _scalar(k)
             key = loader.construct_object(k, deep=True)
             out[key] = _convert(v, loader, count)
             out.lines[key] = k.start_mark.line + 1
@@ -67,15 +80,17 @@ def _convert(node: yaml.Node, loader: KsyLoader, count: list[int] | None = None)
         seq = Seq(_convert(v, loader, count) for v in node.value)
         seq.line, seq.lines = node.start_mark.line + 1, [v.start_mark.line + 1 for v in node.value]
         return seq
+    _scalar(node)
     return loader.construct_object(node, deep=True)
 
 
 def read_yaml(text: str, file: str) -> Node:
     """The top-level mapping of a .ksy text; a `SchemaError` naming the line when it is not YAML."""
-    loader = KsyLoader(text)
+    loader = KsyLoader(text)  # (PyYAML's own parser: libyaml's accepts tabs PyYAML refuses, and words errors apart)
     try:
         node = loader.get_single_node()
-    except yaml.YAMLError as exc:  # PyYAML's problem, where it is, and what it was reading (from where)
+    except (yaml.YAMLError, ValueError) as exc:  # PyYAML's problem, where it is, and what it was reading (from
+        # where); a value YAML's constructors refuse (10^6 digits) too
         mark = getattr(exc, "problem_mark", None)
         context, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
         lines = text.splitlines()
@@ -98,6 +113,10 @@ def read_yaml(text: str, file: str) -> Node:
         data = _convert(node, KsyLoader(""))
     except SchemaError as exc:
         raise exc.with_file(file) from None
+    except (yaml.YAMLError, ValueError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise SchemaError(f"not valid YAML: {str(getattr(exc, 'problem', exc))[:200]}", file=file,
+                          line=mark.line + 1 if mark else None) from None
     except RecursionError:
         raise SchemaError("YAML nested deeper than a schema is", file=file) from None
     assert isinstance(data, Node)

@@ -104,6 +104,19 @@ class WRec:
         return False
 
     # -- what expressions ask ------------------------------------------------------------------------
+    def _ks_member(self, name: str) -> Any:
+        """`rec.name` in an expression (`binparse.engine.expr.values.member`, the one whitelist dispatch):
+        Kaitai's `_io`, `_sizeof`, `_parent`, `_root`, or a declared field, param or instance (`get`)."""
+        if name == "_io":
+            return self.io_view(self.end)
+        if name == "_sizeof":
+            return self.sizeof()
+        if name == "_parent":
+            return self.parent
+        if name == "_root":
+            return self.root
+        return self.get(name)
+
     def get(self, name: str) -> Any:
         fp = self.plan.by_id.get(name)
         if fp is not None:
@@ -292,19 +305,6 @@ class Scope:
             if name == "_sizeof":
                 return r.sizeof()
         return r.get(name)
-
-    def attr(self, obj: Any, name: str) -> Any:
-        if isinstance(obj, WRec):
-            if name == "_io":
-                return obj.io_view(obj.end)
-            if name == "_sizeof":
-                return obj.sizeof()
-            if name == "_parent":
-                return obj.parent
-            if name == "_root":
-                return obj.root
-            return obj.get(name)
-        return getattr(obj, name + "_" if iskeyword(name) else name)
 
     def enum_value(self, enum: str, member: str) -> Any:
         raise ex.ExprError(f"unresolved enum literal {enum}::{member}")

@@ -15,6 +15,10 @@ from binparse.engine.expr import values as _kv
 from binparse.engine.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                                      ValidSpec, _kdiv)
 
+_DT0 = np.dtype({'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16})
+_DT1 = np.dtype({'names': ['num_channels', 'pooling_type', 'kernel_w', 'kernel_h', 'stride_w', 'stride_h', 'pad_w', 'pad_h', 'in_data_q', 'out_data_q'], 'formats': ['<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28, 32, 36], 'itemsize': 40})
+_DT2 = np.dtype({'names': ['slope', 'num_channels', 'in_data_q', 'out_data_q', 'slope_q', 'zero_slope_value', 'relu_type'], 'formats': [_DT0, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36], 'itemsize': 40})
+
 
 class TidlNetTda2(Accessor):
     """The whole fixed-size network struct with all TIDL_NUM_MAX_LAYERS (256) layer slots, of which
@@ -293,7 +297,7 @@ class ReluParams(Accessor):
         FieldSpec(name='relu_type', kind='prim', np='<i4', fmt='<l', size=4),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 16, 20, 24, 28, 32, 36), counts=(None, None, None, None, None, None, None), elem_sizes=(16, 4, 4, 4, 4, 4, 4), size=40)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['slope', 'num_channels', 'in_data_q', 'out_data_q', 'slope_q', 'zero_slope_value', 'relu_type'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36], 'itemsize': 40})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['slope', 'num_channels', 'in_data_q', 'out_data_q', 'slope_q', 'zero_slope_value', 'relu_type'], 'formats': [_DT0, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36], 'itemsize': 40})
 
     @property
     def slope(self) -> SBuffer:
@@ -438,7 +442,7 @@ class ConvParams(Accessor):
         FieldSpec(name='relu_params', kind='user', user='ReluParams'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 16, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 160), counts=(None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None), elem_sizes=(16, 16, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 40, 40), size=200)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['weights', 'bias', 'convolution_type', 'num_in_channels', 'num_out_channels', 'num_groups', 'kernel_w', 'kernel_h', 'stride_w', 'stride_h', 'dilation_w', 'dilation_h', 'pad_w', 'pad_h', 'weights_q', 'zero_weight_value', 'bias_q', 'in_data_q', 'out_data_q', 'inter_data_q', 'enable_bias', 'enable_pooling', 'enable_relu', 'kernel_type', 'pool_params', 'relu_params'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, {'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', {'names': ['num_channels', 'pooling_type', 'kernel_w', 'kernel_h', 'stride_w', 'stride_h', 'pad_w', 'pad_h', 'in_data_q', 'out_data_q'], 'formats': ['<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28, 32, 36], 'itemsize': 40}, {'names': ['slope', 'num_channels', 'in_data_q', 'out_data_q', 'slope_q', 'zero_slope_value', 'relu_type'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36], 'itemsize': 40}], 'offsets': [0, 16, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 160], 'itemsize': 200})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['weights', 'bias', 'convolution_type', 'num_in_channels', 'num_out_channels', 'num_groups', 'kernel_w', 'kernel_h', 'stride_w', 'stride_h', 'dilation_w', 'dilation_h', 'pad_w', 'pad_h', 'weights_q', 'zero_weight_value', 'bias_q', 'in_data_q', 'out_data_q', 'inter_data_q', 'enable_bias', 'enable_pooling', 'enable_relu', 'kernel_type', 'pool_params', 'relu_params'], 'formats': [_DT0, _DT0, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', _DT1, _DT2], 'offsets': [0, 16, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 160], 'itemsize': 200})
 
     @property
     def weights(self) -> SBuffer:
@@ -589,7 +593,7 @@ class EltwiseParams(Accessor):
         FieldSpec(name='relu_params', kind='user', user='ReluParams'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 16, 20, 24, 28, 32, 96, 100, 104), counts=(None, None, None, None, None, 16, None, None, None), elem_sizes=(16, 4, 4, 4, 4, 4, 4, 4, 40), size=144)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['bias', 'num_channels', 'elt_wise_type', 'num_in_data', 'bias_q', 'in_data_q', 'out_data_q', 'enable_relu', 'relu_params'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', ('<i4', (16,)), '<i4', '<i4', {'names': ['slope', 'num_channels', 'in_data_q', 'out_data_q', 'slope_q', 'zero_slope_value', 'relu_type'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36], 'itemsize': 40}], 'offsets': [0, 16, 20, 24, 28, 32, 96, 100, 104], 'itemsize': 144})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['bias', 'num_channels', 'elt_wise_type', 'num_in_data', 'bias_q', 'in_data_q', 'out_data_q', 'enable_relu', 'relu_params'], 'formats': [_DT0, '<i4', '<i4', '<i4', '<i4', ('<i4', (16,)), '<i4', '<i4', _DT2], 'offsets': [0, 16, 20, 24, 28, 32, 96, 100, 104], 'itemsize': 144})
 
     @property
     def bias(self) -> SBuffer:
@@ -659,7 +663,7 @@ class InnerProductParams(Accessor):
         FieldSpec(name='relu_params', kind='user', user='ReluParams'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 16, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72), counts=(None, None, None, None, None, None, None, None, None, None, None, None, None), elem_sizes=(16, 16, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 40), size=112)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['weights', 'bias', 'activation_type', 'num_in_nodes', 'num_out_nodes', 'weights_q', 'zero_weight_value', 'bias_q', 'in_data_q', 'out_data_q', 'inter_data_q', 'enable_relu', 'relu_params'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, {'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', {'names': ['slope', 'num_channels', 'in_data_q', 'out_data_q', 'slope_q', 'zero_slope_value', 'relu_type'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36], 'itemsize': 40}], 'offsets': [0, 16, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72], 'itemsize': 112})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['weights', 'bias', 'activation_type', 'num_in_nodes', 'num_out_nodes', 'weights_q', 'zero_weight_value', 'bias_q', 'in_data_q', 'out_data_q', 'inter_data_q', 'enable_relu', 'relu_params'], 'formats': [_DT0, _DT0, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', _DT2], 'offsets': [0, 16, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72], 'itemsize': 112})
 
     @property
     def weights(self) -> SBuffer:
@@ -776,7 +780,7 @@ class BatchNormParams(Accessor):
         FieldSpec(name='relu_params', kind='user', user='ReluParams'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 16, 32, 36, 40, 44, 48, 52, 56, 60), counts=(None, None, None, None, None, None, None, None, None, None), elem_sizes=(16, 16, 4, 4, 4, 4, 4, 4, 4, 40), size=100)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['weights', 'bias', 'num_channels', 'bias_q', 'in_data_q', 'out_data_q', 'weights_q', 'zero_weight_value', 'enable_relu', 'relu_params'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, {'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', {'names': ['slope', 'num_channels', 'in_data_q', 'out_data_q', 'slope_q', 'zero_slope_value', 'relu_type'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36], 'itemsize': 40}], 'offsets': [0, 16, 32, 36, 40, 44, 48, 52, 56, 60], 'itemsize': 100})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['weights', 'bias', 'num_channels', 'bias_q', 'in_data_q', 'out_data_q', 'weights_q', 'zero_weight_value', 'enable_relu', 'relu_params'], 'formats': [_DT0, _DT0, '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', '<i4', _DT2], 'offsets': [0, 16, 32, 36, 40, 44, 48, 52, 56, 60], 'itemsize': 100})
 
     @property
     def weights(self) -> SBuffer:
@@ -843,7 +847,7 @@ class BiasParams(Accessor):
         FieldSpec(name='out_data_q', kind='prim', np='<i4', fmt='<l', size=4),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 16, 20, 24, 28), counts=(None, None, None, None, None), elem_sizes=(16, 4, 4, 4, 4), size=32)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['bias', 'num_channels', 'bias_q', 'in_data_q', 'out_data_q'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28], 'itemsize': 32})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['bias', 'num_channels', 'bias_q', 'in_data_q', 'out_data_q'], 'formats': [_DT0, '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28], 'itemsize': 32})
 
     @property
     def bias(self) -> SBuffer:
@@ -988,7 +992,7 @@ class DetectOutputParams(Accessor):
         FieldSpec(name='variance_encoded', kind='prim', np='<i4', fmt='<l', size=4),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56), counts=(None, None, None, None, None, None, None, None, None, None, None, None), elem_sizes=(16, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4), size=60)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['prior_box', 'prior_box_size', 'num_classes', 'background_label_id', 'code_type', 'conf_threshold', 'nms_threshold', 'eta', 'top_k', 'keep_top_k', 'share_location', 'variance_encoded'], 'formats': [{'names': ['ptr', 'buf_size', 'reserved'], 'formats': ['<u4', '<i4', ('<i4', (2,))], 'offsets': [0, 4, 8], 'itemsize': 16}, '<i4', '<i4', '<i4', '<i4', '<f4', '<f4', '<f4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56], 'itemsize': 60})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['prior_box', 'prior_box_size', 'num_classes', 'background_label_id', 'code_type', 'conf_threshold', 'nms_threshold', 'eta', 'top_k', 'keep_top_k', 'share_location', 'variance_encoded'], 'formats': [_DT0, '<i4', '<i4', '<i4', '<i4', '<f4', '<f4', '<f4', '<i4', '<i4', '<i4', '<i4'], 'offsets': [0, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56], 'itemsize': 60})
 
     @property
     def prior_box(self) -> SBuffer:

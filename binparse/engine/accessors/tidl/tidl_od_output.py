@@ -15,6 +15,9 @@ from binparse.engine.expr import values as _kv
 from binparse.engine.runtime import (Accessor, FieldSpec, RecordArray, StaticLayout, StrArray,
                                      ValidSpec, _kdiv)
 
+_DT0 = np.dtype({'names': ['num_det_objects', 'obj_info_size', 'od_num_key_points', 'obj_info_offset', 'od_object_type'], 'formats': ['<f4', '<f4', '<f4', '<f4', '<i4'], 'offsets': [0, 4, 8, 12, 16], 'itemsize': 20})
+_DT1 = np.dtype({'names': ['x', 'y', 'kpt_confidence'], 'formats': ['<f4', '<f4', '<f4'], 'offsets': [0, 4, 8], 'itemsize': 12})
+
 
 class TidlOdOutput(Accessor):
     """The output buffer of TIDL's detection post-processing layer starts with a header that says
@@ -33,7 +36,7 @@ class TidlOdOutput(Accessor):
         FieldSpec(name='header', kind='user', user='OdLayerHeaderInfo'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0,), counts=(None,), elem_sizes=(20,), size=20)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['header'], 'formats': [{'names': ['num_det_objects', 'obj_info_size', 'od_num_key_points', 'obj_info_offset', 'od_object_type'], 'formats': ['<f4', '<f4', '<f4', '<f4', '<i4'], 'offsets': [0, 4, 8, 12, 16], 'itemsize': 20}], 'offsets': [0], 'itemsize': 20})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['header'], 'formats': [_DT0], 'offsets': [0], 'itemsize': 20})
 
     @property
     def header(self) -> OdLayerHeaderInfo:
@@ -130,7 +133,7 @@ class OdLayerObjInfo(Accessor):
         FieldSpec(name='key_points', kind='user', count=32, user='OdLayerKeyPoint', repeat='expr'),
     )
     _STATIC: ClassVar[StaticLayout | None] = StaticLayout(offsets=(0, 4, 8, 12, 16, 20, 24, 28), counts=(None, None, None, None, None, None, None, 32), elem_sizes=(4, 4, 4, 4, 4, 4, 4, 12), size=412)
-    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['obj_id', 'label', 'score', 'xmin', 'ymin', 'xmax', 'ymax', 'key_points'], 'formats': ['<f4', '<f4', '<f4', '<f4', '<f4', '<f4', '<f4', ({'names': ['x', 'y', 'kpt_confidence'], 'formats': ['<f4', '<f4', '<f4'], 'offsets': [0, 4, 8], 'itemsize': 12}, (32,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28], 'itemsize': 412})
+    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({'names': ['obj_id', 'label', 'score', 'xmin', 'ymin', 'xmax', 'ymax', 'key_points'], 'formats': ['<f4', '<f4', '<f4', '<f4', '<f4', '<f4', '<f4', (_DT1, (32,))], 'offsets': [0, 4, 8, 12, 16, 20, 24, 28], 'itemsize': 412})
 
     @property
     def obj_id(self) -> float:
