@@ -1,10 +1,9 @@
 """Write typed accessor modules from schemas.
 
-One module per .ksy, one class per type, one typed property per field, enums as nested
-`IntEnum`s (as the Kaitai compiler nests them), docstrings from `doc`. The field specs and, for
-fixed-size types, the offsets and structured dtype are computed here by the numpy backend and
-written out as literals, so importing a generated module parses no YAML. binparse's own schemas
-go to `binparse/engine/accessors/` (`write_all`); a user's go to a package of their own (`write_package`).
+One module per .ksy, one class per type, one typed property per field, enums as nested `IntEnum`s,
+docstrings from `doc`; field specs, static offsets and dtypes worked out by the numpy backend and
+written out as literals (`expr.idents.literal`), so importing a generated module parses no YAML.
+binparse's own schemas go to `binparse/engine/accessors/`, a user's to a package of their own.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from ..schema.model import Attr
 from ..schema.types import BYTES, Types, kind_of
 from .literals import Dtypes, np_scalar, py_doc, spec_literal
 from ..expr.idents import comment, doc_body, literal, member_name, module_name_of
-from ..expr.idents import literal as _lit
 from .pytypes import RESERVED, annotation, field_annotation, pyname
 from .reader import Compiled, Reader, why_not
 from .readgen import ReaderSupport, nullable
@@ -107,24 +105,24 @@ class _Module(ReaderSupport):
         w(py_doc(t.doc, t.doc_ref, "    "))
         slots_at = len(self.out)
         w("\n    __slots__ = ()\n")
-        w(f"    _SCHEMA: ClassVar[str] = {_lit(self.schema.name)}\n")
-        w(f"    _TYPE_PATH: ClassVar[str] = {_lit(t.path)}\n")
+        w(f"    _SCHEMA: ClassVar[str] = {literal(self.schema.name)}\n")
+        w(f"    _TYPE_PATH: ClassVar[str] = {literal(t.path)}\n")
         if self.schema.debug:
             w("    _DEBUG: ClassVar[bool] = True\n")
         if t.webide_repr is not None:  # an escaped literal, never the schema's text as code
-            w(f"    _REPR: ClassVar[str | None] = {_lit(t.webide_repr)}\n")
+            w(f"    _REPR: ClassVar[str | None] = {literal(t.webide_repr)}\n")
         if t.params:
-            w(f"    _PARAMS: ClassVar[tuple[str, ...]] = {_lit(tuple(p.id for p in t.params))}\n")
+            w(f"    _PARAMS: ClassVar[tuple[str, ...]] = {literal(tuple(p.id for p in t.params))}\n")
         w("    _FIELDS: ClassVar[tuple[FieldSpec, ...]] = (\n")
         for f in fields:
             w(f"        {spec_literal(f)},\n")
         w("    )\n")
         if t.instances:
-            w(f"    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = {_lit(tuple(a.id for a in t.instances))}\n")
+            w(f"    _INSTANCE_ORDER: ClassVar[tuple[str, ...]] = {literal(tuple(a.id for a in t.instances))}\n")
             raw = tuple(a.id for a in t.instances if a.kind == "value" and a.enum is None
                         and self.types.attr_type(t, a) in (BYTES, ("array", BYTES)))
             if raw:  # value instances whose values are byte arrays (shown as bytes, not as lists of numbers)
-                w(f"    _BYTES_VALUES: ClassVar[tuple[str, ...]] = {_lit(raw)}\n")
+                w(f"    _BYTES_VALUES: ClassVar[tuple[str, ...]] = {literal(raw)}\n")
         if insts:
             w("    _INSTANCES: ClassVar[tuple[FieldSpec, ...]] = (\n")
             for f in insts:
@@ -132,13 +130,13 @@ class _Module(ReaderSupport):
             w("    )\n")
         if t.endian_on is not None:
             cases = tuple((nb._key(k, t) if k is not None else None, v == "le") for k, v in t.endian_cases)
-            w(f"    _ENDIAN: ClassVar[Any] = ({_lit(nb.resolve_enums(t.endian_on, t))}, {_lit(cases)})\n")
+            w(f"    _ENDIAN: ClassVar[Any] = ({literal(nb.resolve_enums(t.endian_on, t))}, {literal(cases)})\n")
         elif calc:
             w("    _INHERITS_ENDIAN: ClassVar[bool] = True\n")
         if not t.params:
             lay = nb.type_layout(t)
             if lay is not None:
-                w(f"    _STATIC: ClassVar[StaticLayout | None] = {_lit(lay)}\n")
+                w(f"    _STATIC: ClassVar[StaticLayout | None] = {literal(lay)}\n")
                 dt = nb.type_dtype(t) if not calc else None
                 if dt is not None:
                     w(f"    _DTYPE: ClassVar[np.dtype[Any] | None] = np.dtype({self.dtypes.literal(dt)})\n")
@@ -165,7 +163,7 @@ class _Module(ReaderSupport):
             w(f"\n    @{self.prop}\n")
             w(f"    def {pyname(p.id)}(self) -> {typ}:\n")
             w(py_doc(p.doc or f"Param '{p.id}' ({p.type})."))
-            w(f"        return self._params[{_lit(p.id)}]  # type: ignore[no-any-return]\n")
+            w(f"        return self._params[{literal(p.id)}]  # type: ignore[no-any-return]\n")
         attrs = t.seq + [x for x in t.instances if x.kind != "value"]
         self.slow, self.annotations, self.lazy = [], [], []
         for i, (a, f) in enumerate(zip(attrs, fields + insts)):
@@ -182,7 +180,7 @@ class _Module(ReaderSupport):
         enums = {f.enum for f in fields + insts if f.enum} | {c.enum for f in fields + insts
                                                                for _, c in f.cases if c.enum}
         if enums:
-            table = ", ".join(f"{_lit(e)}: {self.enum_ref(t, e)}" for e in sorted(enums))
+            table = ", ".join(f"{literal(e)}: {self.enum_ref(t, e)}" for e in sorted(enums))
             self.tail.append(f"{cls}._ENUMS = {{{table}}}\n")
 
     def emit_enum(self, cls: str, e: Any, t: TypeDef) -> None:
@@ -191,21 +189,15 @@ class _Module(ReaderSupport):
         w(f"\n    class {name}(IntEnum):\n")
         w(py_doc(e.doc, None, "        "))
         for value, member in sorted(e.members.items()):  # a member called `name` or `value` hides Enum's (typing)
-            w(f"        {member_name(member)} = {_lit(value)}" + ("  # type: ignore[assignment]\n"
+            w(f"        {member_name(member)} = {literal(value)}" + ("  # type: ignore[assignment]\n"
                                                                  if member in ("name", "value") else "\n"))
         if e.docs:
             table = f"_DOCS_{cls}_{name}"
-            self.tables.append(f"{table}: dict[int, str] = {_lit(dict(sorted(e.docs.items())))}\n")
+            self.tables.append(f"{table}: dict[int, str] = {literal(dict(sorted(e.docs.items())))}\n")
             w("\n        @property\n")
             w("        def doc(self) -> str:\n")
             w('            """The schema\'s doc of this member (for vendor enums, the vendor\'s own name)."""\n')
             w(f"            return {table}.get(self.value, \"\")\n")
-
-    def conditional(self, t: TypeDef) -> frozenset[str]:
-        found = self._conditional.get(t)
-        if found is None:
-            found = self._conditional[t] = frozenset(x.id for x in (*t.seq, *t.instances) if x.cond is not None)
-        return found
 
     def emit_value(self, t: TypeDef, a: Attr) -> None:
         assert a.value is not None
@@ -222,7 +214,7 @@ class _Module(ReaderSupport):
             w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
             w(py_doc(a.doc, a.doc_ref))
             self.cond_guard(t, a)
-            w(f"        v = int(self._value(lambda: {code}, {_lit(a.id)}))\n")
+            w(f"        v = int(self._value(lambda: {code}, {literal(a.id)}))\n")
             w(f"        return {enum}(v) if v in {enum}._value2member_map_ else v\n")
             return
         typ = annotation(self, t, self.types.attr_type(t, a))
@@ -233,26 +225,26 @@ class _Module(ReaderSupport):
         w(f"    def {pyname(a.id)}(self) -> {typ}:\n")
         w(py_doc(a.doc, a.doc_ref))
         self.cond_guard(t, a)
-        w(f"        hit = self._cache.get({_lit(('v', a.id))}, self)\n")
+        w(f"        hit = self._cache.get({literal(('v', a.id))}, self)\n")
         w("        if hit is self:\n")
-        w(f"            hit = self._cache[{_lit(('v', a.id))}] = self._value(lambda: {code}, {_lit(a.id)})\n")
-        w(f"        return cast({_lit(typ)}, hit)\n")
+        w(f"            hit = self._cache[{literal(('v', a.id))}] = self._value(lambda: {code}, {literal(a.id)})\n")
+        w(f"        return cast({literal(typ)}, hit)\n")
 
     def cond_guard(self, t: TypeDef, a: Attr) -> None:
         if a.cond is not None:
             cond = ex.to_python(a.cond, lambda n: _name(n, t), lambda e, m: f"{self.enum_ref(t, e)}.{member_name(m)}",
                                 kind_of(self.types, t))
-            self.out.append(f"        if not self._value(lambda: {cond}, {_lit(a.id)}):\n            return None\n")
+            self.out.append(f"        if not self._value(lambda: {cond}, {literal(a.id)}):\n            return None\n")
 
     def emit_property(self, t: TypeDef, a: Attr, f: FieldSpec, i: int) -> None:
         """One typed property over getter `i` (seq fields first, then pos instances); a seq field a
         compiled reader sets is a slot (its interpreter getter in `_SLOW`, for records it cannot read)."""
         typ, call, wrap = self.prop_parts(t, a, f, i)
-        body = f"{wrap}({call})" if wrap else call if call.startswith("self._array") else f"cast({_lit(typ)}, {call})"
+        body = f"{wrap}({call})" if wrap else call if call.startswith("self._array") else f"cast({literal(typ)}, {call})"
         w = self.out.append
         reader = self.reader
         if reader is not None and i < len(t.seq):
-            self.slow.append(f"{_lit(pyname(a.id))}: lambda self: {call}")
+            self.slow.append(f"{literal(pyname(a.id))}: lambda self: {call}")
             hides = "  # type: ignore[assignment, unused-ignore]" if hasattr(Accessor, pyname(a.id)) else ""
             self.annotations.append(f"    {pyname(a.id)}: {typ}{hides}\n")
             return
@@ -341,7 +333,7 @@ class _Module(ReaderSupport):
             head.append("_property = property\n")
         if self.structs:
             head.append("import struct as _struct\n")
-            head.append("\n" + "".join(f"{n} = _struct.Struct({_lit(fmt)}).unpack_from\n"
+            head.append("\n" + "".join(f"{n} = _struct.Struct({literal(fmt)}).unpack_from\n"
                                        for n, fmt in sorted(self.structs.items())))
         if self.tables:
             head.append("\n" + "".join(self.tables))
@@ -354,7 +346,7 @@ class _Module(ReaderSupport):
         aliases = [f"{a} = {ref}\n" for a, ref in sorted(self.aliases.items())]
         tail = "".join(["\n\n", *imports, "\n" if imports and (self.tail or aliases) else "", *aliases,
                         "\n" if aliases and self.tail else "", *self.tail, *consts])
-        return "".join(head) + body + tail.rstrip("\n") + f"\n\n__all__ = {_lit(names)}\n"
+        return "".join(head) + body + tail.rstrip("\n") + f"\n\n__all__ = {literal(names)}\n"
 
 
 def _one_line(text: str) -> str:
@@ -373,7 +365,7 @@ def _name(n: str, t: TypeDef) -> str:
     if n == "_sizeof":
         return "(self._nbytes_end() - self._off)"
     if n in {p.id for p in t.params}:
-        return f"self._params[{_lit(n)}]"
+        return f"self._params[{literal(n)}]"
     return f"self.{pyname(n)}"
 
 

@@ -9,13 +9,12 @@ fields it can read, the generator writes beside the class:
   their cases built when the module is imported, records by the readers of their types, repeats
   of fixed-size numbers, byte arrays or records as views (`np.ndarray` over the caller's buffer,
   records made when indexed), other repeats in one pass;
-- `_make_<Class>(owner, mv, p, s, e, root, le, u8, name, k, own, params)`: a record of the type,
-  made and read whole (what the reader of the record holding it calls);
+- `_make_<Class>(owner, mv, p, s, e, root, le, u8, name, k, own, params)`: a record, read whole;
 - `_in_<Class>_<instance>(self)`: a positioned instance, read where it lies when first asked for.
 
 The runtime side (`runtime.compiled`) calls the reader when a field is first asked for, and hands
 the record to the interpreter when the reader stops (bad data), so errors stay the interpreter's.
-Names come from `pytypes.pyname` (checked ids), constants from `literals.literal`; expressions
+Names come from `pytypes.pyname` (checked ids), constants from `idents.literal`; expressions
 are translated by `expr.to_python` (`codegen.readexpr` says what names mean in a reader).
 """
 

@@ -41,7 +41,14 @@ class ReaderSupport:
         def ref(self, t: TypeDef) -> str: ...
         def enum_ref(self, t: TypeDef, enum: str) -> str: ...
         def enum_def_ref(self, t: TypeDef, e: Any) -> str: ...
-        def conditional(self, t: TypeDef) -> frozenset[str]: ...
+        _conditional: dict[TypeDef, frozenset[str]]
+
+    def conditional(self, t: TypeDef) -> frozenset[str]:
+        """The ids of `t`'s fields and instances with `if` (worked out once per type)."""
+        found = self._conditional.get(t)
+        if found is None:
+            found = self._conditional[t] = frozenset(x.id for x in (*t.seq, *t.instances) if x.cond is not None)
+        return found
 
     def unpacker(self, fmt: str) -> str:
         name = "_U_" + "".join(c if c.isalnum() else {"<": "l", ">": "b"}.get(c, "_") for c in fmt)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..runtime import FieldSpec
+from ..runtime import Accessor, FieldSpec
 from ..runtime.sequences import StrArray
 
 BYTES_VALUE = FieldSpec(name="", kind="bytes", np="|u1")  # how a value instance of bytes is shown
@@ -172,5 +172,18 @@ def cell(v: Any, acc: Any, spec: FieldSpec | None, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def same_record(a: Accessor, b: Accessor) -> bool:
+    """`a` is `b`, or the same type read at the same place of the same stream with the same params."""
+    if a is b:
+        return True
+    if type(a) is not type(b) or a._off != b._off or (a._io_start, a._io_end) != (b._io_start, b._io_end) \
+            or a._mv.obj is not b._mv.obj:
+        return False
+    try:
+        return bool(a._params == b._params)
+    except Exception:  # params that do not compare as one truth value (arrays): not the same
+        return False
+
+
 __all__ = ["BYTES_VALUE", "cell", "enum_of", "hexed", "is_bytes", "number", "plain", "plain_list",
-           "read_type", "runs", "spec_type", "type_name"]
+           "read_type", "runs", "same_record", "spec_type", "type_name"]

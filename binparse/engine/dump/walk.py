@@ -35,6 +35,7 @@ from ..runtime.kept import resolve
 from ..runtime.specs import ABSENT
 from ..runtime.stream import KStream
 from . import values as dv
+from .values import same_record
 from .sink import Info, Sink
 from .webide import representation
 
@@ -88,19 +89,6 @@ def declared(acc: Accessor, spec: FieldSpec) -> str:
 
 def attr(acc: Any, name: str) -> Any:
     return getattr(acc, name + "_" if iskeyword(name) else name)
-
-
-def same_record(a: Accessor, b: Accessor) -> bool:
-    """`a` is `b`, or the same type read at the same place of the same stream with the same params."""
-    if a is b:
-        return True
-    if type(a) is not type(b) or a._off != b._off or (a._io_start, a._io_end) != (b._io_start, b._io_end) \
-            or a._mv.obj is not b._mv.obj:
-        return False
-    try:
-        return bool(a._params == b._params)
-    except Exception:  # params that do not compare as one truth value (arrays): not the same
-        return False
 
 
 class Walk:
