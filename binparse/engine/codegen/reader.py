@@ -33,7 +33,7 @@ from ..expr.idents import literal
 from .pytypes import pyname
 from .readexpr import OBJECT, READER, Site
 from .readfield import Fields
-from .readrepeat import Code, NotCompiled, exprs_of
+from .readrepeat import Code, NotCompiled, exprs_of, owner_and_root
 
 
 @dataclass
@@ -167,9 +167,7 @@ class Reader:
                 c("if _k < 0:")
                 c("    raise _Stop")
                 n = "_k"
-            owner, root = "self", "root"
-            if target.schema is not self.t.schema:
-                owner, root = "None", ("None" if target.parent is None else "_NO_ROOT")
+            owner, root = owner_and_root(self.t, target)
             c(f"self.{pyname(f.name)} = _rt.RecordRun(self, {owner}, {self.gen.ref(target)}, mv, p, s, e, {root}, le, u8, "
               f"{literal(f.name)}, {n}, {self.fields.params(f, 'None')}, {literal(pyname(f.name))})")
             c("self._end = None  # read to it when asked for")

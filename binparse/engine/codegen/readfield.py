@@ -17,7 +17,7 @@ from ..runtime import FieldSpec
 from ..schema import TypeDef
 from ..expr.idents import literal
 from .readexpr import Site
-from .readrepeat import Code, NotCompiled, Repeats
+from .readrepeat import Code, NotCompiled, Repeats, owner_and_root
 
 
 class Fields(Repeats):
@@ -171,9 +171,7 @@ class Fields(Repeats):
                 c("p = _end")
             return
         params = self.params(f, k)
-        owner, root = "self", "root"
-        if target.schema is not self.t.schema:  # a type of another schema: no parent, and a root of its own
-            owner, root = "None", ("None" if target.parent is None else "_NO_ROOT")
+        owner, root = owner_and_root(self.t, target)
         c(f"{out} = {self.gen.maker(target)}({owner}, {where}, {root}, le, {u8}, {literal(f.name)}, {k}, "
           f"{literal(sub)}, {params})")
         if not sub:

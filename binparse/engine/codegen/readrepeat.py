@@ -180,9 +180,7 @@ class Repeats:
             c("if _z < 0:")
             c("    raise _Stop")
             size = "_z"
-        owner, root = "self", "root"
-        if target_type.schema is not self.t.schema:
-            owner, root = "None", ("None" if target_type.parent is None else "_NO_ROOT")
+        owner, root = owner_and_root(self.t, target_type)
         c(f"{target}, p = {self.gen.maker(target_type, many=True)}({owner}, mv, p, s, e, {root}, le, u8, "
           f"{literal(f.name)}, {n}, {size}, {self.params(f, 'None')})")
 
@@ -240,4 +238,12 @@ class Repeats:
 
 
 
-__all__ = ["Code", "NotCompiled", "Repeats", "exprs_of"]
+
+def owner_and_root(t: TypeDef, target: TypeDef) -> tuple[str, str]:
+    """What a reader of `t` passes as the parent and the root of a record of `target` it makes: none
+    for a type of another schema (its own root when it is that schema's root type), as in Kaitai."""
+    if target.schema is not t.schema:
+        return "None", ("None" if target.parent is None else "_NO_ROOT")
+    return "self", "root"
+
+__all__ = ["Code", "NotCompiled", "Repeats", "exprs_of", "owner_and_root"]
