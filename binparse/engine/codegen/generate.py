@@ -41,8 +41,7 @@ def module_path(schema: Schema, root: Path) -> Path:
 class _Module(ReaderSupport):
     def __init__(self, schema: Schema, package: str, source: str) -> None:
         self.schema = schema
-        self.package = package
-        self.source = source
+        self.package, self.source = package, source
         self.types = Types(schema.root)
         self._conditional: dict[TypeDef, frozenset[str]] = {}  # per type: its fields and instances with `if`
         self.imports: dict[str, str] = {}  # name in this module -> "module:Class"
@@ -57,6 +56,7 @@ class _Module(ReaderSupport):
         self.reader: Compiled | None = None
         self.instance_ids: set[str] | None = None
         self.eager_memo: dict[int, tuple[TypeDef, list[Attr]]] = {}
+        self.eager_id_sets: dict[int, frozenset[str]] = {}  # (ids stay the types': eager_memo keeps them)
         self.slow: list[str] = []  # a compiled type's seq fields: name -> the interpreter's getter
         self.annotations: list[str] = []
         self.lazy: list[str] = []  # a compiled type's value instances its reader sets: name -> their getter
@@ -145,7 +145,7 @@ class _Module(ReaderSupport):
         slots: list[str] = []
         if self.compiled:
             eager = self.eager(t) if reader is not None else []
-            slots = ["__dict__"] if any(a not in eager for a in t.instances) else []  # where instances are kept
+            slots = ["__dict__"] if len(eager) < len(t.instances) else []  # where the others are kept
             if reader is not None:
                 self.scans.append(reader.functions)
                 slots = reader.slots + slots

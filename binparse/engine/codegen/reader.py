@@ -9,8 +9,8 @@ fields it can read, the generator writes beside the class:
   their cases built when the module is imported, records by the readers of their types, repeats
   of fixed-size numbers, byte arrays or records as views (`np.ndarray` over the caller's buffer,
   records made when indexed), other repeats in one pass;
-- `_make_<Class>(owner, mv, p, s, e, root, le, u8, name, k, own, params)`: a record, read whole;
-- `_in_<Class>_<instance>(self)`: a positioned instance, read where it lies when first asked for.
+- `_make_<Class>(owner, mv, p, s, e, root, le, u8, name, k, own, params)`: a record, read whole; and
+  `_in_<Class>_<instance>(self)`: a positioned instance, read where it lies when first asked for.
 
 The runtime side (`runtime.compiled`) calls the reader when a field is first asked for, and hands
 the record to the interpreter when the reader stops (bad data), so errors stay the interpreter's.
@@ -80,6 +80,7 @@ class Reader:
         self.site = Site(t, gen.types, READER, gen.enum_ref)
         self.fields = Fields(gen, t, self.site)
         self._tail: FieldSpec | bool = False  # False: not worked out yet, True: none
+        self._names: dict[str, frozenset[str]] = {}  # a value instance -> the names it reads
 
     def build(self) -> Compiled | None:
         try:
@@ -144,10 +145,8 @@ class Reader:
     def tail(self) -> FieldSpec | None:
         """The last seq field when it is a repeat of records nothing after it needs the end of (read as
         they are asked for when the record's own end is not needed: `RecordRun`)."""
-        if not isinstance(self._tail, bool):
-            return self._tail
-        if self._tail is True:
-            return None
+        if self._tail is not False:
+            return None if self._tail is True else self._tail
         self._tail = True
         specs = nb.field_specs(self.t)
         f = specs[-1] if specs else None
@@ -177,11 +176,14 @@ class Reader:
 
     def values(self, c: Code, pending: list[Any], done: set[str]) -> None:
         """The pending values whose names are all read by now (`done`), set."""
-        while True:
-            ready = [a for a in pending if all(n in done for e in (a.value, a.cond) if e is not None
-                                               for n in ex.names(e) if n not in self.site.params)]
-            if not ready:
-                return
+        ready = []
+        for a in pending:  # in the order `eager` gave: the values each one names come before it
+            if a.id not in self._names:
+                self._names[a.id] = frozenset(n for e in (a.value, a.cond) if e is not None for n in ex.names(e))
+            if self._names[a.id] - self.site.params <= done:
+                ready.append(a)
+                done.add(a.id)
+        if ready:
             with c.block("try:"):
                 for a in ready:
                     if a.enum and a.cond is None:
@@ -191,9 +193,8 @@ class Reader:
                         c(f"self.{pyname(a.id)} = {self.gen.value_code(self.t, a, reader=True)}")
             with c.block("except Exception:"):
                 c("pass")
-            for a in ready:
-                pending.remove(a)
-                done.add(a.id)
+            taken = {a.id for a in ready}
+            pending[:] = [a for a in pending if a.id not in taken]
 
     def endian(self, c: Code) -> None:
         """`meta/endian` as a switch: the record's byte order, decided before its first field."""

@@ -5,6 +5,8 @@ data set by its reader). A mixin of the generator's module writer."""
 
 from __future__ import annotations
 
+from collections import deque
+
 from typing import TYPE_CHECKING, Any
 
 from .. import expr as ex
@@ -33,6 +35,7 @@ class ReaderSupport:
         reader: Any
         instance_ids: set[str] | None
         eager_memo: dict[int, tuple[TypeDef, list[Attr]]]
+        eager_id_sets: dict[int, frozenset[str]]
         annotations: list[str]
         lazy: list[str]
         out: list[str]
@@ -112,7 +115,7 @@ class ReaderSupport:
                 typ += " | bytes"
         if a.cond is not None or nullable(a.value, self.conditional(t)):
             typ += " | None"
-        if self.reader is not None and a in self.eager(t):  # a slot its reader sets; else worked out when asked for
+        if self.reader is not None and a.id in self.eager_ids(t):  # a slot its reader sets; else when asked for
             self.annotations.append(f"    {pyname(a.id)}: {typ}\n")
             self.lazy.append(f"{literal(pyname(a.id))}: {nb.class_name(t)}._value_{a.id}")
             w(f"\n    def _value_{a.id}(self: Any) -> {typ}:\n")
@@ -135,7 +138,7 @@ class ReaderSupport:
         in its compiled reader, where params are a local)."""
         assert a.value is not None
         site = Site(t, self.types, OBJECT, self.enum_ref, local_params=reader)
-        value = site.code(a.value)
+        value = f"_kv.checked({site.code(a.value)})"  # an integer over values.MAX_INT_BITS refused (a chain)
         if a.enum and site.kind({})(a.value) != "int":
             value = f"int({value})"
         if a.enum and enum:
@@ -143,6 +146,13 @@ class ReaderSupport:
         if a.cond is not None:
             value = f"({value}) if ({site.code(a.cond)}) else None"
         return value
+
+    def eager_ids(self, t: TypeDef) -> frozenset[str]:
+        """The ids of `eager(t)`."""
+        hit = self.eager_id_sets.get(id(t))
+        if hit is None:
+            hit = self.eager_id_sets[id(t)] = frozenset(a.id for a in self.eager(t))
+        return hit
 
     def eager(self, t: TypeDef) -> list[Attr]:
         """The value instances of `t` worked out with its record by its compiled reader (in the order
@@ -158,15 +168,23 @@ class ReaderSupport:
         if self.compiled and why_not(t) is None:
             site = Site(t, self.types, OBJECT, self.enum_ref)
             todo = [a for a in t.instances if a.kind == "value" and a.value is not None]
-            done: set[str] = set()
-            while True:
-                ready = [a for a in todo if all(site.eager_value(e, done, self.eager)
-                                                for e in (a.value, a.cond) if e is not None)]
-                if not ready:
-                    break
-                out += ready
-                done |= {a.id for a in ready}
-                todo = [a for a in todo if a not in ready]
+            ids = {a.id for a in todo}  # each value checked once as if the values it names were set, then set
+            ok = {a.id for a in todo if all(site.eager_value(e, ids, self.eager)  # in an order where they are
+                                            for e in (a.value, a.cond) if e is not None)}  # (linear in the values)
+            need = {a.id: {n for e in (a.value, a.cond) if e is not None for n in ex.names(e)} & ids for a in todo}
+            users: dict[str, list[Attr]] = {}
+            for a in todo:
+                for n in need[a.id]:
+                    users.setdefault(n, []).append(a)
+            missing = {a.id: len(need[a.id]) for a in todo}
+            ready = deque(a for a in todo if a.id in ok and not missing[a.id])
+            while ready:
+                a = ready.popleft()
+                out.append(a)
+                for u in users.get(a.id, ()):
+                    missing[u.id] -= 1
+                    if not missing[u.id] and u.id in ok:
+                        ready.append(u)
         self.eager_memo[id(t)] = (t, out)
         return out
 

@@ -13,6 +13,7 @@ says the bytes are transformed (`process`).
 
 from __future__ import annotations
 
+import sys
 from enum import IntEnum
 from typing import Any, ClassVar, TypeVar
 
@@ -37,6 +38,11 @@ A = TypeVar("A", bound="Accessor")
 # How deep records may nest inside records as a file is read: a type that holds itself ends here (exit 2),
 # before Python's own recursion limit (a few frames a level) and before memory runs out
 MAX_DEPTH = 200
+# ... which takes up to ~8 frames a level when a compiled record hands its fields to the interpreter (its
+# wrappers, then the interpreter's placing): Python's default limit of 1000 frames would end first
+FRAMES = 4000
+if sys.getrecursionlimit() < FRAMES:
+    sys.setrecursionlimit(FRAMES)
 
 
 class Accessor(Getters, Locate, Evaluate, Whole):
