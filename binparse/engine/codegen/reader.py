@@ -392,7 +392,7 @@ class Reader:
         if re.search(r"\ble\b", text):
             c("le = self._is_le" if self.t.inherited("endian") == "calc" else "le = True")
         c.lines += body.lines
-        c("return _res")
+        c("return _rt.deeper(self, _res)" if spec.kind in ("user", "switch") else "return _res")
         return c.lines
 
 

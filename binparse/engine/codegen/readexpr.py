@@ -121,9 +121,9 @@ class Site:
         """Whether `e` can be worked out as soon as the record is read: it reads the record's own
         fields and params, values in `done`, and records it holds (their seq fields and their own
         such values, `eager(type)`), and no stream, parent, root or other instance."""
-        fields = {a.id for a in self.t.seq} | self.params | done
+        fields = {a.id for a in self.t.seq} | self.params  # (`done` asked apart: no copy of it per value)
         for n in ex.nodes(e):
-            if n[0] == "name" and n[1] not in fields or n[0] in ("sizeof", "bitsizeof"):
+            if n[0] == "name" and n[1] not in fields and n[1] not in done or n[0] in ("sizeof", "bitsizeof"):
                 return False
             if n[0] in ("attr", "call"):
                 try:

@@ -93,7 +93,7 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
                 return f"({a} {o} {b})"
             same = kind_of(n[2])
             if same in ("str", "bool") and kind_of(n[3]) == same and (o in ("==", "!=") or same == "str" and o in (
-                    "+", "<", "<=", ">", ">=")):
+                    "<", "<=", ">", ">=")):  # `s + s`: values.add asks the budget for a long string
                 return f"({a} {o} {b})"
             return f"_kv.{_HELPER[o]}({a}, {b})"
         if op == "list":

@@ -32,8 +32,9 @@ from .repeats import Ext
 from .readhelp import __all__ as _HELPERS
 from .specs import VARIES, StaticLayout
 
+DEEP = 32  # records the interpreter makes deeper than this read their fields its way (no compiled reader)
 BUSY: Any = "busy"  # `_ok` of a record while its compiled reader runs
-_DEFAULTS = {"_depth": 0, "_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": "", "_ok": True}
+_DEFAULTS = {"_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": "", "_ok": True}
 
 
 class CompiledRecord(Accessor):
@@ -68,6 +69,10 @@ class CompiledRecord(Accessor):
             u8 = owner._u8 if isinstance(owner, Accessor) and owner._mv is self._mv else np.frombuffer(self._mv, np.uint8)
             self._u8 = u8
             return u8
+        if name == "_depth":  # records made by a compiled reader: one deeper than the record holding them
+            owner = self._parent
+            depth = self._depth = owner._depth + 1 if isinstance(owner, Accessor) else 0
+            return depth
         if name in _DEFAULTS:
             value = _DEFAULTS[name]
             object.__setattr__(self, name, value)
@@ -104,7 +109,8 @@ class CompiledRecord(Accessor):
         """Read the whole seq with the compiled reader; False (and the interpreter from now on) when it
         cannot go on. The budget's refusal is not swallowed."""
         read = type(self)._READ
-        if read is None or self._bit0 is not None:  # no compiled reader, or a record starting inside a byte
+        if read is None or self._bit0 is not None or self._depth > DEEP:  # no compiled reader, a record starting
+            # inside a byte, or one the interpreter made deep in the tree (a compiled reader that recursed too deep)
             self._ok = False
             return False
         self._ok = BUSY

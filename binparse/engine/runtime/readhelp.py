@@ -17,7 +17,7 @@ from ...core import budget
 from ...core.errors import FormatError
 from ..expr.encodings import decode
 from . import stream as st
-from .accessor import Accessor
+from .accessor import MAX_DEPTH, Accessor
 from .sequences import RecordArray
 from .specs import FieldSpec
 
@@ -103,15 +103,26 @@ def child(owner: Accessor, spec: FieldSpec, mv: memoryview, p: int, s: int, e: i
     return rec, end
 
 
+def deeper(rec: Any, v: Any) -> Any:
+    """`v`, a positioned instance of `rec` its compiled reader read: a record it made is one level deeper
+    than `rec`; deeper than MAX_DEPTH, the reader stops (the interpreter then names the nesting)."""
+    if isinstance(v, Accessor) and v._parent is rec:
+        depth = v._depth = rec._depth + 1
+        if depth > MAX_DEPTH:
+            raise Stop("_depth")
+    return v
+
+
 def instance(rec: Any, read: Callable[[Any], Any], i: int) -> Any:
     """A positioned instance read by its compiled reader, or, when that stops, by the interpreter
     (whose error names the instance)."""
     try:
-        return read(rec)
+        v = read(rec)
     except budget.BudgetError:
         raise
     except Exception:
         return rec._get(i)
+    return v
 
 
 def as_enum(enum: Any, v: int) -> Any:
@@ -353,4 +364,4 @@ class Records(RecordArray[Any]):
         return iter(self._all())
 
 
-__all__ = ["RecordRun", "streamed", "streaming", 'RECORD_COST', 'Records', 'Stop', 'as_enum', 'ask', 'child', 'find', 'instance', 'io_of', 'key', 'maker', 'many_each', 'many_of', 'processed', 'stream', 'stripped', 'term_at', 'text']
+__all__ = ["RecordRun", "deeper", "streamed", "streaming", 'RECORD_COST', 'Records', 'Stop', 'as_enum', 'ask', 'child', 'find', 'instance', 'io_of', 'key', 'maker', 'many_each', 'many_of', 'processed', 'stream', 'stripped', 'term_at', 'text']
