@@ -99,6 +99,7 @@ class Case:
         modules = [m for n, m in list(sys.modules.items()) if n.startswith(package + ".")]
         self.names = valuewalk.binparse_names(valuewalk.generated_classes(modules))
         files = kaitai_ref.compile_schemas([ksy], kaitai_dir, import_path=[FORMATS])
+        importlib.invalidate_caches()  # the modules just written
         kmods = [importlib.import_module(Path(f).stem) for f in files]
         self.kroot = getattr(importlib.import_module(ksy.stem), camel(ksy.stem))
         self.knames = valuewalk.kaitai_names(kmods, self.names)
@@ -132,6 +133,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="binparse-bench-real-"))
     os.environ["BINPARSE_CACHE"] = str(tmp / "cache")
     sys.setrecursionlimit(10_000)
+    (tmp / "kaitai").mkdir()  # before it is on the path: a folder missing then is not looked in again
     sys.path.insert(0, str(tmp / "kaitai"))
     print(f"Python {sys.version.split()[0]}; the gallery's schemas on real files; every value read through the API")
     print("(15 interleaved rounds, CPU time; ratios: Kaitai's time over binparse's, the median of the per-round "
