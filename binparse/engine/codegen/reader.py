@@ -160,12 +160,7 @@ class Reader:
     def lazy_tail(self, c: Code, f: FieldSpec, i: int) -> None:
         target = self.gen.target(self.t, f.user or "")
         with c.block("if tail:"):
-            n = "-1"
-            if f.count is not None:
-                c(f"_k = {self.site.code(f.count)}")
-                c("if _k < 0:")
-                c("    raise _Stop")
-                n = "_k"
+            n = c.nonnegative("_k", self.site.code(f.count)) if f.count is not None else "-1"
             owner, root = owner_and_root(self.t, target)
             c(f"self.{pyname(f.name)} = _rt.RecordRun(self, {owner}, {self.gen.ref(target)}, mv, p, s, e, {root}, le, u8, "
               f"{literal(f.name)}, {n}, {self.fields.params(f, 'None')}, {literal(pyname(f.name))})")

@@ -54,6 +54,13 @@ class Code:
         finally:
             self.ind -= 1
 
+    def nonnegative(self, local: str, source: str) -> str:
+        """`local = source`, the reader stopping when it is negative (a size or a count); returns `local`."""
+        self(f"{local} = {source}")
+        self(f"if {local} < 0:")
+        self("    raise _Stop")
+        return local
+
     def tmp(self, stem: str) -> str:
         """A fresh local name."""
         self.n += 1
@@ -132,10 +139,7 @@ class Repeats:
         """Elements of one size: numbers and byte arrays as numpy views of the buffer, records made
         when first asked for (`_rt.Records`)."""
         if isinstance(size, str):  # records of a `size` worked out once: each read from a substream
-            c(f"_z = {size}")
-            c("if _z < 0:")
-            c("    raise _Stop")
-            size = "_z"
+            size = c.nonnegative("_z", size)
         if rep == "expr":
             c(f"_k = {self.site.code(f.count)}")
             c(f"if _k < 0 or p + _k * {size} > e:")
@@ -168,18 +172,8 @@ class Repeats:
 
     def records(self, c: Code, f: FieldSpec, rep: str, target: str) -> None:
         target_type = self.gen.target(self.t, f.user or "")
-        n = "-1"
-        if rep == "expr":
-            c(f"_k = {self.site.code(f.count)}")
-            c("if _k < 0:")
-            c("    raise _Stop")
-            n = "_k"
-        size = "-1"
-        if f.size is not None:
-            c(f"_z = {self.site.code(f.size)}")
-            c("if _z < 0:")
-            c("    raise _Stop")
-            size = "_z"
+        n = c.nonnegative("_k", self.site.code(f.count)) if rep == "expr" else "-1"
+        size = c.nonnegative("_z", self.site.code(f.size)) if f.size is not None else "-1"
         owner, root = owner_and_root(self.t, target_type)
         c(f"{target}, p = {self.gen.maker(target_type, many=True)}({owner}, mv, p, s, e, {root}, le, u8, "
           f"{literal(f.name)}, {n}, {size}, {self.params(f, 'None')})")

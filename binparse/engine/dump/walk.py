@@ -239,11 +239,14 @@ class Walk:
     def field(self, acc: Accessor, i: int, spec: FieldSpec, instance: bool) -> bool:
         """One seq field or pos instance; False when it could not be read."""
         detail = self.detail
-        if not detail and isinstance(acc, CompiledRecord) and acc._ok is True:  # its seq read whole by its
-            return self.read_field(acc, spec, instance)  # compiled reader: no place needed (no offsets shown)
+        # a record its compiled reader read whole, in a sink without offsets: its values as read, not placed
+        placed = detail or not (isinstance(acc, CompiledRecord) and acc._ok is True)
+        count = size = None
+        span = case = None
         try:
-            off, count, size = acc._loc(i)  # placed first in every sink: the same reads in the same order
-            if size == ABSENT:
+            if placed:
+                off, count, size = acc._loc(i)  # placed first in every sink: the same reads in the same order
+            if placed and size == ABSENT:
                 if not detail:
                     self.sink.plain(spec.name, None, acc, spec)
                     return True
@@ -251,9 +254,9 @@ class Walk:
                 self.sink.leaf(info, None, acc, spec)
                 return True
             v = attr(acc, spec.name)
-            # where it ends (which may read further), in every sink alike: the same reads in the same order
-            span = self.named(span_of(acc, i, v, self.file)) if detail or size is None or size < 0 else None
-            case = case_of(acc, i) if detail and spec.kind == "switch" and not spec.repeated else None
+            if placed:  # where it ends (which may read further), in every sink alike: the same reads in order
+                span = self.named(span_of(acc, i, v, self.file)) if detail or size is None or size < 0 else None
+                case = case_of(acc, i) if detail and spec.kind == "switch" and not spec.repeated else None
         except budget.BudgetError:
             raise
         except BinparseError as exc:
@@ -275,26 +278,6 @@ class Walk:
             if spec.repeated:
                 info.count = len(v) if hasattr(v, "__len__") else count or 0
             self.sink.leaf(info, v, acc, case or spec)
-        return True
-
-    def read_field(self, acc: Accessor, spec: FieldSpec, instance: bool) -> bool:
-        """A field of a record its compiled reader read whole, without its place (a sink without
-        offsets): its value as it was read (`None` when its `if` is false)."""
-        try:
-            v = attr(acc, spec.name)
-        except budget.BudgetError:
-            raise
-        except BinparseError as exc:
-            self._unread(Info(spec.name, "value", len(self.keys), declared(acc, spec)), exc)
-            return False
-        if isinstance(v, Accessor):
-            if not (instance and self._inside(v, Info(spec.name, "record", len(self.keys)))):
-                self.record(v, spec.name, None, dv.type_name(type(v)))
-        elif isinstance(v, (RecordArray, ItemArray)) or type(v) is list and spec.kind in ("user", "switch") \
-                and any(isinstance(x, Accessor) for x in v):
-            self.records_of(v, spec.name, None, spec, acc, None)
-        else:
-            self.sink.plain(spec.name, v, acc, spec)
         return True
 
     def _inside(self, v: Accessor, info: Info) -> bool:
