@@ -5,7 +5,9 @@ and the gallery files that read wrong before (issue 45)."""
 from __future__ import annotations
 
 import ensurepip
+import io
 import sys
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -183,3 +185,49 @@ def test_a_field_never_asked_for_is_never_read(tmp_path: Path) -> None:
     assert [i.a for i in root.items] == [1, 2, 3]
     with pytest.raises(binparse.FormatError):
         root.far  # only now, when asked for
+
+
+def test_records_read_whole_are_of_their_class_which_has_no_getattr() -> None:
+    """A record a compiled reader made whole is of the generated class itself, a class with no
+    `__getattr__` (whose attribute reads Python specialises); the file's root is of the lazy twin
+    until its first field is asked for, then of the class itself (runtime/compiled.py)."""
+    data = pip_wheel()
+    root = gallery("archive/zip").parse(data)
+    cls = type(root)._FAST
+    assert cls is not None and type(root) is not cls and isinstance(root, cls) and type(root).__name__ == "Zip"
+    section = root.sections[0]
+    assert type(root) is cls and not hasattr(cls, "__getattr__")
+    header = section.body.header
+    first = zipfile.ZipFile(io.BytesIO(data)).infolist()[0]  # the standard library's reading of the same file
+    assert (section.section_type, header.version, header.file_name) == (0x0403, first.extract_version, first.filename)
+    assert (header.crc32, header.len_body_compressed) == (first.CRC, first.compress_size)
+    assert type(section)._FAST is None and type(header)._FAST is None  # made whole: no twin
+    assert not hasattr(type(header), "__getattr__") and not hasattr(type(header.file_mod_time.date), "__getattr__")
+    date = header.file_mod_time.date  # value instances its reader worked out (bounded without a call)
+    assert date.year == 1980 + date.year_minus_1980 and date.padded_month == f"{date.month:02d}"
+    assert header._path == "zip.sections[0].body.header" and header._own_io is False  # worked out from the parent
+
+
+def test_a_reader_asking_for_a_field_further_on_makes_lazy_twins() -> None:
+    """android_sparse's chunk header checks `len_chunk` against an instance reading `chunk_type`, a
+    field of the same run set after the check: its records are made of the lazy twin, whose
+    `__getattr__` reads what is asked before it is set (as Kaitai's lazy instances do)."""
+    img = SAMPLES / "archive" / "android_sparse" / "fill-4k-zeros.img"
+    header = gallery("archive/android_sparse").parse(img.read_bytes()).chunks[0].header
+    assert type(header)._FAST is not None and hasattr(type(header), "__getattr__")
+    assert (int(header.chunk_type), header.reserved1, header.num_body_blocks, header.len_chunk) == (0xCAC2, 0, 1, 16)
+    assert header.len_body_expected == 4 and header.len_body == 4
+
+
+def test_a_value_that_fails_leaves_the_rest_of_its_record_readable(tmp_path: Path) -> None:
+    """A value its reader could not work out (a division by zero) makes that record a lazy twin: asked
+    for, the value raises its error naming it; its fields and the records beside it read as before."""
+    ksy = tmp_path / "ratio.ksy"
+    ksy.write_text("meta: {id: ratio}\nseq:\n  - {id: items, type: item, repeat: expr, repeat-expr: 2}\n"
+                   "types:\n  item:\n    seq:\n      - {id: a, type: u1}\n      - {id: b, type: u1}\n"
+                   "    instances:\n      q: {value: a / b}\n")
+    items = binparse.compile(ksy).parse(bytes([7, 0, 9, 2])).items
+    assert (items[0].a, items[0].b, items[1].q) == (7, 0, 4)
+    assert type(items[1])._FAST is None and type(items[0])._FAST is type(items[1])
+    with pytest.raises(binparse.FormatError, match=r"items\[0\]\.q"):
+        items[0].q

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .backends.numpy_backend import camel
+from .runtime.compiled import CompiledRecord, lazy_class
 
 Names = dict[type, tuple[tuple[str, bool], ...]]  # class -> (attribute, is an instance) of each value
 ERROR, DEEP, IO = "<error>", "<deeper>", "<io>"
@@ -38,6 +39,8 @@ def binparse_names(classes: Iterable[type]) -> Names:
             continue
         out[cls] = tuple((_attr(f.name), False) for f in fields) + tuple(
             (_attr(n), True) for n in getattr(cls, "_INSTANCE_ORDER", ()))
+        if issubclass(cls, CompiledRecord):  # its records not read yet (a file's root) are of its lazy twin
+            out[lazy_class(cls)] = out[cls]
     return out
 
 

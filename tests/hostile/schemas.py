@@ -386,6 +386,15 @@ def read_cases() -> list[SchemaCase]:
     out.append(SchemaCase("read", "a string doubled through 40 instances", lambda: (_ksy(
         "seq:\n  - {id: s, type: str, size: 4, encoding: ASCII}\ninstances:\n  v0:\n    value: s\n" +
         "".join(f"  v{k}:\n    value: v{k - 1} + v{k - 1}\n" for k in range(1, 40))), b"abcd"), READ))
+    for op in ("*", "+"):  # each record's param made from the one before: the chain a value instance is checked on
+        out.append(SchemaCase("read", f"params handed on through a repeat of 2 x 10^5 records ({op})", lambda op=op: (_ksy(
+            "seq:\n  - id: groups\n    type: 'g(_index == 0 ? 1 : groups[_index - 1].m "
+            f"{op} groups[_index - 1].m {op} 3)'\n    repeat: eos\ntypes:\n  g:\n    params:\n"
+            "      - {id: m, type: u8}\n    seq:\n      - {id: b, type: u1}\n"), b"\x80" * 200_000), READ))
+    out.append(SchemaCase("read", "a string doubled through params of 40 records", lambda: (_ksy(
+        "seq:\n  - id: recs\n    type: 'r(_index == 0 ? \"abcd\" : recs[_index - 1].t + recs[_index - 1].t)'\n"
+        "    repeat: expr\n    repeat-expr: 40\ntypes:\n  r:\n    params:\n      - {id: t, type: str}\n"
+        "    seq:\n      - {id: b, type: u1}\n"), bytes(40)), READ))
     out.append(SchemaCase("read", "a negative size", lambda: (_ksy(
         "seq:\n  - {id: n, type: u1}\n  - {id: b, size: n - 10}\n"), b"\x05" + bytes(20)), READ, tensor="b"))
     out.append(SchemaCase("read", "a negative repeat count", lambda: (_ksy(

@@ -44,32 +44,7 @@ class Compiled:
     slots: list[str] = field(default_factory=list)  # the seq fields, then the instances' caches
     instances: dict[str, str] = field(default_factory=dict)  # instance id -> the function reading it
     tail: str = ""  # the last seq field, when records read as they are asked for (`RecordRun`) may hold it
-
-
-def why_not(t: TypeDef) -> str | None:
-    """Why type `t` gets no compiled reader (None: it gets one)."""
-    specs = nb.field_specs(t)
-    for i, f in enumerate(specs):
-        if f.kind == "bits":
-            if f.cond is not None or f.repeated:
-                return f"{f.name}: a bit-sized integer with if or repeat"
-            j = i
-            while j + 1 < len(specs) and specs[j + 1].kind == "bits" and specs[j + 1].cond is None \
-                    and not specs[j + 1].repeated:
-                j += 1
-            if i == 0 or specs[i - 1].kind != "bits":
-                width = sum(x.bits for x in specs[i:j + 1])
-                after = specs[j + 1] if j + 1 < len(specs) else None
-                aligned = after is not None and after.cond is None and after.kind in ("prim", "bytes", "str",
-                                                                                       "contents")
-                if width % 8 and not aligned:
-                    return f"{f.name}: bit-sized integers that end inside a byte"
-                if len({x.bit_le for x in specs[i:j + 1]}) > 1:
-                    return f"{f.name}: bit-sized integers of both bit orders in one run"
-        for case in [c for _, c in f.cases] + ([f.default] if f.default is not None else []):
-            if case.kind not in ("prim", "bytes", "str", "user"):
-                return f"{f.name}: a switch case of kind {case.kind}"
-    return None
+    safe: bool = True  # the reader reads only what is set by then: its records are made of the class itself
 
 
 class Reader:
@@ -81,10 +56,12 @@ class Reader:
         self.fields = Fields(gen, t, self.site)
         self._tail: FieldSpec | bool = False  # False: not worked out yet, True: none
         self._names: dict[str, frozenset[str]] = {}  # a value instance -> the names it reads
+        self._body: list[str] | None = None
+        self.site.eager_of = gen.eager_ids
 
     def build(self) -> Compiled | None:
         try:
-            out = Compiled(self.fill() + "\n\n" + self.make() + "\n\n" + self.many())
+            out = Compiled(self.fill() + "\n\n" + self.make() + "\n\n" + self.many(), safe=self.safe)
             tail = self.tail()
             out.tail = pyname(tail.name) if tail is not None else ""
             out.slots = [pyname(f.name) for f in nb.field_specs(self.t)] + [pyname(a.id) for a in self.gen.eager(self.t)]
@@ -109,15 +86,36 @@ class Reader:
         c.lines += self.body()
         return "\n".join(c.lines) + "\n"
 
+    @property
+    def safe(self) -> bool:
+        """Whether the reader asks for nothing of its record that is not set by then (a field further
+        on, an instance, `_sizeof`, a member of another record that may ask for it: Site.members_set): its
+        records are then made
+        of the generated class itself (`runtime.compiled`: no `__getattr__`, read fast), else of its lazy
+        twin, whose `__getattr__` reads what is asked for before it is set."""
+        self.body()
+        return self.site.safe
+
+    def new(self) -> str:
+        """What a maker makes a record with."""
+        return f"_new({self.cls})" if self.safe else f"_new(_T_{self.cls})"
+
     def body(self) -> list[str]:
         """The seq read from `p` into the slots of `self` (the body of the fill and of the maker; the
-        fill sets `params` first)."""
+        fill sets `params` first). Written once."""
+        if self._body is None:
+            self.site.done = set()
+            self._body = self.write_body(self.site.done)
+            self.site.done = None
+        return self._body
+
+    def write_body(self, done: set[str]) -> list[str]:
         t, c = self.t, Code()
         if t.endian_on is not None:
             self.endian(c)
         specs = nb.field_specs(t)
         pending = list(self.gen.eager(t))  # values of the record's own data: worked out as soon as what they
-        done: set[str] = set()  # read is read (one that raises: when asked for, through `_LAZY`)
+        # read is read (one that raises: when asked for, through `_LAZY`); `done`: the fields and values set
         self.values(c, pending, done)
         tail = self.tail()
         i = 0
@@ -187,7 +185,7 @@ class Reader:
                     else:
                         c(f"self.{pyname(a.id)} = {self.gen.value_code(self.t, a, reader=True)}")
             with c.block("except Exception:"):
-                c("pass")
+                c("_rt.keep_lazy(self)  # the value that failed worked out when asked for (its error then)")
             taken = {a.id for a in ready}
             pending[:] = [a for a in pending if a.id not in taken]
 
@@ -282,14 +280,14 @@ class Reader:
         c.lines.append("@no_type_check")
         c.lines.append(f"def _make_{self.cls}(owner: Any, mv: Any, p: int, s: int, e: int, root: Any, le: bool, "
                        f"u8: Any, name: str, k: Any, own: bool, params: Any) -> Any:")
-        c(f"self = _new({self.cls})")
+        body = self.body()
+        c(f"self = {self.new()}")
         for slot, local in (("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"), ("_parent", "owner"),
                             ("_root_of", "root"), ("_pbase", "name"), ("_index", "k")):
             c(f"self.{slot} = {local}")
         if t.params:
             c("self._params = params")
-        c("if own:")
-        c("    self._own_io = True")
+        c("self._own_io = own")
         if t.inherited("endian") == "calc" and t.endian_on is None:
             c("self._le = le")
         c("if root is None:")
@@ -297,7 +295,7 @@ class Reader:
         if self.tail() is not None:
             c("tail = own and _rt.streaming()  # a dump's walk in a substream: its end is known, its last records "
               "read as they are asked for")
-        c.lines += self.body()  # `_ok` is not set (True when asked for): a record read whole
+        c.lines += body  # `_ok` is not set (True when asked for): a record read whole
         c("return self")
         return "\n".join(c.lines) + "\n"
 
@@ -317,9 +315,9 @@ class Reader:
         c("_mk_add = _mk_items.append")
         if self.tail() is not None:
             c("tail = False  # one after another: each record's end is where the next starts")
-        stores = [f"self = _new({cls})"] + [f"self.{slot} = {local}" for slot, local in (
+        stores = [f"self = {self.new()}"] + [f"self.{slot} = {local}" for slot, local in (
             ("_mv", "mv"), ("_off", "p"), ("_io_start", "s"), ("_io_end", "e"), ("_parent", "owner"),
-            ("_root_of", "root"), ("_pbase", "name"), ("_index", "_mk_j"))]
+            ("_root_of", "root"), ("_pbase", "name"), ("_index", "_mk_j"), ("_own_io", "False"))]
         if t.params:
             stores.append("self._params = params")
         if t.inherited("endian") == "calc" and t.endian_on is None:
@@ -391,4 +389,4 @@ class Reader:
         return c.lines
 
 
-__all__ = ["Compiled", "Reader", "why_not"]
+__all__ = ["Compiled", "Reader"]

@@ -51,6 +51,12 @@ class Site:
         self.local_params = local_params or where == READER  # params as the local dict `params`
         self.growing = growing  # (a repeat's id, the local list its elements go to while they are read)
         self.own_io = own_io  # an instance read from another stream (`io:`): `_io` is still its record's
+        # a type's reader while it is written: the fields read by now (None: not a reader's seq), and whether
+        # what it has written so far reads only what is set by then (codegen.reader: `safe`)
+        self.done: set[str] | None = None
+        self.safe = True
+        self.eager_of: Any = None  # gen.eager_ids: the values a record of another type has when made
+        self.inline = where == READER or local_params  # in a reader's code (no_type_check): checks written out
 
     def name(self, n: str, elem: bool, own: str | None) -> str:
         if n in _STREAM:  # `_io.pos`, `_io.size`, `_io.eof` of the stream the reader stands in
@@ -62,18 +68,21 @@ class Site:
         if self.where == READER:
             special = {"_root": "root", "_io": "self._io" if self.own_io else "_rt.stream(mv, s, e, p)",
                        "_is_le": "le", "_parent": "self._parent"}
-            if n in special:
+            if n in special:  # (`_root`, `_parent`: records whose fields read by now are set, as in Kaitai)
                 return special[n]
         elif n == "_root":
             return "(self._root_of or self)"
         elif n in ("_parent", "_io", "_is_le"):
             return f"self.{n}"
         if n == "_sizeof":
+            self.safe = self.safe and self.done is None
             return "(self._nbytes_end() - self._off)"
         if n in self.params:
             return f"params[{literal(n)}]" if self.local_params else f"self._params[{literal(n)}]"
         if self.growing is not None and n == self.growing[0]:
             return self.growing[1]
+        if self.done is not None and n not in self.done:  # a field or instance of its own not read yet
+            self.safe = False
         return f"self.{pyname(n)}"
 
     def kind(self, local: dict[str, KType]) -> Any:
@@ -101,10 +110,32 @@ class Site:
         local: dict[str, KType] = {"_index": ("int",)} if elem else {}
         if elem_type is not None:
             local["_"] = elem_type
+        if self.done is not None and self.safe:
+            self.safe = self.members_set(e, local)
         if self.where == READER and not self.own_io:
             e = _stream_names(e)
         return ex.to_python(e, lambda n: self.name(n, elem, own),
-                            lambda en, m: f"{self.enum_ref(self.t, en)}.{member_name(m)}", self.kind(local), HIDDEN)
+                            lambda en, m: f"{self.enum_ref(self.t, en)}.{member_name(m)}", self.kind(local), HIDDEN,
+                            self.inline)
+
+    def members_set(self, e: ex.Expr, local: dict[str, KType]) -> bool:
+        """Whether every member of a record `e` names is one a record has once made: a seq field, a
+        param, a value its reader works out (a record being read, or an instance, may be asked for)."""
+        for n in ex.nodes(e):
+            if n[0] not in ("attr", "call"):
+                continue
+            try:
+                k = self.types.of(n[1], self.t, local)
+            except TypeProblem:
+                return False
+            if k[0] == "user":
+                c = k[1]
+                if n[0] == "call" or n[2] not in {a.id for a in c.seq} | {p.id for p in c.params} | (
+                        self.eager_of(c) if self.eager_of is not None else frozenset()):
+                    return False
+            elif k[0] not in ("int", "float", "bool", "str", "bytes", "array", "enum", "io"):
+                return False
+        return True
 
     def plain_value(self, e: Any) -> bool:
         """Whether `e` is a little arithmetic on the record's own seq fields and params (no other

@@ -18,8 +18,9 @@ from ..schema.types import Types
 from ..expr.idents import literal
 from .literals import py_doc
 from .pytypes import annotation, pyname
+from .bounds import bounded
 from .readexpr import OBJECT, Site
-from .reader import why_not
+from .readable import why_not
 from .readrepeat import exprs_of
 
 
@@ -138,9 +139,7 @@ class ReaderSupport:
         in its compiled reader, where params are a local)."""
         assert a.value is not None
         site = Site(t, self.types, OBJECT, self.enum_ref, local_params=reader)
-        value = site.code(a.value)
-        if grows(a.value):  # an integer over values.MAX_INT_BITS refused (a chain of them), as the interpreter does
-            value = f"_kv.checked({value})"
+        value = bounded(site, a.value, site.code(a.value))  # (a chain of values growing an integer)
         if a.enum and site.kind({})(a.value) != "int":
             value = f"int({value})"
         if a.enum and enum:
@@ -192,14 +191,6 @@ class ReaderSupport:
 
 
 
-def grows(e: ex.Expr) -> bool:
-    """Whether an expression may make an integer larger than those it reads (`+`, `-`, `*`, `<<`, a
-    method, a literal over 64 bits); one that only names, compares, selects or masks bounded values
-    cannot (the values it names are checked when they are made, a file's numbers are 64 bits)."""
-    return any(n[0] == "call" or n[0] == "bin" and n[1] in ("+", "-", "*", "<<", "**") or
-               n[0] == "num" and type(n[1]) is int and abs(n[1]).bit_length() > 64 for n in ex.nodes(e))
-
-
 def nullable(e: ex.Expr, conditional: frozenset[str]) -> bool:
     """Whether an expression may give null: `null` itself, or a field or instance of its type with `if`
     (`conditional`: their ids; a set, so that a type of n instances is written in time linear in n)."""
@@ -207,4 +198,4 @@ def nullable(e: ex.Expr, conditional: frozenset[str]) -> bool:
     return "null" in names or not conditional.isdisjoint(names)
 
 
-__all__ = ["ReaderSupport", "grows", "nullable"]
+__all__ = ["ReaderSupport", "nullable"]

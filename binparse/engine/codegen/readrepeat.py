@@ -15,6 +15,7 @@ from ..runtime import FieldSpec
 from ..schema import TypeDef
 from ..schema.types import KType
 from ..expr.idents import literal
+from .bounds import bounded
 from .readexpr import Site
 
 
@@ -182,8 +183,12 @@ class Repeats:
         target = self.gen.target(self.t, f.user or "")
         if not target.params:
             return "None"
-        return "{" + ", ".join(f"{literal(p.id)}: {self.site.code(a, elem=k != 'None')}"
-                               for p, a in zip(target.params, f.args)) + "}"
+        return "{" + ", ".join(f"{literal(p.id)}: {self.arg(a, k)}" for p, a in zip(target.params, f.args)) + "}"
+
+    def arg(self, a: ex.Expr, k: str) -> str:
+        """A param's argument: checked like a value instance when it may grow (params handed from record
+        to record, each times 128, would make an integer of millions of bits: the interpreter's too)."""
+        return bounded(self.site, a, self.site.code(a, elem=k != 'None'))
 
     def elem_type(self, f: FieldSpec) -> KType | None:
         a = self.t.attr(f.name)

@@ -18,6 +18,7 @@ from keyword import iskeyword
 from .grammar import Expr, ExprError
 from .idents import literal
 from .interp import ATOMS, is_byte_literal
+from .values import FREE_TEXT
 
 _HELPER = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "<<": "shl", ">>": "shr",
            "&": "band", "|": "bor", "^": "bxor", "==": "eq", "!=": "ne", "<": "lt", "<=": "le",
@@ -29,12 +30,13 @@ _IDENT = re.compile(r"_?[a-z][a-z0-9_]*")  # a field, an instance, or a record's
 
 
 def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], str],
-              kind: Kind | None = None, hidden: frozenset[str] = frozenset()) -> str:
+              kind: Kind | None = None, hidden: frozenset[str] = frozenset(), inline: bool = False) -> str:
     """Python source for an AST; `name` and `enum` render names and enum literals; `kind(node)`
     (optional) says "int", "float", "bool" or "str" where the type of a node is known, "user" where
     it is a record of one type (its attributes and the elements of an array of records are then read
     directly, not through `values`, except the names in `hidden`), "array" or "bytes" where it is one
-    (its size is then `len`)."""
+    (its size is then `len`); `inline`: code a function of no declared types holds (a compiled reader):
+    `s + s` with its length checked written out, not a call of `values.add`."""
     kind_of: Kind = kind or (lambda n: "int" if n[0] == "num" and type(n[1]) is int else None)
 
     def numeric(n: Expr) -> bool:
@@ -92,6 +94,8 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
             if numeric(n[2]) and numeric(n[3]) and o not in ("/", "<<", ">>", "&", "|", "^"):
                 return f"({a} {o} {b})"
             same = kind_of(n[2])
+            if inline and o == "+" and same == "str" and kind_of(n[3]) == "str":  # the budget for a long one
+                return f"(_cs if len(_cs := {a} + {b}) <= {FREE_TEXT} else _kv.long_text(_cs))"
             if same in ("str", "bool") and kind_of(n[3]) == same and (o in ("==", "!=") or same == "str" and o in (
                     "<", "<=", ">", ">=")):  # `s + s`: values.add asks the budget for a long string
                 return f"({a} {o} {b})"

@@ -151,12 +151,25 @@ def mul(a: Any, b: Any) -> Any:
 def checked(v: Any) -> Any:
     """A value an expression made, refused when it is an integer over MAX_INT_BITS (a chain of
     value instances, each adding a bit, is bounded here)."""
-    if type(v) is int and not -_BIG < v < _BIG:
+    if type(v) is int and not _LOW < v < _BIG:  # bounds made once: `-_BIG` here would make an 8,193-bit integer a call
         raise _too_large(v.bit_length(), "value")
     return v
 
 
 _BIG = 1 << MAX_INT_BITS
+_LOW = -_BIG
+LOW, HIGH = _LOW, _BIG  # what generated code compares a value with before calling `checked` (codegen.readexpr.bounded)
+FREE_TEXT = _FREE_TEXT
+
+
+def long_text(s: str) -> str:
+    """A string `s + s` made (generated code, which checks the length itself first: see add): the budget
+    asked for it when it is long. Its parts were each checked so, so it is at most twice an allowed one."""
+    n = len(s)
+    if n > _FREE_TEXT:
+        from ...core import budget
+        budget.ask(4 * n, f"a string of {n:,} characters an expression makes")
+    return s
 
 
 def div(a: Any, b: Any) -> Any:

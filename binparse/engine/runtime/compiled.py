@@ -34,11 +34,62 @@ from .specs import VARIES, StaticLayout
 
 DEEP = 32  # records the interpreter makes deeper than this read their fields its way (no compiled reader)
 BUSY: Any = "busy"  # `_ok` of a record while its compiled reader runs
-_DEFAULTS = {"_own_io": False, "_index": None, "_bit0": None, "_pre": None, "_pbase": "", "_ok": True}
+# the slots of a record a compiled reader does not set (it sets `_mv`, `_off`, `_io_start`, `_io_end`,
+# `_parent`, `_root_of`, `_pbase`, `_index`, `_own_io`, the params of a type with params, `_end`)
+_DEFAULTS = {"_bit0": None, "_pre": None, "_ok": True}
+_FROM_PARENT = ("_file", "_path", "_cache", "_ext", "_params", "_le", "_pkey", "_lay")
+_SLOT = {n: Accessor.__dict__[n] for n in (*_DEFAULTS, *_FROM_PARENT, "_u8", "_depth", "_pbase", "_root_of")}
+
+
+def _derived(name: str, work_out: Callable[[Any, str], Any]) -> property:
+    """Slot `name` of a record, worked out when first read (`work_out(record, name)`, which sets it) when
+    the record's compiled reader did not set it (what only errors, paths and the interpreter ask for)."""
+    slot = _SLOT[name]
+    get = slot.__get__
+
+    def read(self: Any) -> Any:
+        try:
+            return get(self)
+        except AttributeError:
+            return work_out(self, name)
+
+    return property(read, slot.__set__, slot.__delete__)
+
+
+def _default(self: Any, name: str) -> Any:
+    value = _DEFAULTS[name]
+    _SLOT[name].__set__(self, value)
+    return value
+
+
+def _from_parent(self: Any, name: str) -> Any:
+    self._state()
+    return _SLOT[name].__get__(self)
+
+
+def _work_u8(self: Any, name: str) -> Any:  # the buffer as numpy: its parent's, when the same
+    owner = self._parent
+    u8 = owner._u8 if isinstance(owner, Accessor) and owner._mv is self._mv else np.frombuffer(self._mv, np.uint8)
+    self._u8 = u8
+    return u8
+
+
+def _work_depth(self: Any, name: str) -> Any:  # records made by a compiled reader: one deeper than the record holding them
+    owner = self._parent
+    depth = self._depth = owner._depth + 1 if isinstance(owner, Accessor) else 0
+    return depth
 
 
 class CompiledRecord(Accessor):
-    """A record of a user's type whose seq is read by its compiled reader (see the module doc)."""
+    """A record of a user's type whose seq is read by its compiled reader (see the module doc).
+
+    The class has no `__getattr__`: Python reads the attributes of a class that has one by its slow
+    path (3.11 specialises no attribute read of such a class: each costs 3-4 times a plain slot's, a
+    fifth of a reader's time). A record read whole (made by a compiled reader) is of the generated class
+    itself; one whose fields are read when first asked for (a file's root, a record the interpreter
+    makes) is made of the class's lazy twin (`lazy_class`: the same slots, and a `__getattr__` that
+    reads the seq), and becomes one of the class itself once its compiled reader has read it. The
+    private slots a compiled reader leaves unset are worked out when first read (`_derived`)."""
 
     __slots__ = ("_end",)
 
@@ -50,37 +101,17 @@ class CompiledRecord(Accessor):
     _LAZY: ClassVar[dict[str, Callable[[Any], Any]]] = {}  # value instance set by the reader -> its getter
     _TAIL: ClassVar[str] = ""  # a last field of records read as they are asked for (`RecordRun`), when so read
     _IN_ORDER: ClassVar[bool] = True  # read field by field, a record's checks come before the fields after them
+    _FAST: ClassVar[type | None] = None  # of a lazy twin: the generated class (see the class doc)
 
-    def __getattr__(self, name: str) -> Any:
-        slow = type(self)._SLOW.get(name)
-        if slow is not None:  # a seq field not set yet
-            if self._ok is None and self._read_all():
-                return object.__getattribute__(self, name)
-            if self._ok is BUSY:  # asked for by an expression of its own seq before it is read
-                raise Stop(name)
-            return slow(self)
-        lazy = type(self)._LAZY.get(name)
-        if lazy is not None:  # a value its compiled reader did not work out (it raised): now, and its error
-            value = lazy(self)
-            object.__setattr__(self, name, value)
-            return value
-        if name == "_u8":  # the buffer as numpy: its parent's, when the same
-            owner = self._parent
-            u8 = owner._u8 if isinstance(owner, Accessor) and owner._mv is self._mv else np.frombuffer(self._mv, np.uint8)
-            self._u8 = u8
-            return u8
-        if name == "_depth":  # records made by a compiled reader: one deeper than the record holding them
-            owner = self._parent
-            depth = self._depth = owner._depth + 1 if isinstance(owner, Accessor) else 0
-            return depth
-        if name in _DEFAULTS:
-            value = _DEFAULTS[name]
-            object.__setattr__(self, name, value)
-            return value
-        if name in _FROM_PARENT:
-            self._state()
-            return object.__getattribute__(self, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    def __new__(cls, *args: Any, **kw: Any) -> Any:
+        """A record whose fields are read when first asked for: of the lazy twin (made so by the
+        interpreter's `cls.__new__(cls)`; compiled readers make records read whole with `object.__new__`)."""
+        return object.__new__(lazy_class(cls))
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "_PARAMS" in cls.__dict__ and cls._PARAMS:  # a type with params: every record of it is given them
+            setattr(cls, "_params", _SLOT["_params"])  # (the slot read directly)
 
     def _state(self) -> None:
         """What a record made by a compiled reader was not given: from its parent (or its defaults)."""
@@ -88,19 +119,23 @@ class CompiledRecord(Accessor):
         top = owner if isinstance(owner, Accessor) else None
         self._file = top._file if top is not None else None
         k = self._index
-        base = f"{top._path}.{self._pbase}" if top is not None else self._TYPE_PATH
+        try:
+            field = _SLOT["_pbase"].__get__(self)
+        except AttributeError:  # a record the interpreter made has its path
+            field = ""
+        base = f"{top._path}.{field}" if top is not None else self._TYPE_PATH
         self._path = base if k is None else f"{base}[{k}]"
         self._cache, self._ext = {}, {}
         try:
-            params = object.__getattribute__(self, "_params")
+            params = _SLOT["_params"].__get__(self)
         except AttributeError:
             params = self._params = {}
         try:
-            object.__getattribute__(self, "_le")
+            _SLOT["_le"].__get__(self)
         except AttributeError:
             self._le = None
         try:
-            object.__getattribute__(self, "_root_of")
+            _SLOT["_root_of"].__get__(self)
         except AttributeError:
             self._root_of = None
         self._layout_state(params)
@@ -114,17 +149,22 @@ class CompiledRecord(Accessor):
             self._ok = False
             return False
         self._ok = BUSY
+        cls = type(self)
         collecting = gc.isenabled()
         gc.disable()  # every record it makes lives as long as this one: the collector would only walk them
         try:
             root: Any = self._root
-            le = self._is_le if type(self)._INHERITS_ENDIAN else True
+            le = self._is_le if cls._INHERITS_ENDIAN else True
+            u8 = self._bytes_u8()
+            self.__class__ = cls._FAST or cls  # the generated class (a value that fails: the lazy twin, keep_lazy)
             read(self, self._mv, self._off, self._io_start, self._io_end, root if root is not None else NO_ROOT,
-                 le, self._bytes_u8(), _STREAMING.get())
+                 le, u8, _STREAMING.get())
         except budget.BudgetError:
+            self.__class__ = cls
             self._ok = False
             raise
         except Exception:
+            self.__class__ = cls
             self._ok = False
             return False
         finally:
@@ -167,6 +207,48 @@ class CompiledRecord(Accessor):
             Accessor._check_fixed_size(self)
 
 
+for _name, _work in [*((n, _default) for n in _DEFAULTS), *((n, _from_parent) for n in _FROM_PARENT),
+                     ("_u8", _work_u8), ("_depth", _work_depth)]:
+    setattr(CompiledRecord, _name, _derived(_name, _work))
+
+
+def _lazy_getattr(self: Any, name: str) -> Any:
+    """`__getattr__` of a lazy twin: a seq field not read yet (the record read by its compiled reader,
+    else by the interpreter), or a value its compiled reader could not work out (now, and its error)."""
+    slow = type(self)._SLOW.get(name)
+    if slow is not None:  # a seq field not set yet
+        if self._ok is None and self._read_all():
+            return getattr(self, name)
+        if self._ok is BUSY:  # asked for by an expression of its own seq before it is read
+            raise Stop(name)
+        return slow(self)
+    lazy = type(self)._LAZY.get(name)
+    if lazy is not None:
+        value = lazy(self)
+        setattr(self, name, value)
+        return value
+    raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+def lazy_class(cls: type[CompiledRecord]) -> type[CompiledRecord]:
+    """The lazy twin of generated class `cls` (made when first needed; of a twin: itself)."""
+    twin = cls.__dict__.get("_TWIN")
+    if twin is None:
+        if cls._FAST is not None:
+            return cls
+        twin = type(cls.__name__, (cls,), {"__slots__": (), "__getattr__": _lazy_getattr, "_FAST": cls,
+                                           "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                                           "__doc__": cls.__doc__})
+        cls._TWIN = twin  # type: ignore[attr-defined]
+    return cast("type[CompiledRecord]", twin)
+
+
+def keep_lazy(rec: Any) -> None:
+    """A record a compiled reader made whole but for a value it could not work out: of the lazy twin,
+    which works it out (and raises its error) when asked for."""
+    rec.__class__ = lazy_class(type(rec)._FAST or type(rec))
+
+
 T = TypeVar("T")
 
 
@@ -193,6 +275,4 @@ class kept(Generic[T]):  # noqa: N801 - used as a decorator, like `property`
         return v
 
 
-_FROM_PARENT = frozenset({"_file", "_path", "_cache", "_ext", "_params", "_le", "_root_of", "_pkey", "_lay"})
-
-__all__ = ["BUSY", "CompiledRecord", "NO_ROOT", "budget", "kept", "st", *_HELPERS]
+__all__ = ["BUSY", "CompiledRecord", "NO_ROOT", "budget", "keep_lazy", "kept", "lazy_class", "st", *_HELPERS]

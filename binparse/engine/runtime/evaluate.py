@@ -185,13 +185,21 @@ class Evaluate:
             raise err from None
 
     def _args_of(self, args: tuple[Expr, ...], cls: Any) -> dict[str, Any]:
-        return {p: self._eval(a) for p, a in zip(cls._PARAMS, args)}
+        """A child's params (each checked as a value instance is: params handed on from record to record
+        grow no integer past values.MAX_INT_BITS)."""
+        return {p: self._arg(self._eval(a)) for p, a in zip(cls._PARAMS, args)}
+
+    def _arg(self, v: Any) -> Any:
+        try:
+            return checked(v)
+        except KaitaiTypeError as exc:
+            raise FormatError(f"cannot evaluate schema expression: {exc}", file=self._file, path=self._path) from None
 
     def _args_at(self, args: tuple[Expr, ...], cls: Any, pos: Any, io: Any,
                  index: int | None = None) -> dict[str, Any]:
         if not args:
             return {}
-        return {p: self._eval_at(a, pos, io, index) for p, a in zip(cls._PARAMS, args)}
+        return {p: self._arg(self._eval_at(a, pos, io, index)) for p, a in zip(cls._PARAMS, args)}
 
     def _stream(self, pos: Any, io: Any) -> st.KStream:
         mv, start, end = io[:3] if io is not None else (self._mv, self._io_start, self._io_end)
