@@ -57,10 +57,13 @@ def width(t: TypeDef, e: ex.Expr, seen: frozenset[str] = frozenset()) -> int | N
         if n in ("_index", *_STREAM):
             return 64
         at = t.attr(n)
-        if at is None or at.repeat is not None or at.count is not None or n in seen:
-            return None
+        if at is None or at.repeat is not None or at.count is not None or n in seen or len(seen) > 64:
+            return None  # (a cycle, or values naming each other deeper than 64: not worked out, checked)
         if at.kind == "value" and at.value is not None and at.pos is None:
-            return width(t, at.value, seen | {n})
+            known: dict[str, int | None] = t.__dict__.setdefault("_widths", {})  # each value's once (a chain
+            if n not in known:  # of values each naming the one before twice is linear, not 2^n)
+                known[n] = width(t, at.value, seen | {n})
+            return known[n]
         if at.kind == "prim" and at.prim is not None and at.prim.kind == "int":
             return 8 * at.prim.size
         return at.bits if at.kind == "bits" and at.bits else None

@@ -347,7 +347,7 @@ class _Module(ReaderSupport):
             head.append("\n\n" + "\n\n".join(self.scans))
         body = "".join(self.out)
         if "_LOW < _cv" in "".join([*head, body, *self.tail]):
-            head.insert(imported, "_LOW, _BIG = _kv.LOW, _kv.HIGH  # the integers a value lies between (readexpr.bounded)\n")
+            head.insert(imported, "_LOW, _BIG = _kv.LOW, _kv.HIGH  # the integers a value lies between (codegen.bounds)\n")
         consts = [f"{n} = {src}\n" for n, src in self.consts.items()]
         aliases = [f"{a} = {ref}\n" for a, ref in sorted(self.aliases.items())]
         tail = "".join(["\n\n", *imports, "\n" if imports and (self.tail or aliases) else "", *aliases,

@@ -11,6 +11,7 @@ bounds the integer they make).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from keyword import iskeyword
@@ -36,8 +37,9 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
     it is a record of one type (its attributes and the elements of an array of records are then read
     directly, not through `values`, except the names in `hidden`), "array" or "bytes" where it is one
     (its size is then `len`); `inline`: code a function of no declared types holds (a compiled reader):
-    `s + s` with its length checked written out, not a call of `values.add`."""
+    `s + s` with its length checked written out (a call of `values.add` only for a long one)."""
     kind_of: Kind = kind or (lambda n: "int" if n[0] == "num" and type(n[1]) is int else None)
+    fresh = itertools.count()
 
     def numeric(n: Expr) -> bool:
         return kind_of(n) in ("int", "float") or (n[0] == "num" and type(n[1]) in (int, float))
@@ -94,8 +96,9 @@ def to_python(e: Expr, name: Callable[[str], str], enum: Callable[[str, str], st
             if numeric(n[2]) and numeric(n[3]) and o not in ("/", "<<", ">>", "&", "|", "^"):
                 return f"({a} {o} {b})"
             same = kind_of(n[2])
-            if inline and o == "+" and same == "str" and kind_of(n[3]) == "str":  # the budget for a long one
-                return f"(_cs if len(_cs := {a} + {b}) <= {FREE_TEXT} else _kv.long_text(_cs))"
+            if inline and o == "+" and same == "str" and kind_of(n[3]) == "str":  # the budget asked first for a
+                k = next(fresh)  # long one, as values.add asks it (each `+` its own locals)
+                return f"(_a{k} + _b{k} if len(_a{k} := {a}) + len(_b{k} := {b}) <= {FREE_TEXT} else _kv.add(_a{k}, _b{k}))"
             if same in ("str", "bool") and kind_of(n[3]) == same and (o in ("==", "!=") or same == "str" and o in (
                     "<", "<=", ">", ">=")):  # `s + s`: values.add asks the budget for a long string
                 return f"({a} {o} {b})"

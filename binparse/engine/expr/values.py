@@ -158,18 +158,8 @@ def checked(v: Any) -> Any:
 
 _BIG = 1 << MAX_INT_BITS
 _LOW = -_BIG
-LOW, HIGH = _LOW, _BIG  # what generated code compares a value with before calling `checked` (codegen.readexpr.bounded)
-FREE_TEXT = _FREE_TEXT
-
-
-def long_text(s: str) -> str:
-    """A string `s + s` made (generated code, which checks the length itself first: see add): the budget
-    asked for it when it is long. Its parts were each checked so, so it is at most twice an allowed one."""
-    n = len(s)
-    if n > _FREE_TEXT:
-        from ...core import budget
-        budget.ask(4 * n, f"a string of {n:,} characters an expression makes")
-    return s
+LOW, HIGH = _LOW, _BIG  # what generated code compares a value with before calling `checked` (codegen.bounds.bounded)
+FREE_TEXT = _FREE_TEXT  # (codegen writes `s + s` out when the two are shorter: see add)
 
 
 def div(a: Any, b: Any) -> Any:
