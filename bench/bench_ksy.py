@@ -193,8 +193,8 @@ def second_process(tmp: Path, ksy: Path) -> None:
     pkg_dir = tmp / "gen" / "p"
     pkg_dir.mkdir(parents=True, exist_ok=True)
     (pkg_dir / "__init__.py").write_text("")
-    shutil.copy(folder / "records.py", pkg_dir / "records.py")
-    imports = f"import sys, binparse; sys.path.insert(0, {str(pkg_dir.parent)!r}); import p.records"
+    shutil.copy(folder / f"{ksy.stem}.py", pkg_dir / f"{ksy.stem}.py")  # (the schema's module: its id's name)
+    imports = f"import sys, binparse; sys.path.insert(0, {str(pkg_dir.parent)!r}); import p.{ksy.stem}"
     run(imports)
     cases = [("python -c 'import binparse' + import of the generated module", lambda: run(imports)),
              ("second process: binparse.compile (cached)", lambda: run(code))]
