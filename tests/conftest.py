@@ -100,6 +100,21 @@ def real_tidl_io_files() -> list[Path]:
     return sorted(REAL_TIDL_08.glob("*/*_tidl_io_1.bin")) if REAL_TIDL_08.is_dir() else []
 
 
+def import_from(folder: Path, name: str) -> ModuleType:
+    """Module `name` of the Python the Kaitai compiler wrote into `folder`, with the modules it imports
+    from there too: its compilers' outputs share module names (`png`, a debug build and a plain one),
+    so a module of the same name another test imported from another folder is dropped first."""
+    for py in folder.glob("*.py"):
+        held = sys.modules.get(py.stem)
+        if held is not None and Path(getattr(held, "__file__", None) or "").parent != folder:
+            del sys.modules[py.stem]
+    if str(folder) in sys.path:
+        sys.path.remove(str(folder))
+    sys.path.insert(0, str(folder))
+    importlib.invalidate_caches()
+    return importlib.import_module(name)
+
+
 def import_generated(schema: Schema, where: Path, name: str) -> ModuleType:
     path = where / f"{name}.py"
     path.write_text(generate(schema), encoding="utf-8")

@@ -28,7 +28,7 @@ from binparse.cli import main
 from binparse.engine import kaitai_ref
 from binparse.engine.dump import dump, find
 
-from .conftest import REPO, need
+from .conftest import REPO, import_from, need
 from .test_ksy import LOG  # records of a kind, a length, that many bytes and a crc
 
 CONFORMANCE = REPO.parent / "shared" / "conformance"
@@ -135,11 +135,9 @@ def test_values_and_ranges_are_kaitais(case: str, kaitai_debug: Path) -> None:
     and every [start, end) of `--offsets` where its debug mode says the field lies."""
     ksy, sample = gallery(case)
     fmt = ksy.stem
-    if str(kaitai_debug) not in sys.path:
-        sys.path.insert(0, str(kaitai_debug))
     from kaitaistruct import KaitaiStream
     data = sample.read_bytes()
-    cls = getattr(importlib.import_module(fmt), "".join(p.capitalize() for p in fmt.split("_")))
+    cls = getattr(import_from(kaitai_debug, fmt), "".join(p.capitalize() for p in fmt.split("_")))
     k = cls(KaitaiStream(io.BytesIO(data)))
     k._read()
     theirs: dict[str, tuple[int, int]] = {}

@@ -22,7 +22,7 @@ import binparse
 from binparse.engine import kaitai_ref, valuewalk
 from binparse.engine.backends.numpy_backend import camel
 
-from .conftest import need
+from .conftest import import_from, need
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 SAMPLES, FORMATS = CONFORMANCE / "kaitai_struct_samples", CONFORMANCE / "kaitai_struct_formats"
@@ -47,7 +47,6 @@ def kaitai(tmp_path_factory: pytest.TempPathFactory) -> Path:
     need("kaitai", kaitai_ref.available())
     out = tmp_path_factory.mktemp("kaitai-gallery")
     kaitai_ref.compile_schemas(sorted({k for k, _ in samples()}), out, import_path=[FORMATS], check=False)
-    sys.path.insert(0, str(out))
     return out
 
 
@@ -59,13 +58,13 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Any:
     mp.undo()
 
 
-def trees(ksy: Path, data: bytes) -> tuple[Any, Any]:
+def trees(ksy: Path, data: bytes, kaitai_dir: Path) -> tuple[Any, Any]:
     """(Kaitai's value tree, binparse's), or (None, None) when Kaitai's Python cannot read the file."""
     compiled = binparse.compile(ksy, import_path=[FORMATS])
     package = compiled.module.__name__.rpartition(".")[0]
     names = valuewalk.binparse_names(valuewalk.generated_classes(
         [m for n, m in list(sys.modules.items()) if n.startswith(package + ".")]))
-    root_cls = getattr(importlib.import_module(ksy.stem), camel(ksy.stem))  # and the modules it imports
+    root_cls = getattr(import_from(kaitai_dir, ksy.stem), camel(ksy.stem))  # and the modules it imports
     kmods = [m for m in list(sys.modules.values()) if "kaitai-gallery" in (getattr(m, "__file__", None) or "")]
     try:
         theirs = valuewalk.tree(root_cls(kaitai_ref.KaitaiStream(kaitai_ref.BytesIO(data))),
@@ -77,7 +76,7 @@ def trees(ksy: Path, data: bytes) -> tuple[Any, Any]:
 
 @pytest.mark.parametrize("ksy,sample", samples() if SAMPLES.is_dir() else [], ids=lambda p: str(p.relative_to(CONFORMANCE)).split("/", 1)[1])
 def test_a_gallery_sample_reads_as_kaitais_python_reads_it(kaitai: Path, ksy: Path, sample: Path) -> None:
-    theirs, ours = trees(ksy, sample.read_bytes())
+    theirs, ours = trees(ksy, sample.read_bytes(), kaitai)
     if theirs is None:
         pytest.skip("Kaitai's Python does not read this file")
     assert valuewalk.difference(theirs, ours) is None
