@@ -325,8 +325,8 @@ class _Module(ReaderSupport):
                         "from binparse.engine.runtime.compiled import CompiledRecord\n\n"
                         "_new = object.__new__\n_Stop, _BUSY, _NO_ROOT, _AT = _rt.Stop, _rt.BUSY, _rt.NO_ROOT, _rt.st.AT\n"
                         "_kept, _BudgetError = _rt.kept, _rt.budget.BudgetError\n"
-                        "_gc_on, _gc_off, _gc_back = _gcmod.isenabled, _gcmod.disable, _gcmod.enable\n")
-        imported = len(head)  # the module's imports, the runtime's names
+                        "_gc_on, _gc_off, _gc_back = _gcmod.isenabled, _gcmod.disable, _gcmod.enable\n"
+                        "_LOW, _BIG = _kv.LOW, _kv.HIGH  # the integers a value lies between (codegen.bounds)\n")
         imports = []  # after the classes: schemas may import each other in a circle
         for name, target in sorted(self.imports.items()):
             mod, _, cls = target.partition(":")
@@ -346,8 +346,6 @@ class _Module(ReaderSupport):
         if self.scans:
             head.append("\n\n" + "\n\n".join(self.scans))
         body = "".join(self.out)
-        if "_LOW < _cv" in "".join([*head, body, *self.tail]):
-            head.insert(imported, "_LOW, _BIG = _kv.LOW, _kv.HIGH  # the integers a value lies between (codegen.bounds)\n")
         consts = [f"{n} = {src}\n" for n, src in self.consts.items()]
         aliases = [f"{a} = {ref}\n" for a, ref in sorted(self.aliases.items())]
         tail = "".join(["\n\n", *imports, "\n" if imports and (self.tail or aliases) else "", *aliases,

@@ -90,9 +90,8 @@ class Reader:
     def safe(self) -> bool:
         """Whether the reader asks for nothing of its record that is not set by then (a field further
         on, an instance, `_sizeof`, a member of another record that may ask for it: Site.members_set): its
-        records are then made
-        of the generated class itself (`runtime.compiled`: no `__getattr__`, read fast), else of its lazy
-        twin, whose `__getattr__` reads what is asked for before it is set."""
+        records are then made of the generated class itself (`runtime.compiled`: no `__getattr__`, read
+        fast), else of its lazy twin, whose `__getattr__` reads what is asked for before it is set."""
         self.body()
         return self.site.safe
 

@@ -124,13 +124,14 @@ def _too_large(bits: int, op: str) -> TooLarge:
                     f"of up to {MAX_INT_BITS:,} bits")
 
 
-_FREE_TEXT = 1 << 12  # characters of a string an expression makes without asking the budget
+FREE_TEXT = 1 << 12  # characters of a string an expression makes without asking the budget (codegen writes
+# `s + s` out when the two are shorter)
 
 
 def add(a: Any, b: Any) -> Any:
     if isinstance(a, str) and isinstance(b, str):
         n = len(a) + len(b)
-        if n > _FREE_TEXT:  # `s + s` over a chain of value instances doubles: the budget is asked
+        if n > FREE_TEXT:  # `s + s` over a chain of value instances doubles: the budget is asked
             from ...core import budget
             budget.ask(4 * n, f"a string of {n:,} characters an expression makes")
         return a + b
@@ -151,15 +152,13 @@ def mul(a: Any, b: Any) -> Any:
 def checked(v: Any) -> Any:
     """A value an expression made, refused when it is an integer over MAX_INT_BITS (a chain of
     value instances, each adding a bit, is bounded here)."""
-    if type(v) is int and not _LOW < v < _BIG:  # bounds made once: `-_BIG` here would make an 8,193-bit integer a call
+    if type(v) is int and not LOW < v < HIGH:  # bounds made once: `-HIGH` here would make an 8,193-bit integer a call
         raise _too_large(v.bit_length(), "value")
     return v
 
 
-_BIG = 1 << MAX_INT_BITS
-_LOW = -_BIG
-LOW, HIGH = _LOW, _BIG  # what generated code compares a value with before calling `checked` (codegen.bounds.bounded)
-FREE_TEXT = _FREE_TEXT  # (codegen writes `s + s` out when the two are shorter: see add)
+HIGH = 1 << MAX_INT_BITS
+LOW = -HIGH  # (generated code compares a value with these before calling `checked`: codegen.bounds.bounded)
 
 
 def div(a: Any, b: Any) -> Any:

@@ -62,6 +62,14 @@ def _default(self: Any, name: str) -> Any:
     return value
 
 
+def _held(rec: Any, name: str, default: Any) -> Any:
+    """Slot `name` of `rec` as set, else `default` (its property not asked: it would work it out)."""
+    try:
+        return _SLOT[name].__get__(rec)
+    except AttributeError:
+        return default
+
+
 def _from_parent(self: Any, name: str) -> Any:
     self._state()
     return _SLOT[name].__get__(self)
@@ -119,25 +127,12 @@ class CompiledRecord(Accessor):
         top = owner if isinstance(owner, Accessor) else None
         self._file = top._file if top is not None else None
         k = self._index
-        try:
-            field = _SLOT["_pbase"].__get__(self)
-        except AttributeError:  # a record the interpreter made has its path
-            field = ""
-        base = f"{top._path}.{field}" if top is not None else self._TYPE_PATH
+        base = f"{top._path}.{_held(self, '_pbase', '')}" if top is not None else self._TYPE_PATH
         self._path = base if k is None else f"{base}[{k}]"
         self._cache, self._ext = {}, {}
-        try:
-            params = _SLOT["_params"].__get__(self)
-        except AttributeError:
-            params = self._params = {}
-        try:
-            _SLOT["_le"].__get__(self)
-        except AttributeError:
-            self._le = None
-        try:
-            _SLOT["_root_of"].__get__(self)
-        except AttributeError:
-            self._root_of = None
+        params = self._params = _held(self, "_params", None) or {}
+        self._le = _held(self, "_le", None)
+        self._root_of = _held(self, "_root_of", None)
         self._layout_state(params)
 
     def _read_all(self) -> bool:
@@ -246,7 +241,7 @@ def lazy_class(cls: type[CompiledRecord]) -> type[CompiledRecord]:
 def keep_lazy(rec: Any) -> None:
     """A record a compiled reader made whole but for a value it could not work out: of the lazy twin,
     which works it out (and raises its error) when asked for."""
-    rec.__class__ = lazy_class(type(rec)._FAST or type(rec))
+    rec.__class__ = lazy_class(type(rec))
 
 
 T = TypeVar("T")

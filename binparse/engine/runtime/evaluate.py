@@ -117,7 +117,11 @@ class Evaluate:
         """The error to raise for value instance `name` whose expression raised `exc`."""
         if isinstance(exc, BinparseError):
             return exc
-        err = FormatError(f"cannot evaluate schema expression: {exc}", file=self._file, path=f"{self._path}.{name}")
+        return self._expr_error(exc, f"{self._path}.{name}")
+
+    def _expr_error(self, exc: Exception, path: str) -> FormatError:
+        """The error of an expression over bad data (index out of range, zero division, too large)."""
+        err = FormatError(f"cannot evaluate schema expression: {exc}", file=self._file, path=path)
         if isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
             err.kaitai = "ConversionError"  # type: ignore[attr-defined]
         return err
@@ -178,11 +182,8 @@ class Evaluate:
             return ex.evaluate(e, scope)
         except BinparseError:
             raise
-        except Exception as exc:  # an expression over bad data (index out of range, zero division)
-            err = FormatError(f"cannot evaluate schema expression: {exc}", file=self._file, path=self._path)
-            if isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
-                err.kaitai = "ConversionError"  # type: ignore[attr-defined]
-            raise err from None
+        except Exception as exc:
+            raise self._expr_error(exc, self._path) from None
 
     def _args_of(self, args: tuple[Expr, ...], cls: Any) -> dict[str, Any]:
         """A child's params (each checked as a value instance is: params handed on from record to record
@@ -193,7 +194,7 @@ class Evaluate:
         try:
             return checked(v)
         except KaitaiTypeError as exc:
-            raise FormatError(f"cannot evaluate schema expression: {exc}", file=self._file, path=self._path) from None
+            raise self._expr_error(exc, self._path) from None
 
     def _args_at(self, args: tuple[Expr, ...], cls: Any, pos: Any, io: Any,
                  index: int | None = None) -> dict[str, Any]:

@@ -243,7 +243,10 @@ class RecordRun(RecordArray[Any]):
             self._stop = True
             return None
         rec = self._read(k, at)
-        end = st.aligned(rec._seq_end())  # (one the interpreter read when the compiled reader could not: its way)
+        try:
+            end = rec._end
+        except AttributeError:  # one the interpreter read when the compiled reader could not: placed its way
+            end = st.aligned(rec._seq_end())
         if end == at and n < 0:
             raise FormatError("repeat: eos over elements that take no bytes would never end", path=self._name,
                               offset=end)
